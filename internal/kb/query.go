@@ -1,0 +1,93 @@
+package kb
+
+import (
+	"strconv"
+	"strings"
+)
+
+// MaxCount is the largest page size of vendor, package and title lists.
+const MaxCount = 100
+
+// DefaultCount is the page size when a request names none.
+const DefaultCount = 25
+
+// Page is a page of a list: Count items per page, Number counted from 1.
+type Page struct {
+	Count  int
+	Number int
+}
+
+// Offset returns the zero-based index of the page's first item.
+func (p Page) Offset() int { return (p.Number - 1) * p.Count }
+
+// ParsePage reads the count and offset query parameters: count 1-100
+// (default DefaultCount), offset a 1-based page number (default 1).
+func ParsePage(count, offset string) (Page, error) {
+	p := Page{Count: DefaultCount, Number: 1}
+	if s := strings.TrimSpace(count); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > MaxCount {
+			return p, Errorf(CodeInvalid, "Parameter count is outside the range 1-%d (got %q).", MaxCount, count)
+		}
+		p.Count = n
+	}
+	if s := strings.TrimSpace(offset); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			return p, Errorf(CodeInvalid, "Parameter offset must be a page number of 1 or more (got %q).", offset)
+		}
+		if n > 1_000_000 {
+			return p, Errorf(CodeInvalid, "Parameter offset is too large (got %q); at most 1000000.", offset)
+		}
+		p.Number = n
+	}
+	return p, nil
+}
+
+// VendorQuery selects a page of vendors.
+type VendorQuery struct {
+	Search  string
+	OrderBy Order
+	Page    Page
+}
+
+// PackageQuery selects a page of packages, optionally of one vendor.
+type PackageQuery struct {
+	VendorID    int64 // 0: all vendors
+	Search      string
+	Selection   Selection
+	ContentType ContentType
+	OrderBy     Order
+	Page        Page
+}
+
+// TitleQuery selects a page of titles, optionally inside one package.
+type TitleQuery struct {
+	VendorID     int64 // with PackageID: the package's vendor
+	PackageID    int64 // 0: all packages
+	Search       string
+	Field        SearchField
+	Type         SearchType
+	Selection    Selection
+	ResourceType ResourceType
+	OrderBy      Order
+	Page         Page
+}
+
+// VendorList is a page of vendors and the total number that match.
+type VendorList struct {
+	Total   int
+	Vendors []Vendor
+}
+
+// PackageList is a page of packages and the total number that match.
+type PackageList struct {
+	Total    int
+	Packages []Package
+}
+
+// TitleList is a page of titles and the total number that match.
+type TitleList struct {
+	Total  int
+	Titles []Title
+}
