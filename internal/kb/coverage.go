@@ -1,0 +1,79 @@
+package kb
+
+import (
+	"sort"
+	"strconv"
+	"time"
+)
+
+// CoverageFromKBART turns a KBART row's date_first_issue_online and
+// date_last_issue_online (yyyy, yyyy-mm or yyyy-mm-dd) into a coverage range
+// of full dates: a partial begin date takes the first day of its year or
+// month, a partial end date the last. ok is false when begin is empty or
+// unreadable; an empty or unreadable end means "to the present".
+func CoverageFromKBART(first, last string) (c Coverage, ok bool) {
+	b, ok := expandDate(first, false)
+	if !ok {
+		return Coverage{}, false
+	}
+	e, _ := expandDate(last, true)
+	return Coverage{Begin: b, End: e}, true
+}
+
+// expandDate reads yyyy, yyyy-mm or yyyy-mm-dd and returns yyyy-mm-dd, taking
+// the first (or, when end is true, the last) day of a partial date.
+func expandDate(s string, end bool) (string, bool) {
+	var y, m, d int
+	var err error
+	switch len(s) {
+	case 4:
+		if y, err = strconv.Atoi(s); err != nil {
+			return "", false
+		}
+		m, d = 1, 1
+		if end {
+			m, d = 12, 31
+		}
+	case 7:
+		if s[4] != '-' {
+			return "", false
+		}
+		if y, err = strconv.Atoi(s[:4]); err != nil {
+			return "", false
+		}
+		if m, err = strconv.Atoi(s[5:]); err != nil || m < 1 || m > 12 {
+			return "", false
+		}
+		d = 1
+		if end {
+			d = time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+		}
+	case 10:
+		t, err := time.Parse(time.DateOnly, s)
+		if err != nil {
+			return "", false
+		}
+		return t.Format(time.DateOnly), true
+	default:
+		return "", false
+	}
+	return time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC).Format(time.DateOnly), true
+}
+
+// SortCoverage orders coverage ranges newest first (by begin date, then end
+// date with "to the present" newest), the order the API uses.
+func SortCoverage(cs []Coverage) {
+	sort.SliceStable(cs, func(i, j int) bool {
+		if cs[i].Begin != cs[j].Begin {
+			return cs[i].Begin > cs[j].Begin
+		}
+		return endKey(cs[i].End) > endKey(cs[j].End)
+	})
+}
+
+func endKey(e string) string {
+	if e == "" {
+		return "9999-99-99"
+	}
+	return e
+}

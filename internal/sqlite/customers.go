@@ -1,0 +1,216 @@
+package sqlite
+
+import (
+	"context"
+	"crypto/subtle"
+	"database/sql"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// AddCustomer creates a customer and its own vendor, which will hold the
+// customer's custom packages.
+func (s *Store) AddCustomer(ctx context.Context, id, name string) (kb.Customer, error) {
+	id = strings.TrimSpace(id)
+	if id == "" {
+		return kb.Customer{}, kb.Errorf(kb.CodeMissing, "customer id is empty")
+	}
+	for _, r := range id {
+		if r == '/' || r == '?' || r == '#' || r == '.' || r <= ' ' {
+			return kb.Customer{}, kb.Errorf(kb.CodeInvalid, "customer id %q may not contain spaces, '/', '?', '#' or '.'", id)
+		}
+	}
+	if name == "" {
+		name = id
+	}
+	c := kb.Customer{ID: id, Name: name}
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM customers WHERE id = ?`, id).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return kb.Errorf(kb.CodeDuplicate, "customer %q already exists", id)
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO vendors(name, sort_name, customer_id) VALUES (?, ?, ?)`, name, fold(name), id)
+		if err != nil {
+			return err
+		}
+		if c.VendorID, err = res.LastInsertId(); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO vendor_fts(rowid, name) VALUES (?, ?)`, c.VendorID, name); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO customers(id, name, vendor_id) VALUES (?, ?, ?)`, id, name, c.VendorID)
+		return err
+	})
+	if err != nil {
+		return kb.Customer{}, fmt.Errorf("add customer %s: %w", id, err)
+	}
+	return c, nil
+}
+
+// Customer returns a customer by id.
+func (s *Store) Customer(ctx context.Context, id string) (kb.Customer, error) {
+	c := kb.Customer{ID: id}
+	err := s.r.QueryRowContext(ctx, `SELECT name, vendor_id FROM customers WHERE id = ?`, id).Scan(&c.Name, &c.VendorID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, kb.NotFound("Customer")
+	}
+	if err != nil {
+		return c, fmt.Errorf("customer %s: %w", id, err)
+	}
+	return c, nil
+}
+
+func keyPrefix(h kb.KeyHash) int64 { return int64(binary.BigEndian.Uint64(h[:8])) }
+
+// AddAPIKey stores the hash of a key for a customer.
+func (s *Store) AddAPIKey(ctx context.Context, custID string, h kb.KeyHash) error {
+	if _, err := s.Customer(ctx, custID); err != nil {
+		return fmt.Errorf("add api key: %w", err)
+	}
+	_, err := s.w.ExecContext(ctx, `INSERT INTO api_keys(customer_id, prefix, hash, created) VALUES (?, ?, ?, ?)`,
+		custID, keyPrefix(h), h[:], time.Now().UTC().Format(time.RFC3339))
+	if err != nil {
+		return fmt.Errorf("add api key: %w", err)
+	}
+	return nil
+}
+
+// findKey returns the id and customer of the key with hash h, comparing
+// full hashes in constant time.
+func findKey(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, h kb.KeyHash) (id int64, custID string, err error) {
+	rows, err := q.QueryContext(ctx, `SELECT id, customer_id, hash FROM api_keys WHERE prefix = ?`, keyPrefix(h))
+	if err != nil {
+		return 0, "", err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			kid  int64
+			cust string
+			hash []byte
+		)
+		if err := rows.Scan(&kid, &cust, &hash); err != nil {
+			return 0, "", err
+		}
+		if subtle.ConstantTimeCompare(hash, h[:]) == 1 {
+			id, custID = kid, cust
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return 0, "", err
+	}
+	if custID == "" {
+		return 0, "", kb.Errorf(kb.CodeUnauthenticated, "Invalid APIKEY")
+	}
+	return id, custID, nil
+}
+
+// RevokeAPIKey deletes the key with hash h.
+func (s *Store) RevokeAPIKey(ctx context.Context, h kb.KeyHash) error {
+	id, _, err := findKey(ctx, s.w, h)
+	if kb.ErrorCode(err) == kb.CodeUnauthenticated {
+		return kb.Errorf(kb.CodeNotFound, "no such API key")
+	}
+	if err != nil {
+		return fmt.Errorf("revoke api key: %w", err)
+	}
+	if _, err := s.w.ExecContext(ctx, `DELETE FROM api_keys WHERE id = ?`, id); err != nil {
+		return fmt.Errorf("revoke api key: %w", err)
+	}
+	return nil
+}
+
+// APIKeyCustomer returns the customer the key with hash h belongs to.
+func (s *Store) APIKeyCustomer(ctx context.Context, h kb.KeyHash) (string, error) {
+	_, cust, err := findKey(ctx, s.r, h)
+	if err != nil && kb.ErrorCode(err) != kb.CodeUnauthenticated {
+		return "", fmt.Errorf("look up api key: %w", err)
+	}
+	return cust, err
+}
+
+// AddProxy adds or replaces a customer proxy.
+func (s *Store) AddProxy(ctx context.Context, custID string, p kb.Proxy) error {
+	if p.ID == "" || p.ID == kb.NoProxyID {
+		return kb.Errorf(kb.CodeInvalid, "proxy id %q is reserved or empty", p.ID)
+	}
+	if _, err := s.Customer(ctx, custID); err != nil {
+		return fmt.Errorf("add proxy: %w", err)
+	}
+	_, err := s.w.ExecContext(ctx, `INSERT INTO proxies(customer_id, id, name, url_mask) VALUES (?, ?, ?, ?)
+		ON CONFLICT (customer_id, id) DO UPDATE SET name = excluded.name, url_mask = excluded.url_mask`,
+		custID, p.ID, p.Name, p.URLMask)
+	if err != nil {
+		return fmt.Errorf("add proxy: %w", err)
+	}
+	return nil
+}
+
+// Proxies lists the customer's proxies, the built-in "no proxy" entry first.
+func (s *Store) Proxies(ctx context.Context, custID string) ([]kb.Proxy, error) {
+	if _, err := s.Customer(ctx, custID); err != nil {
+		return nil, err
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT id, name, url_mask FROM proxies WHERE customer_id = ? ORDER BY id`, custID)
+	if err != nil {
+		return nil, fmt.Errorf("proxies: %w", err)
+	}
+	defer rows.Close()
+	ps := []kb.Proxy{{ID: kb.NoProxyID, Name: "None"}}
+	for rows.Next() {
+		var p kb.Proxy
+		if err := rows.Scan(&p.ID, &p.Name, &p.URLMask); err != nil {
+			return nil, fmt.Errorf("proxies: %w", err)
+		}
+		ps = append(ps, p)
+	}
+	return ps, rows.Err()
+}
+
+// storedLabel is the JSON form of a label in customers.labels.
+type storedLabel struct {
+	ID   int    `json:"id"`
+	Text string `json:"label"`
+	FTF  bool   `json:"ftf"`
+	PF   bool   `json:"pf"`
+}
+
+// Root returns the customer's root proxy and its five labels.
+func (s *Store) Root(ctx context.Context, custID string) (kb.RootSettings, error) {
+	var labels string
+	rs := kb.RootSettings{}
+	err := s.r.QueryRowContext(ctx, `SELECT root_proxy, labels FROM customers WHERE id = ?`, custID).Scan(&rs.ProxyID, &labels)
+	if errors.Is(err, sql.ErrNoRows) {
+		return rs, kb.NotFound("Customer")
+	}
+	if err != nil {
+		return rs, fmt.Errorf("root settings: %w", err)
+	}
+	for i := range rs.Labels {
+		rs.Labels[i].ID = i + 1
+	}
+	if labels != "" {
+		var ls []storedLabel
+		if err := json.Unmarshal([]byte(labels), &ls); err != nil {
+			return rs, fmt.Errorf("root settings: labels: %w", err)
+		}
+		for _, l := range ls {
+			if l.ID >= 1 && l.ID <= 5 {
+				rs.Labels[l.ID-1] = kb.Label{ID: l.ID, DisplayLabel: l.Text, DisplayOnFullTextFinder: l.FTF, DisplayOnPublicationFinder: l.PF}
+			}
+		}
+	}
+	return rs, nil
+}

@@ -1,0 +1,173 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// SQL fragments for a package p and its customer state cp (joined for the
+// customer :cust). A package's selected count is the package's title count
+// less its title-level deselections when the package is selected, or its
+// title-level selections when it is not: the cost is the number of
+// exceptions, not the package's size.
+const (
+	sqlPackageVisible = `(p.customer_id IS NULL OR p.customer_id = :cust)`
+	sqlJoinCP         = `LEFT JOIN customer_packages cp ON cp.customer_id = :cust AND cp.package_id = p.id`
+	sqlSelectedCount  = `CASE WHEN COALESCE(cp.selected, 0) = 1
+		THEN p.title_count - (SELECT count(*) FROM customer_resources cr WHERE cr.customer_id = :cust AND cr.package_id = p.id AND cr.selected = 0)
+		ELSE (SELECT count(*) FROM customer_resources cr WHERE cr.customer_id = :cust AND cr.package_id = p.id AND cr.selected = 1) END`
+	sqlPackageSelected = `(COALESCE(cp.selected, 0) = 1 OR EXISTS (SELECT 1 FROM customer_resources cr
+		WHERE cr.customer_id = :cust AND cr.package_id = p.id AND cr.selected = 1))`
+	sqlPackageColumns = `p.id, p.name, p.vendor_id, v.name, p.customer_id IS NOT NULL, p.content_type, p.package_type,
+		p.title_count, COALESCE(cp.selected, 0), COALESCE(cp.hidden, 0), ` + sqlSelectedCount + `,
+		p.token_fact, p.token_prompt, p.token_help`
+)
+
+// selectionFilter returns the SQL condition of a selection filter over the
+// expression sel (true when selected); orderedthroughoperator selects
+// nothing, since kbserver takes no orders.
+func selectionFilter(s kb.Selection, sel string) string {
+	switch s {
+	case kb.SelectionSelected:
+		return sel
+	case kb.SelectionNotSelected:
+		return "NOT " + sel
+	case kb.SelectionOrderedThroughOperator:
+		return "0"
+	}
+	return ""
+}
+
+// ftsPrefixQuery turns a search string into an FTS5 query in which every
+// word must match as a word prefix; "" when it has no words.
+func ftsPrefixQuery(s string) string {
+	ws := words(s)
+	for i, w := range ws {
+		ws[i] = quote(w) + "*"
+	}
+	return strings.Join(ws, " AND ")
+}
+
+// quote quotes a word as an FTS5 string.
+func quote(w string) string { return `"` + strings.ReplaceAll(w, `"`, `""`) + `"` }
+
+// rootProxy returns the customer's root proxy id.
+func (s *Store) rootProxy(ctx context.Context, custID string) (string, error) {
+	var id string
+	err := s.r.QueryRowContext(ctx, `SELECT root_proxy FROM customers WHERE id = ?`, custID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", kb.NotFound("Customer")
+	}
+	if err != nil {
+		return "", fmt.Errorf("customer %s: %w", custID, err)
+	}
+	return id, nil
+}
+
+func scanPackage(sc interface{ Scan(...any) error }, root string) (kb.Package, error) {
+	var p kb.Package
+	var ct, pt, sel, hidden int
+	var tf, tp, th sql.NullString
+	if err := sc.Scan(&p.ID, &p.Name, &p.VendorID, &p.VendorName, &p.IsCustom, &ct, &pt, &p.TitleCount, &sel, &hidden,
+		&p.SelectedCount, &tf, &tp, &th); err != nil {
+		return p, err
+	}
+	p.ContentType, p.PackageType = kb.ContentType(ct), kb.PackageType(pt)
+	p.IsSelected = sel == 1 || p.SelectedCount > 0
+	p.Visibility = visibility(hidden == 1)
+	p.Proxy = kb.ProxyRef{ID: root, Inherited: true}
+	if tf.Valid {
+		p.IsTokenNeeded = true
+		p.Token = &kb.Token{FactName: tf.String, Prompt: tp.String, HelpText: th.String}
+	}
+	return p, nil
+}
+
+func visibility(hidden bool) kb.Visibility {
+	if hidden {
+		return kb.Visibility{Hidden: true, Reason: kb.ReasonHiddenByCustomer}
+	}
+	return kb.Visibility{}
+}
+
+// Packages lists packages in the customer's context.
+func (s *Store) Packages(ctx context.Context, custID string, q kb.PackageQuery) (kb.PackageList, error) {
+	root, err := s.rootProxy(ctx, custID)
+	if err != nil {
+		return kb.PackageList{}, err
+	}
+	args := []any{sql.Named("cust", custID)}
+	from := `packages p JOIN vendors v ON v.id = p.vendor_id ` + sqlJoinCP
+	where := []string{sqlPackageVisible}
+	order := "p.sort_name, p.id"
+	if m := ftsPrefixQuery(q.Search); m != "" {
+		from += ` JOIN (SELECT rowid AS id, bm25(package_fts) AS rank FROM package_fts WHERE package_fts MATCH :q) m ON m.id = p.id`
+		args = append(args, sql.Named("q", m))
+		if q.OrderBy != kb.OrderName {
+			order = "m.rank, p.sort_name, p.id"
+		}
+	} else if strings.TrimSpace(q.Search) != "" {
+		return kb.PackageList{Packages: []kb.Package{}}, nil // only punctuation: nothing matches
+	}
+	if q.VendorID != 0 {
+		where = append(where, "p.vendor_id = :vendor")
+		args = append(args, sql.Named("vendor", q.VendorID))
+	}
+	if q.ContentType != kb.ContentAll {
+		where = append(where, "p.content_type = :ct")
+		args = append(args, sql.Named("ct", int(q.ContentType)))
+	}
+	if f := selectionFilter(q.Selection, sqlPackageSelected); f != "" {
+		where = append(where, f)
+	}
+	w := strings.Join(where, " AND ")
+	var list kb.PackageList
+	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM `+from+` WHERE `+w, args...).Scan(&list.Total); err != nil {
+		return list, fmt.Errorf("count packages: %w", err)
+	}
+	list.Packages = []kb.Package{}
+	if list.Total <= q.Page.Offset() {
+		return list, nil
+	}
+	args = append(args, sql.Named("limit", q.Page.Count), sql.Named("offset", q.Page.Offset()))
+	rows, err := s.r.QueryContext(ctx, `SELECT `+sqlPackageColumns+` FROM `+from+` WHERE `+w+` ORDER BY `+order+` LIMIT :limit OFFSET :offset`, args...)
+	if err != nil {
+		return list, fmt.Errorf("list packages: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		p, err := scanPackage(rows, root)
+		if err != nil {
+			return list, fmt.Errorf("list packages: %w", err)
+		}
+		list.Packages = append(list.Packages, p)
+	}
+	return list, rows.Err()
+}
+
+// Package returns one package of a vendor in the customer's context.
+func (s *Store) Package(ctx context.Context, custID string, vendorID, packageID int64) (kb.Package, error) {
+	root, err := s.rootProxy(ctx, custID)
+	if err != nil {
+		return kb.Package{}, err
+	}
+	row := s.r.QueryRowContext(ctx, `SELECT `+sqlPackageColumns+` FROM packages p JOIN vendors v ON v.id = p.vendor_id `+sqlJoinCP+`
+		WHERE p.id = :id AND p.vendor_id = :vendor AND `+sqlPackageVisible,
+		sql.Named("cust", custID), sql.Named("id", packageID), sql.Named("vendor", vendorID))
+	p, err := scanPackage(row, root)
+	if errors.Is(err, sql.ErrNoRows) {
+		if _, verr := s.Vendor(ctx, custID, vendorID); verr != nil {
+			return p, verr
+		}
+		return p, kb.NotFound("Package")
+	}
+	if err != nil {
+		return p, fmt.Errorf("package %d: %w", packageID, err)
+	}
+	return p, nil
+}

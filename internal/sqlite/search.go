@@ -1,0 +1,156 @@
+package sqlite
+
+import (
+	"database/sql"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// titleMatch is how a title search restricts and ranks titles: either a
+// subquery of (id, rank) rows joined as m, or a condition on titles t.
+type titleMatch struct {
+	sub  string // SELECT id, rank ...; "" when cond is used
+	cond string // condition on t
+	args []any
+	none bool // the search can match nothing (no words in it)
+}
+
+// maxRune sorts after every other character: s <= x < s+maxRune is a prefix range.
+const maxRune = "\U0010FFFF"
+
+// ftsColumn is the title_fts column of a search field.
+func ftsColumn(f kb.SearchField) string {
+	switch f {
+	case kb.FieldPublisher:
+		return "publisher"
+	case kb.FieldSubject:
+		return "subjects"
+	}
+	return "name"
+}
+
+// buildTitleMatch translates a title search into SQL over the indexes: the
+// FTS5 word index (bm25 relevance), the FTS5 trigram index (substrings), the
+// folded-name B-tree indexes (exact and begins-with) and the identifier
+// index (ISSN/ISBN). None of them scans the title table.
+func buildTitleMatch(q kb.TitleQuery) (titleMatch, error) {
+	search := strings.TrimSpace(q.Search)
+	if q.Field == kb.FieldISXN {
+		return isxnMatch(search, q.Type), nil
+	}
+	col := ftsColumn(q.Field)
+	sortCol := "t.sort_name"
+	if q.Field == kb.FieldPublisher {
+		sortCol = "t.sort_publisher"
+	}
+	ws := words(search)
+	if len(ws) == 0 {
+		return titleMatch{none: true}, nil
+	}
+	phrase := quote(strings.Join(ws, " "))
+	word := func(expr string) titleMatch {
+		return titleMatch{
+			sub:  `SELECT rowid AS id, bm25(title_fts) AS rank FROM title_fts WHERE title_fts MATCH :m`,
+			args: []any{sql.Named("m", "{"+col+"} : ("+expr+")")},
+		}
+	}
+	switch q.Type {
+	case kb.SearchExactMatch:
+		if q.Field == kb.FieldSubject {
+			return word(phrase), nil
+		}
+		return titleMatch{cond: sortCol + " = :m", args: []any{sql.Named("m", fold(search))}}, nil
+	case kb.SearchBeginsWith:
+		if q.Field == kb.FieldSubject {
+			return word(phrase + "*"), nil
+		}
+		f := fold(search)
+		return titleMatch{cond: sortCol + " >= :m AND " + sortCol + " < :mhi",
+			args: []any{sql.Named("m", f), sql.Named("mhi", f+maxRune)}}, nil
+	case kb.SearchAny:
+		return word(joinQuoted(ws, " OR ", "")), nil
+	case kb.SearchProximity:
+		if len(ws) == 1 {
+			return word(quote(ws[0])), nil
+		}
+		return word("NEAR(" + joinQuoted(ws, " ", "") + ", 10)"), nil
+	case kb.SearchExactPhrase:
+		return word(phrase), nil
+	case kb.SearchAdvanced:
+		expr, err := advancedQuery(search)
+		if err != nil {
+			return titleMatch{}, err
+		}
+		return word(expr), nil
+	}
+	return containsMatch(ws, col), nil
+}
+
+// containsMatch matches titles whose field contains every word as a
+// substring: words of three or more characters through the trigram index,
+// shorter words (which a trigram cannot hold) as word prefixes.
+func containsMatch(ws []string, col string) titleMatch {
+	var long, short []string
+	for _, w := range ws {
+		if utf8.RuneCountInString(w) >= 3 && col != "subjects" {
+			long = append(long, w)
+		} else {
+			short = append(short, w)
+		}
+	}
+	var m titleMatch
+	shortQ := "{" + col + "} : (" + joinQuoted(short, " AND ", "*") + ")"
+	switch {
+	case len(long) > 0:
+		m.sub = `SELECT rowid AS id, bm25(title_tri) AS rank FROM title_tri WHERE title_tri MATCH :m`
+		m.args = []any{sql.Named("m", "{"+col+"} : ("+joinQuoted(long, " AND ", "")+")")}
+		if len(short) > 0 {
+			m.sub += ` AND rowid IN (SELECT rowid FROM title_fts WHERE title_fts MATCH :m2)`
+			m.args = append(m.args, sql.Named("m2", shortQ))
+		}
+	default:
+		m.sub = `SELECT rowid AS id, bm25(title_fts) AS rank FROM title_fts WHERE title_fts MATCH :m`
+		m.args = []any{sql.Named("m", shortQ)}
+	}
+	return m
+}
+
+func joinQuoted(ws []string, sep, suffix string) string {
+	var b strings.Builder
+	for i, w := range ws {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(quote(w))
+		b.WriteString(suffix)
+	}
+	return b.String()
+}
+
+// isxnMatch matches ISSNs and ISBNs, with or without hyphens, an ISBN-10
+// finding its ISBN-13. Begins-with and contains match a prefix of the
+// identifier; the other search types match it whole.
+func isxnMatch(search string, t kb.SearchType) titleMatch {
+	n := kb.NormalizeISXNQuery(search)
+	if n == "" {
+		return titleMatch{none: true}
+	}
+	// The stored form of an ISSN has its hyphen: 1234-567X.
+	issn := n
+	if len(n) > 4 && len(n) <= 8 {
+		issn = n[:4] + "-" + n[4:]
+	}
+	if t == kb.SearchBeginsWith || t == kb.SearchContains {
+		return titleMatch{
+			sub: `SELECT DISTINCT title_id AS id, 0 AS rank FROM title_identifiers
+				WHERE (norm >= :a AND norm < :ahi) OR (norm >= :b AND norm < :bhi)`,
+			args: []any{sql.Named("a", n), sql.Named("ahi", n+maxRune), sql.Named("b", issn), sql.Named("bhi", issn+maxRune)},
+		}
+	}
+	return titleMatch{
+		sub:  `SELECT DISTINCT title_id AS id, 0 AS rank FROM title_identifiers WHERE norm IN (:a, :b)`,
+		args: []any{sql.Named("a", n), sql.Named("b", issn)},
+	}
+}

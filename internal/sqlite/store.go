@@ -1,0 +1,104 @@
+// Package sqlite is kbserver's embedded store: one SQLite file (WAL mode)
+// with one writer connection and a pool of readers, embedded numbered
+// migrations, and FTS5 indexes for search. It implements kb.Store.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"runtime"
+
+	"github.com/kbserver/kbserver/internal/kb"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Store is the SQLite implementation of kb.Store.
+type Store struct {
+	w *sql.DB // the one writer connection
+	r *sql.DB // readers
+}
+
+var _ kb.Store = (*Store)(nil)
+
+// Open opens (creating when needed) the database file at path and brings
+// its schema up to date.
+func Open(ctx context.Context, path string) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("open sqlite: empty database path")
+	}
+	common := []string{
+		"busy_timeout(10000)",
+		"foreign_keys(1)",
+		"synchronous(NORMAL)",
+		"cache_size(-65536)",
+		"temp_store(MEMORY)",
+	}
+	w, err := sql.Open("sqlite", dsn(path, append(common, "journal_mode(WAL)"), "immediate"))
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	if err := w.PingContext(ctx); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	if err := migrate(ctx, w); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("migrate %s: %w", path, err)
+	}
+	r, err := sql.Open("sqlite", dsn(path, append(common, "query_only(1)"), ""))
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	n := max(4, 2*runtime.NumCPU())
+	r.SetMaxOpenConns(n)
+	r.SetMaxIdleConns(n)
+	return &Store{w: w, r: r}, nil
+}
+
+func dsn(path string, pragmas []string, txlock string) string {
+	q := url.Values{}
+	for _, p := range pragmas {
+		q.Add("_pragma", p)
+	}
+	if txlock != "" {
+		q.Set("_txlock", txlock)
+	}
+	return "file:" + path + "?" + q.Encode()
+}
+
+// Close closes the database.
+func (s *Store) Close() error {
+	return errors.Join(s.r.Close(), s.w.Close())
+}
+
+// inTx runs fn in one write transaction, committing when it returns nil.
+func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// boolInt converts a bool to SQLite's 0/1.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,90 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+const sqlVendorColumns = `v.id, v.name, v.customer_id IS NOT NULL,
+	(SELECT count(*) FROM packages p WHERE p.vendor_id = v.id AND ` + sqlPackageVisible + `),
+	(SELECT count(*) FROM packages p ` + sqlJoinCP + ` WHERE p.vendor_id = v.id AND ` + sqlPackageVisible + ` AND ` + sqlPackageSelected + `),
+	v.token_fact, v.token_prompt, v.token_help`
+
+func scanVendor(sc interface{ Scan(...any) error }, root string) (kb.Vendor, error) {
+	var v kb.Vendor
+	var tf, tp, th sql.NullString
+	if err := sc.Scan(&v.ID, &v.Name, &v.IsCustomer, &v.PackagesTotal, &v.PackagesSelected, &tf, &tp, &th); err != nil {
+		return v, err
+	}
+	v.Proxy = kb.ProxyRef{ID: root, Inherited: true}
+	if tf.Valid {
+		v.Token = &kb.Token{FactName: tf.String, Prompt: tp.String, HelpText: th.String}
+	}
+	return v, nil
+}
+
+// Vendors lists the managed vendors and the customer's own vendor.
+func (s *Store) Vendors(ctx context.Context, custID string, q kb.VendorQuery) (kb.VendorList, error) {
+	root, err := s.rootProxy(ctx, custID)
+	if err != nil {
+		return kb.VendorList{}, err
+	}
+	args := []any{sql.Named("cust", custID)}
+	from := `vendors v`
+	order := "v.sort_name, v.id"
+	if m := ftsPrefixQuery(q.Search); m != "" {
+		from += ` JOIN (SELECT rowid AS id, bm25(vendor_fts) AS rank FROM vendor_fts WHERE vendor_fts MATCH :q) m ON m.id = v.id`
+		args = append(args, sql.Named("q", m))
+		if q.OrderBy != kb.OrderName {
+			order = "m.rank, v.sort_name, v.id"
+		}
+	} else if strings.TrimSpace(q.Search) != "" {
+		return kb.VendorList{Vendors: []kb.Vendor{}}, nil
+	}
+	where := `(v.customer_id IS NULL OR v.customer_id = :cust)`
+	var list kb.VendorList
+	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM `+from+` WHERE `+where, args...).Scan(&list.Total); err != nil {
+		return list, fmt.Errorf("count vendors: %w", err)
+	}
+	list.Vendors = []kb.Vendor{}
+	if list.Total <= q.Page.Offset() {
+		return list, nil
+	}
+	args = append(args, sql.Named("limit", q.Page.Count), sql.Named("offset", q.Page.Offset()))
+	rows, err := s.r.QueryContext(ctx, `SELECT `+sqlVendorColumns+` FROM `+from+` WHERE `+where+` ORDER BY `+order+` LIMIT :limit OFFSET :offset`, args...)
+	if err != nil {
+		return list, fmt.Errorf("list vendors: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		v, err := scanVendor(rows, root)
+		if err != nil {
+			return list, fmt.Errorf("list vendors: %w", err)
+		}
+		list.Vendors = append(list.Vendors, v)
+	}
+	return list, rows.Err()
+}
+
+// Vendor returns one vendor in the customer's context.
+func (s *Store) Vendor(ctx context.Context, custID string, vendorID int64) (kb.Vendor, error) {
+	root, err := s.rootProxy(ctx, custID)
+	if err != nil {
+		return kb.Vendor{}, err
+	}
+	row := s.r.QueryRowContext(ctx, `SELECT `+sqlVendorColumns+` FROM vendors v WHERE v.id = :id AND (v.customer_id IS NULL OR v.customer_id = :cust)`,
+		sql.Named("cust", custID), sql.Named("id", vendorID))
+	v, err := scanVendor(row, root)
+	if errors.Is(err, sql.ErrNoRows) {
+		return v, kb.NotFound("Vendor")
+	}
+	if err != nil {
+		return v, fmt.Errorf("vendor %d: %w", vendorID, err)
+	}
+	return v, nil
+}

@@ -1,0 +1,89 @@
+// Package storetest is the conformance suite every kb.Store must pass. A
+// store's own tests call Run with a function that opens a new, empty store.
+package storetest
+
+import (
+	"context"
+	"errors"
+	"io"
+	"testing"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// Opener returns a new, empty store for one test; it registers its own
+// cleanup with t.
+type Opener func(t *testing.T) kb.Store
+
+// Run runs the whole suite against stores made by open.
+func Run(t *testing.T, open Opener) {
+	t.Run("Customers", func(t *testing.T) { testCustomers(t, open(t)) })
+	t.Run("APIKeys", func(t *testing.T) { testAPIKeys(t, open(t)) })
+	t.Run("Import", func(t *testing.T) { testImport(t, open(t)) })
+	t.Run("Reimport", func(t *testing.T) { testReimport(t, open(t)) })
+	t.Run("ImportRollback", func(t *testing.T) { testImportRollback(t, open(t)) })
+	t.Run("Vendors", func(t *testing.T) { testVendors(t, open(t)) })
+	t.Run("Packages", func(t *testing.T) { testPackages(t, open(t)) })
+	t.Run("TitleSearch", func(t *testing.T) { testTitleSearch(t, open(t)) })
+	t.Run("Selection", func(t *testing.T) { testSelection(t, open(t)) })
+	t.Run("Isolation", func(t *testing.T) { testIsolation(t, open(t)) })
+}
+
+// Row describes one KBART row of a test package.
+type Row struct {
+	Title, Print, Online, First, Last, URL, Publisher, Type, Embargo string
+	Subjects                                                         []string
+}
+
+// KBART returns the row as an import row.
+func (r Row) KBART(line int) kb.ImportRow {
+	var v [kb.KBARTFieldCount]string
+	v[0], v[1], v[2], v[3], v[6], v[9], v[12], v[15], v[16] = r.Title, r.Print, r.Online, r.First, r.Last, r.URL, r.Embargo, r.Publisher, r.Type
+	ir := kb.ImportRow{Line: line, KBART: v}
+	for _, s := range r.Subjects {
+		ir.Subjects = append(ir.Subjects, kb.Subject{Type: "TLI", Name: s})
+	}
+	return ir
+}
+
+// Rows returns a row source over rows.
+func Rows(rows []Row) func() (kb.ImportRow, error) {
+	i := 0
+	return func() (kb.ImportRow, error) {
+		if i == len(rows) {
+			return kb.ImportRow{}, io.EOF
+		}
+		i++
+		return rows[i-1].KBART(i + 1), nil
+	}
+}
+
+// Import imports rows as a package and fails the test on error.
+func Import(t *testing.T, s kb.Store, vendor, pkg string, ct kb.ContentType, rows []Row) kb.ImportResult {
+	t.Helper()
+	res, err := s.ImportPackage(context.Background(), kb.PackageSpec{VendorName: vendor, PackageName: pkg, ContentType: ct}, Rows(rows))
+	if err != nil {
+		t.Fatalf("ImportPackage(%s, %s): %v", vendor, pkg, err)
+	}
+	return res
+}
+
+// wantCode fails the test unless err carries code.
+func wantCode(t *testing.T, err error, code kb.Code) {
+	t.Helper()
+	if kb.ErrorCode(err) != code {
+		t.Fatalf("error = %v (code %d), want code %d", err, kb.ErrorCode(err), code)
+	}
+}
+
+func must[T any](t *testing.T) func(T, error) T {
+	return func(v T, err error) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
+var errStop = errors.New("source failed")
