@@ -45,6 +45,13 @@ func buildTitleMatch(q kb.TitleQuery) (titleMatch, error) {
 	if q.Field == kb.FieldPublisher {
 		sortCol = "t.sort_publisher"
 	}
+	var advanced string
+	if q.Type == kb.SearchAdvanced {
+		var err error
+		if advanced, err = advancedQuery(search); err != nil {
+			return titleMatch{}, err
+		}
+	}
 	ws := words(search)
 	if len(ws) == 0 {
 		return titleMatch{none: true}, nil
@@ -79,11 +86,7 @@ func buildTitleMatch(q kb.TitleQuery) (titleMatch, error) {
 	case kb.SearchExactPhrase:
 		return word(phrase), nil
 	case kb.SearchAdvanced:
-		expr, err := advancedQuery(search)
-		if err != nil {
-			return titleMatch{}, err
-		}
-		return word(expr), nil
+		return word(advanced), nil
 	}
 	return containsMatch(ws, col), nil
 }

@@ -201,8 +201,10 @@ func testTitleSearch(t *testing.T, s kb.Store) {
 	}
 	_, err := s.Titles(ctx, "c1", q(`AND zebra`, kb.FieldTitleName, kb.SearchAdvanced))
 	wantCode(t, err, kb.CodeInvalid)
-	_, err = s.Titles(ctx, "c1", q(`"unclosed`, kb.FieldTitleName, kb.SearchAdvanced))
-	wantCode(t, err, kb.CodeInvalid)
+	for _, bad := range []string{`"unclosed`, `(((`, `zebra OR`, `()`, `NOT zebra`} {
+		_, err = s.Titles(ctx, "c1", q(bad, kb.FieldTitleName, kb.SearchAdvanced))
+		wantCode(t, err, kb.CodeInvalid)
+	}
 	_, err = s.Titles(ctx, "c1", kb.TitleQuery{PackageID: f.BetaFull, VendorID: f.AlphaVendor, Page: page(5)})
 	wantCode(t, err, kb.CodeNotFound)
 	// Pages.

@@ -1,0 +1,53 @@
+// Package rmapi serves the holdings and knowledge-base service under
+// /rm/rmaccounts/{custid}: vendors, packages, titles, resources, the root
+// proxy with the custom labels, and the customer's proxies.
+package rmapi
+
+import (
+	"net/http"
+
+	"github.com/kbserver/kbserver/internal/httpapi/web"
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// Store is what the holdings service needs from a store: the knowledge base
+// in a customer's context and the API-key lookup. kb.Store implements it.
+type Store interface {
+	kb.KBReader
+	web.KeyLookup
+}
+
+// Routes returns every route of the holdings service. Every route requires
+// the x-api-key header of the customer in its path: the check wraps each
+// handler here, once, so that no route can miss it.
+func Routes(store Store) []web.Route {
+	h := &handlers{store: store}
+	routes := []web.Route{
+		// Root proxy and custom labels. The hosted service needs the
+		// trailing slash on one address and refuses it on another: both
+		// forms are served.
+		{Pattern: "GET /rm/rmaccounts/{custid}/{$}", Handler: h.root, ObjectErrors: []int{http.StatusForbidden}},
+		{Pattern: "GET /rm/rmaccounts/{custid}", Handler: h.root, ObjectErrors: []int{http.StatusForbidden}},
+		{Pattern: "GET /rm/rmaccounts/{custid}/proxies", Handler: h.proxies, ObjectErrors: []int{http.StatusNotFound}},
+
+		// Vendors.
+		{Pattern: "GET /rm/rmaccounts/{custid}/vendors", Handler: h.vendors},
+		{Pattern: "GET /rm/rmaccounts/{custid}/vendors/{vendorid}", Handler: h.vendor},
+
+		// Packages.
+		{Pattern: "GET /rm/rmaccounts/{custid}/packages", Handler: h.packages},
+		{Pattern: "GET /rm/rmaccounts/{custid}/vendors/{vendorid}/packages", Handler: h.vendorPackages},
+		{Pattern: "GET /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}", Handler: h.pkg},
+
+		// Titles and resources.
+		{Pattern: "GET /rm/rmaccounts/{custid}/titles", Handler: h.titles},
+		{Pattern: "GET /rm/rmaccounts/{custid}/titles/{kbid}", Handler: h.title},
+		{Pattern: "GET /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}/titles", Handler: h.packageTitles},
+		{Pattern: "GET /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}/titles/{kbid}", Handler: h.resource},
+	}
+	auth := web.RequireCustomerKey(store)
+	for i := range routes {
+		routes[i].Handler = auth(routes[i].Handler)
+	}
+	return routes
+}

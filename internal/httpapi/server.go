@@ -1,0 +1,44 @@
+// Package httpapi assembles kbserver's HTTP server: it mounts the routes of
+// every API family on one ServeMux and wraps it with the shared middleware
+// of package web (request log, panic recovery, body limit, JSON answers for
+// unknown routes and wrong methods).
+package httpapi
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/kbserver/kbserver/internal/httpapi/rmapi"
+	"github.com/kbserver/kbserver/internal/httpapi/web"
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// DefaultMaxBodyBytes is the request body limit when Deps names none.
+const DefaultMaxBodyBytes int64 = 1 << 20
+
+// Deps are the server's dependencies.
+type Deps struct {
+	// Store holds the knowledge base, customers and their keys.
+	Store kb.Store
+	// Logger receives one line per request and every internal error;
+	// nil means slog.Default().
+	Logger *slog.Logger
+	// MaxBodyBytes limits request bodies; 0 or less means
+	// DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+}
+
+// NewServer returns the HTTP handler of all of kbserver's APIs.
+func NewServer(deps Deps) http.Handler {
+	logger := deps.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	maxBody := deps.MaxBodyBytes
+	if maxBody <= 0 {
+		maxBody = DefaultMaxBodyBytes
+	}
+	mux := http.NewServeMux()
+	web.Mount(mux, logger, rmapi.Routes(deps.Store))
+	return web.Serve(web.Fallback(mux), logger, maxBody)
+}

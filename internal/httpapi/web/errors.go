@@ -1,0 +1,90 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// internalMessage is the only message a client sees for an unexpected error.
+const internalMessage = "Internal server error."
+
+// ErrorModel is the wire form of one error: a kb.Code, a subcode (always 0
+// for now) and a message a person can act on.
+type ErrorModel struct {
+	Code    kb.Code `json:"code"`
+	Subcode int     `json:"subcode"`
+	Message string  `json:"message"`
+}
+
+// StatusFor returns the HTTP status for an error code; unknown codes and
+// CodeInternal give 500.
+func StatusFor(code kb.Code) int {
+	switch code {
+	case kb.CodeNotFound:
+		return http.StatusNotFound
+	case kb.CodeUnauthenticated:
+		return http.StatusUnauthorized
+	case kb.CodeForbidden:
+		return http.StatusForbidden
+	case kb.CodeMissing, kb.CodeInvalid, kb.CodeDuplicate, kb.CodeNotAllowed:
+		return http.StatusBadRequest
+	case kb.CodeMethodNotAllowed:
+		return http.StatusMethodNotAllowed
+	case kb.CodeTooLarge:
+		return http.StatusRequestEntityTooLarge
+	case kb.CodeConflict:
+		return http.StatusConflict
+	}
+	return http.StatusInternalServerError
+}
+
+// classify returns the status and the client-facing error of err. A request
+// body over the limit is CodeTooLarge even when the handler did not wrap
+// it; everything without a known code is an internal error whose details
+// are not shown.
+func classify(err error) (int, ErrorModel) {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) && kb.ErrorCode(err) == kb.CodeInternal {
+		return http.StatusRequestEntityTooLarge, ErrorModel{
+			Code:    kb.CodeTooLarge,
+			Message: fmt.Sprintf("Request body is larger than %d bytes.", tooLarge.Limit),
+		}
+	}
+	code := kb.ErrorCode(err)
+	status := StatusFor(code)
+	if status == http.StatusInternalServerError {
+		return status, ErrorModel{Code: kb.CodeInternal, Message: internalMessage}
+	}
+	return status, ErrorModel{Code: code, Message: kb.ErrorMessage(err)}
+}
+
+// writeError renders err as a JSON error body. object reports whether a
+// status is answered with a single error object rather than an array.
+// Internal errors are logged with the route pattern; the client only sees a
+// generic message.
+func writeError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err error, object func(int) bool) {
+	status, model := classify(err)
+	if status == http.StatusInternalServerError {
+		logger.LogAttrs(r.Context(), slog.LevelError, "internal error",
+			slog.String("method", r.Method),
+			slog.String("route", r.Pattern),
+			slog.String("error", err.Error()))
+	}
+	WriteErrorModel(w, status, model, object != nil && object(status))
+}
+
+// WriteErrorModel writes one error with the given status: as a single
+// object when object is true, else as an array of one object.
+func WriteErrorModel(w http.ResponseWriter, status int, model ErrorModel, object bool) {
+	var body any = []ErrorModel{model}
+	if object {
+		body = model
+	}
+	// An error body that cannot be written means the client went away;
+	// there is nobody left to tell.
+	_ = WriteJSON(w, status, body)
+}

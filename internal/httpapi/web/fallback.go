@@ -1,0 +1,62 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// Fallback wraps mux so that the answers ServeMux makes itself for an
+// unknown route (404) and for a known path with the wrong method (405, with
+// its Allow header) carry JSON error bodies: code 1001 and 1007, as an array
+// of one error object. Matched routes and ServeMux's redirects pass through
+// untouched.
+func Fallback(mux *http.ServeMux) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, pattern := mux.Handler(r); pattern != "" {
+			mux.ServeHTTP(w, r)
+			return
+		}
+		mux.ServeHTTP(&fallbackWriter{ResponseWriter: w, r: r}, r)
+	})
+}
+
+// fallbackWriter replaces the plain-text 404 and 405 bodies of ServeMux by
+// JSON ones and lets any other answer through.
+type fallbackWriter struct {
+	http.ResponseWriter
+	r        *http.Request
+	replaced bool
+}
+
+// WriteHeader implements http.ResponseWriter.
+func (f *fallbackWriter) WriteHeader(status int) {
+	var model ErrorModel
+	switch status {
+	case http.StatusNotFound:
+		model = ErrorModel{Code: kb.CodeNotFound, Message: fmt.Sprintf("No route for %s %s", f.r.Method, f.r.URL.Path)}
+	case http.StatusMethodNotAllowed:
+		model = ErrorModel{Code: kb.CodeMethodNotAllowed, Message: fmt.Sprintf("Method %s is not allowed for %s; allowed: %s.",
+			f.r.Method, f.r.URL.Path, f.Header().Get("Allow"))}
+	default:
+		f.ResponseWriter.WriteHeader(status)
+		return
+	}
+	f.replaced = true
+	h := f.Header()
+	h.Del("Content-Length")
+	WriteErrorModel(f.ResponseWriter, status, model, false)
+}
+
+// Write implements http.ResponseWriter; after a replaced header it drops
+// ServeMux's plain-text body.
+func (f *fallbackWriter) Write(b []byte) (int, error) {
+	if f.replaced {
+		return len(b), nil
+	}
+	return f.ResponseWriter.Write(b)
+}
+
+// Unwrap returns the wrapped writer, for http.ResponseController.
+func (f *fallbackWriter) Unwrap() http.ResponseWriter { return f.ResponseWriter }

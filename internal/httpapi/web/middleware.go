@@ -1,0 +1,117 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"time"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// requestInfo collects what the request log line reports that only the
+// routed handler knows.
+type requestInfo struct {
+	Route  string // the matched ServeMux pattern
+	CustID string // the custid path parameter, when the route has one
+}
+
+type infoKey struct{}
+
+// infoFrom returns the request's log information, or nil outside Serve.
+func infoFrom(ctx context.Context) *requestInfo {
+	info, _ := ctx.Value(infoKey{}).(*requestInfo)
+	return info
+}
+
+// Serve wraps the handler of a whole server: it limits request bodies to
+// maxBody bytes (a larger declared Content-Length is refused at once, a
+// larger chunked body fails when read), answers 500 JSON for a panic, and logs one line per request
+// (method, path, route pattern, status, duration and custid; never the API
+// key). next is normally the result of Fallback.
+func Serve(next http.Handler, logger *slog.Logger, maxBody int64) http.Handler {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		info := &requestInfo{}
+		r = r.WithContext(context.WithValue(r.Context(), infoKey{}, info))
+		if r.Body != nil && r.Body != http.NoBody {
+			r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+		}
+		rec := &statusRecorder{ResponseWriter: w}
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				logger.LogAttrs(r.Context(), slog.LevelError, "panic serving request",
+					slog.String("method", r.Method),
+					slog.String("route", info.Route),
+					slog.String("panic", fmt.Sprint(p)),
+					slog.String("stack", string(debug.Stack())))
+				if !rec.started() {
+					WriteErrorModel(rec, http.StatusInternalServerError,
+						ErrorModel{Code: kb.CodeInternal, Message: internalMessage}, false)
+				}
+			}
+			attrs := []slog.Attr{
+				slog.String("method", r.Method),
+				slog.String("path", r.URL.Path),
+				slog.String("route", info.Route),
+				slog.Int("status", rec.statusCode()),
+				slog.Duration("duration", time.Since(start)),
+			}
+			if info.CustID != "" {
+				attrs = append(attrs, slog.String("custid", info.CustID))
+			}
+			logger.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
+		}()
+		if r.ContentLength > maxBody {
+			// Refuse a body known to be too large before any handler
+			// runs, whether or not the route reads bodies.
+			WriteErrorModel(rec, http.StatusRequestEntityTooLarge,
+				ErrorModel{Code: kb.CodeTooLarge, Message: fmt.Sprintf("Request body is larger than %d bytes.", maxBody)}, false)
+			return
+		}
+		next.ServeHTTP(rec, r)
+	})
+}
+
+// statusRecorder remembers the status a handler wrote.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+// WriteHeader implements http.ResponseWriter.
+func (s *statusRecorder) WriteHeader(status int) {
+	if s.status == 0 {
+		s.status = status
+	}
+	s.ResponseWriter.WriteHeader(status)
+}
+
+// Write implements http.ResponseWriter.
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+// Unwrap returns the wrapped writer, for http.ResponseController.
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+func (s *statusRecorder) started() bool { return s.status != 0 }
+
+// statusCode returns the status sent, 200 when the handler wrote nothing.
+func (s *statusRecorder) statusCode() int {
+	if s.status == 0 {
+		return http.StatusOK
+	}
+	return s.status
+}

@@ -1,0 +1,73 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// PathID reads the path parameter name as a positive integer id. Anything
+// else is a CodeInvalid error naming the parameter.
+func PathID(r *http.Request, name string) (int64, error) {
+	s := r.PathValue(name)
+	if s == "" || strings.TrimLeft(s, "0123456789") != "" {
+		return 0, positiveIntError(name)
+	}
+	id, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || id < 1 {
+		return 0, positiveIntError(name)
+	}
+	return id, nil
+}
+
+func positiveIntError(name string) error {
+	return kb.Errorf(kb.CodeInvalid, "Parameter %s must be a positive integer.", name)
+}
+
+// Query gives the query parameters of a request. A parameter is looked up by
+// its exact name first, then without regard to case; only its first value
+// counts, with surrounding white space removed. An empty value (search=, or
+// search with no "=") is the same as an absent parameter.
+type Query struct {
+	values url.Values
+}
+
+// NewQuery parses the query string of r. Malformed pairs are skipped, as
+// url.ParseQuery does.
+func NewQuery(r *http.Request) Query {
+	return Query{values: r.URL.Query()}
+}
+
+// Get returns the trimmed first value of the parameter name, or "" when it
+// is absent or empty.
+func (q Query) Get(name string) string {
+	if vs, ok := q.values[name]; ok && len(vs) > 0 {
+		return strings.TrimSpace(vs[0])
+	}
+	// Several spellings of one name (Search, SEARCH): take the smallest key,
+	// so that the answer does not depend on map order.
+	found := ""
+	for k, vs := range q.values {
+		if strings.EqualFold(k, name) && len(vs) > 0 && (found == "" || k < found) {
+			found = k
+		}
+	}
+	if found == "" {
+		return ""
+	}
+	return strings.TrimSpace(q.values[found][0])
+}
+
+// Enum reads the parameter name with parse, which must report a bad value
+// with an error naming the parameter (the kb Parse* functions do). An absent
+// or empty parameter gives def.
+func Enum[T any](q Query, name string, def T, parse func(string) (T, error)) (T, error) {
+	s := q.Get(name)
+	if s == "" {
+		return def, nil
+	}
+	return parse(s)
+}

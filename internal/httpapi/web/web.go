@@ -1,0 +1,99 @@
+// Package web holds the pieces every HTTP API family of kbserver shares: the
+// error-returning handler type and the adapter that renders its errors, the
+// JSON writer and reader, the customer API-key check, path and query
+// parameter helpers, the request middleware (logging, panic recovery, body
+// limit) and the JSON answers for unknown routes and wrong methods.
+//
+// The API families (rmapi, and later pfapi and ermapi) import this package;
+// it imports none of them.
+package web
+
+import (
+	"log/slog"
+	"net/http"
+	"slices"
+)
+
+// HandlerFunc is an HTTP handler that reports failure by returning an error.
+// A handler that returns an error must not have written anything: the
+// adapter renders the error as the API's JSON error body.
+type HandlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// Middleware wraps a HandlerFunc, for example to check credentials.
+type Middleware func(HandlerFunc) HandlerFunc
+
+// Route is one route of an API family: a ServeMux pattern with method and
+// path, its handler, and the error statuses for which the route answers a
+// single error object instead of the default array of error objects.
+type Route struct {
+	// Pattern is a Go 1.22 ServeMux pattern, e.g. "GET /rm/rmaccounts/{custid}/vendors".
+	Pattern string
+	// Handler serves the route.
+	Handler HandlerFunc
+	// ObjectErrors lists the HTTP statuses whose error body is a single
+	// error object ({"code":..,"subcode":..,"message":..}); every other
+	// error body is an array of such objects.
+	ObjectErrors []int
+}
+
+// Mount registers routes on mux, each through an adapter that logs internal
+// errors to logger. It panics, as ServeMux.Handle does, on an invalid or
+// conflicting pattern.
+func Mount(mux *http.ServeMux, logger *slog.Logger, routes []Route) {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	for _, rt := range routes {
+		mux.Handle(rt.Pattern, adapter{route: rt, logger: logger})
+	}
+}
+
+// adapter serves one Route: it runs the handler and renders its error.
+type adapter struct {
+	route  Route
+	logger *slog.Logger
+}
+
+// ServeHTTP implements http.Handler.
+func (a adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if info := infoFrom(r.Context()); info != nil {
+		info.Route = r.Pattern
+		info.CustID = r.PathValue("custid")
+	}
+	tw := &trackingWriter{ResponseWriter: w}
+	err := a.route.Handler(tw, r)
+	if err == nil {
+		return
+	}
+	if tw.started {
+		// The answer has begun (for example, the client went away while a
+		// list was being written); there is no way to report the error
+		// to the client any more.
+		a.logger.LogAttrs(r.Context(), slog.LevelError, "handler failed after the response started",
+			slog.String("route", r.Pattern), slog.String("error", err.Error()))
+		return
+	}
+	object := func(status int) bool { return slices.Contains(a.route.ObjectErrors, status) }
+	writeError(tw, r, a.logger, err, object)
+}
+
+// trackingWriter records whether the response has started.
+type trackingWriter struct {
+	http.ResponseWriter
+	started bool
+}
+
+// WriteHeader implements http.ResponseWriter.
+func (t *trackingWriter) WriteHeader(status int) {
+	t.started = true
+	t.ResponseWriter.WriteHeader(status)
+}
+
+// Write implements http.ResponseWriter.
+func (t *trackingWriter) Write(b []byte) (int, error) {
+	t.started = true
+	return t.ResponseWriter.Write(b)
+}
+
+// Unwrap returns the wrapped writer, for http.ResponseController.
+func (t *trackingWriter) Unwrap() http.ResponseWriter { return t.ResponseWriter }

@@ -1,0 +1,66 @@
+package sqlite_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/kbserver/kbserver/internal/gen"
+	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbart"
+	"github.com/kbserver/kbserver/internal/sqlite"
+)
+
+// BenchmarkImportKBART imports a generated 100,000-row KBART file into an
+// empty store: reader and store together, as `kbserver import kbart` does.
+func BenchmarkImportKBART(b *testing.B) {
+	const n = 100_000
+	var file bytes.Buffer
+	if err := gen.WriteKBART(&file, n, 1); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.SetBytes(int64(file.Len()))
+	var elapsed time.Duration
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		s, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "kb.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		start := time.Now()
+		r, err := kbart.NewReader(bytes.NewReader(file.Bytes()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := s.ImportPackage(ctx, kb.PackageSpec{VendorName: "V", PackageName: "P"}, func() (kb.ImportRow, error) {
+			for {
+				row, err := r.Next()
+				var re *kbart.RowError
+				if errors.As(err, &re) {
+					continue
+				}
+				if errors.Is(err, io.EOF) {
+					return kb.ImportRow{}, io.EOF
+				}
+				return kb.ImportRow{Line: row.Line, KBART: row.Values}, err
+			}
+		})
+		elapsed += time.Since(start)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Rows != n {
+			b.Fatalf("imported %d rows, want %d", res.Rows, n)
+		}
+		b.StopTimer()
+		s.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(n*b.N)/elapsed.Seconds(), "rows/s")
+}
