@@ -1,0 +1,445 @@
+package kbart
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// ErrNotKBART is wrapped by NewReader when the input is not a KBART file: an
+// HTML page, a comma-separated or fixed-width file, a file without a
+// publication_title column, or empty input. The wrapping error says why.
+var ErrNotKBART = errors.New("not a KBART file")
+
+// reasonRepeatedHeader is the RowError reason for a header line found again
+// inside the data (as in files made by concatenating two KBART files).
+const reasonRepeatedHeader = "repeated header line skipped"
+
+// Row is one data row of a KBART file, with its values normalised.
+type Row struct {
+	// Line is the 1-based physical line number of the row in the source,
+	// counting lines after decoding (CR, LF and CRLF each end one line).
+	Line int
+	// Values holds the normalised values in standard order; a field the
+	// file does not have is "".
+	Values [NumFields]string
+	// Repairs has one human-readable message per change or warning, each
+	// naming the field and the original value. It is nil for a clean row.
+	Repairs []string
+}
+
+// RowError reports a rejected row. Next returns it and the caller may keep
+// reading.
+type RowError struct {
+	Line   int    // 1-based physical line number
+	Reason string // what is wrong, for a person to act on
+}
+
+// Error returns "line N: reason".
+func (e *RowError) Error() string {
+	return "line " + strconv.Itoa(e.Line) + ": " + e.Reason
+}
+
+// Reader reads and normalises the rows of a KBART file. Create one with
+// NewReader.
+type Reader struct {
+	sc     *bufio.Scanner
+	line   int
+	m      columnMap
+	notes  []string
+	dates  dateParser
+	fields []string // reused buffer for the fields of a line
+	noted  uint8    // file-level notes already given while reading
+	// macRoman is set once a value showed bytes of Mac OS Roman rather
+	// than Windows-1252; later undecodable values use it too.
+	macRoman bool
+	err      error // sticky fatal error
+	// pending holds lines read ahead while looking for the end of a
+	// quoted value that spans lines.
+	pending []pendingLine
+}
+
+// pendingLine is a line read ahead, with its line number.
+type pendingLine struct {
+	b    []byte
+	line int
+}
+
+// maxJoinLines bounds how many lines a quoted value may span.
+const maxJoinLines = 4
+
+// File-level notes given at most once while reading (Reader.noted).
+const (
+	notedQuoted uint8 = 1 << iota
+)
+
+// NewReader reads the start of r, handling byte-order marks and UTF-16,
+// skips up to 20 preamble lines to find the header line, and maps its
+// columns. It returns an error wrapping ErrNotKBART when the input is not a
+// KBART file, and another error when reading fails.
+func NewReader(r io.Reader) (*Reader, error) {
+	in, encNote, err := sniffEncoding(r)
+	if err != nil {
+		return nil, err
+	}
+	kr := &Reader{sc: newLineScanner(in), dates: newDateParser(time.Now())}
+	if encNote != "" {
+		kr.notes = append(kr.notes, encNote)
+	}
+	first := ""         // the first non-blank line
+	seen := 0           // non-blank lines looked at
+	header, at := "", 0 // the header line and its line number
+	for seen < maxPreamble && kr.sc.Scan() {
+		kr.line++
+		b := kr.sc.Bytes()
+		if isBlank(b) {
+			continue
+		}
+		line, fixed := decodeLine(b)
+		line = strings.TrimPrefix(line, "\uFEFF")
+		if seen == 0 {
+			first = line
+			if isHTMLStart(line) {
+				return nil, fmt.Errorf("%w: an HTML page (starts with %s)", ErrNotKBART, quoteShort(trimValue(line)))
+			}
+		}
+		seen++
+		if strings.Contains(strings.ToLower(line), Header[PublicationTitle]) {
+			header, at = line, kr.line
+			if fixed {
+				kr.notes = append(kr.notes, "header line is not valid UTF-8: read as Windows-1252")
+			}
+			break
+		}
+	}
+	if err := kr.sc.Err(); err != nil {
+		return nil, kr.fatal(err)
+	}
+	switch {
+	case seen == 0:
+		return nil, fmt.Errorf("%w: empty input", ErrNotKBART)
+	case at == 0:
+		header = first // explain the refusal with the first line
+	}
+	if strings.IndexByte(header, '\t') < 0 {
+		return nil, refuseLayout(header)
+	}
+	m, notes, err := parseHeader(header)
+	if err != nil {
+		return nil, err
+	}
+	if n := at - 1; n > 0 {
+		kr.notes = append(kr.notes, fmt.Sprintf("%d lines before the header line (line %d) skipped", n, at))
+	}
+	kr.m = m
+	kr.notes = append(kr.notes, notes...)
+	return kr, nil
+}
+
+// FileNotes returns notes about the whole file: encoding repairs, columns
+// ignored, missing or renamed, a Phase I header, skipped preamble lines,
+// and notes on quirks seen in every row (given once, when first seen, so
+// the list may grow while reading; call it after io.EOF for all of them).
+func (r *Reader) FileNotes() []string { return r.notes }
+
+// Next returns the next row. It returns io.EOF at the end of the input and
+// a *RowError for a rejected row, after which the caller may call Next
+// again. A repeated header line is reported as a *RowError with the reason
+// "repeated header line skipped". Any other error is a fatal read error.
+func (r *Reader) Next() (Row, error) {
+	if r.err != nil {
+		return Row{}, r.err
+	}
+	for {
+		b, line, ok := r.readLine()
+		if !ok {
+			break
+		}
+		if isBlank(b) {
+			continue
+		}
+		var joined string
+		if opensQuotedValue(b) {
+			b, joined = r.joinQuoted(b, line)
+		}
+		row, err := r.parseLine(b, line)
+		if joined != "" && err == nil {
+			row.Repairs = append([]string{joined}, row.Repairs...)
+		}
+		return row, err
+	}
+	if err := r.sc.Err(); err != nil {
+		r.err = r.fatal(err)
+		return Row{}, r.err
+	}
+	r.err = io.EOF
+	return Row{}, io.EOF
+}
+
+// readLine returns the next physical line and its number, from the
+// look-ahead queue first.
+func (r *Reader) readLine() ([]byte, int, bool) {
+	if len(r.pending) > 0 {
+		p := r.pending[0]
+		r.pending = r.pending[1:]
+		return p.b, p.line, true
+	}
+	if !r.sc.Scan() {
+		return nil, 0, false
+	}
+	r.line++
+	return r.sc.Bytes(), r.line, true
+}
+
+// opensQuotedValue reports whether the last field of a line starts a
+// CSV-style quoted value that the line does not close: it starts with a
+// double quote and holds an odd number of them.
+func opensQuotedValue(b []byte) bool {
+	last := b[bytes.LastIndexByte(b, '\t')+1:]
+	last = bytes.TrimLeft(last, " ")
+	return len(last) > 0 && last[0] == '"' && bytes.Count(last, []byte{'"'})%2 == 1
+}
+
+// joinQuoted joins a line that leaves a quoted value open with the
+// following lines when one of the next maxJoinLines lines closes it (its
+// first field holds an odd number of double quotes) and the lines between
+// have no tab. The line break becomes a space. Otherwise the lines read
+// ahead are queued and the line is returned unchanged. The second result is
+// the repair note for a join.
+func (r *Reader) joinQuoted(b []byte, line int) ([]byte, string) {
+	b = bytes.Clone(b)
+	var ahead []pendingLine
+	for len(ahead) < maxJoinLines {
+		nb, nline, ok := r.readLine()
+		if !ok {
+			break
+		}
+		ahead = append(ahead, pendingLine{b: bytes.Clone(nb), line: nline})
+		first := nb
+		tab := bytes.IndexByte(nb, '\t')
+		if tab >= 0 {
+			first = nb[:tab]
+		}
+		if bytes.Count(first, []byte{'"'})%2 == 1 {
+			for _, p := range ahead {
+				b = append(append(b, ' '), p.b...)
+			}
+			return b, fmt.Sprintf("line break inside a quoted value: lines %d to %d joined", line, nline)
+		}
+		if tab >= 0 {
+			break
+		}
+	}
+	r.pending = append(ahead, r.pending...)
+	return b, ""
+}
+
+// fatal wraps a read error with the line it happened after.
+func (r *Reader) fatal(err error) error {
+	if errors.Is(err, bufio.ErrTooLong) {
+		err = fmt.Errorf("%w (over %d bytes)", errLineTooLong, maxLineSize)
+	}
+	return fmt.Errorf("kbart: reading after line %d: %w", r.line, err)
+}
+
+// isBlank reports whether a line holds only spaces and tabs.
+func isBlank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\v' && c != '\f' {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeLine returns a line as a string, decoding it as Windows-1252 when
+// it is not valid UTF-8 (reported by fixed).
+func decodeLine(b []byte) (s string, fixed bool) {
+	if utf8.Valid(b) {
+		return string(b), false
+	}
+	return decodeWindows1252(string(b)), true
+}
+
+// splitTabs splits s at tabs, appending the fields to buf, and returns the
+// union of the byte classes of s (see lineFlags) as well: one pass does
+// both.
+func splitTabs(s string, buf []string) ([]string, uint8) {
+	var flags uint8
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\t' {
+			buf = append(buf, s[start:i])
+			start = i + 1
+			continue
+		}
+		flags |= byteFlags[c]
+	}
+	return append(buf, s[start:]), flags
+}
+
+// parseLine turns one non-blank data line into a Row or a *RowError.
+func (r *Reader) parseLine(b []byte, line int) (Row, error) {
+	s := string(b)
+	if strings.HasPrefix(s, "\uFEFF") {
+		s = s[3:] // a byte order mark left by concatenating files
+	}
+	fields, flags := splitTabs(s, r.fields[:0])
+	r.fields = fields
+	valid := flags&flagHigh == 0 || utf8.ValidString(s)
+	n := len(fields)
+	m := &r.m
+	if n == 1 && m.width > 1 {
+		return Row{}, &RowError{Line: line, Reason: fmt.Sprintf(
+			"line has no tab (one field where the header has %d columns): not a KBART row: %s", m.width, quoteShort(s))}
+	}
+	row := Row{Line: line}
+	var rep []string
+	off := 0
+	if r.isShifted(fields) {
+		off = 1
+		rep = append(rep, "row starts with an extra empty field: values moved one column to the left")
+	}
+	for i := 0; i < m.rawWidth && i+off < n; i++ {
+		f := m.cols[i]
+		if f < 0 {
+			continue
+		}
+		v := fields[i+off]
+		fl := flags
+		legacy := ""
+		if !valid && !utf8.ValidString(v) {
+			v, legacy = decodeLegacy(v, r.macRoman)
+			r.macRoman = legacy == "Mac OS Roman"
+			fl = lineFlags(v)
+		}
+		if fl&(flagCtl|flagC3|flagAmp) != 0 || needsTrim(v) {
+			orig := v
+			var kinds uint8
+			v, kinds = cleanValue(v, fl, f == PublicationTitle || f == PublisherName)
+			if kinds != 0 {
+				rep = r.noteClean(rep, line, f, orig, v, kinds)
+			}
+		}
+		if legacy != "" {
+			rep = append(rep, f.String()+" is not valid UTF-8: read as "+legacy+": "+quoteShort(v))
+		}
+		row.Values[f] = v
+	}
+	if got := n - off; got < m.rawWidth && m.lastStd >= got {
+		rep = append(rep, fmt.Sprintf("row has %d fields where the header has %d: the missing fields are empty", got, m.width))
+	} else if got > m.rawWidth {
+		var dropped []string
+		for _, v := range fields[m.rawWidth+off:] {
+			if v = trimValue(v); v != "" {
+				dropped = append(dropped, quoteShort(v))
+			}
+		}
+		if len(dropped) > 0 {
+			rep = append(rep, fmt.Sprintf("row has %d fields where the header has %d: extra values dropped: %s",
+				got, m.width, strings.Join(dropped, ", ")))
+		}
+	}
+	if isRepeatedHeader(&row.Values) {
+		return Row{}, &RowError{Line: line, Reason: reasonRepeatedHeader}
+	}
+	if row.Values[PublicationTitle] == "" {
+		return Row{}, &RowError{Line: line, Reason: "publication_title is empty" + describeRow(&row.Values)}
+	}
+	rep = r.normalize(&row.Values, rep)
+	row.Repairs = rep
+	return row, nil
+}
+
+// needsTrim reports whether v may have white space or quotes to remove.
+func needsTrim(v string) bool {
+	if v == "" {
+		return false
+	}
+	c, d := v[0], v[len(v)-1]
+	return c <= ' ' || c >= utf8.RuneSelf || c == '"' || d <= ' ' || d >= utf8.RuneSelf
+}
+
+// noteClean adds the repair notes for the lexical changes made to a value.
+// Removing CSV-style quotes is a file-level note, given once.
+func (r *Reader) noteClean(rep []string, line int, f Field, orig, v string, kinds uint8) []string {
+	if kinds&cleanQuoted != 0 && r.noted&notedQuoted == 0 {
+		r.noted |= notedQuoted
+		r.notes = append(r.notes, fmt.Sprintf("values are wrapped in CSV-style double quotes (first on line %d): quotes removed", line))
+	}
+	var what []string
+	if kinds&cleanMojibake != 0 {
+		what = append(what, "double-encoded UTF-8 repaired")
+	}
+	if kinds&cleanEntities != 0 {
+		what = append(what, "HTML entities decoded")
+	}
+	if kinds&cleanControls != 0 {
+		what = append(what, "control characters replaced by spaces")
+	}
+	if len(what) == 0 {
+		return rep
+	}
+	return append(rep, f.String()+" "+quoteShort(orig)+": "+strings.Join(what, ", ")+": "+quoteShort(v))
+}
+
+// isShifted reports whether a row has one extra, empty, leading field that
+// pushed every value one column to the right (seen in Portico files): the
+// row is one field longer than the header and the field that lands under
+// publication_title is empty while the next one is not an identifier.
+func (r *Reader) isShifted(fields []string) bool {
+	n := len(fields)
+	if n != r.m.rawWidth+1 && n != r.m.width+1 {
+		return false
+	}
+	if trimValue(fields[0]) != "" || r.m.cols[0] != PublicationTitle {
+		return false
+	}
+	next := trimValue(fields[1])
+	return next != "" && !looksLikeIdentifier(next)
+}
+
+// isRepeatedHeader reports whether the (cleaned) values of a row are a
+// header line: publication_title holds "publication_title" and at least one
+// other field holds a standard column name.
+func isRepeatedHeader(v *[NumFields]string) bool {
+	if !strings.EqualFold(v[PublicationTitle], Header[PublicationTitle]) {
+		return false
+	}
+	for f := PublicationTitle + 1; f < NumFields; f++ {
+		if name := strings.ToLower(strings.TrimLeft(v[f], "#")); name != "" {
+			if _, ok := standardIndex[name]; ok {
+				return true
+			}
+			if _, ok := headerAliases[name]; ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// describeRow names the first identifying values of a rejected row, so that
+// a person can find it: " (print_identifier "…", title_url "…")".
+func describeRow(v *[NumFields]string) string {
+	var parts []string
+	for _, f := range []Field{PrintIdentifier, OnlineIdentifier, TitleID, TitleURL, PublisherName} {
+		if v[f] != "" {
+			parts = append(parts, f.String()+" "+quoteShort(v[f]))
+			if len(parts) == 2 {
+				break
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return " (and the row has no identifier, title_id or title_url either)"
+	}
+	return " (row has " + strings.Join(parts, ", ") + ")"
+}
