@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// minKeyLength is the shortest API key apikey add accepts with --key.
+const minKeyLength = 16
+
+func apikeyAddCommand() *command {
+	return &command{
+		name:    "apikey add",
+		args:    "CUSTID",
+		summary: "create an API key for a customer",
+		usesDB:  true,
+		about: `Apikey add creates an API key for a customer and prints it on stdout. Only
+a hash of the key is stored: the key cannot be shown again, so keep it now.
+Without --key, a random key is generated (recommended). Clients send the
+key in the x-api-key header.`,
+		example: "kbserver apikey add mylib\nKEY=$(kbserver apikey add mylib)\nkbserver apikey add mylib --key \"$(openssl rand -base64 32)\"",
+		setup: func(c *cli, fs *flag.FlagSet) func([]string) error {
+			var key string
+			fs.StringVar(&key, "key", "", fmt.Sprintf("use this `key` instead of a random one (at least %d characters, no spaces)", minKeyLength))
+			return func(args []string) error {
+				switch {
+				case len(args) == 0:
+					return usageErrorf("apikey add", "CUSTID is missing: name the customer the key is for")
+				case len(args) > 1:
+					return usageErrorf("apikey add", "unexpected argument %q", args[1])
+				}
+				if key != "" {
+					if err := checkKey(key); err != nil {
+						return usageErrorf("apikey add", "--key: %v", err)
+					}
+				}
+				return c.apikeyAdd(args[0], key)
+			}
+		},
+	}
+}
+
+func apikeyRevokeCommand() *command {
+	return &command{
+		name:    "apikey revoke",
+		args:    "KEY",
+		summary: "revoke an API key",
+		usesDB:  true,
+		about: `Apikey revoke deletes an API key: requests that send it are refused from
+then on. KEY "-" reads the key from the first line of standard input, which
+keeps it out of the shell history.`,
+		example: "kbserver apikey revoke 'Zm9vYmFy...'\necho \"$KEY\" | kbserver apikey revoke -",
+		setup: func(c *cli, fs *flag.FlagSet) func([]string) error {
+			return func(args []string) error {
+				switch {
+				case len(args) == 0:
+					return usageErrorf("apikey revoke", "KEY is missing: give the key to revoke (or - to read it from stdin)")
+				case len(args) > 1:
+					return usageErrorf("apikey revoke", "unexpected argument %q", args[1])
+				}
+				return c.apikeyRevoke(args[0])
+			}
+		},
+	}
+}
+
+// checkKey checks a key given with --key.
+func checkKey(key string) error {
+	if len(key) < minKeyLength {
+		return fmt.Errorf("the key is too short: use at least %d characters", minKeyLength)
+	}
+	if strings.IndexFunc(key, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
+		return errors.New("the key may not contain spaces or control characters")
+	}
+	return nil
+}
+
+func (c *cli) apikeyAdd(custID, key string) error {
+	st, err := c.openStore()
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if _, err := st.Customer(c.ctx, custID); err != nil {
+		if kb.ErrorCode(err) == kb.CodeNotFound {
+			return fmt.Errorf("customer %q does not exist: create it first with 'kbserver customer add %s'", custID, custID)
+		}
+		return err
+	}
+	if key == "" {
+		key = kb.NewAPIKey()
+	}
+	if err := st.AddAPIKey(c.ctx, custID, kb.HashAPIKey(key)); err != nil {
+		return err
+	}
+	fmt.Fprintln(c.stdout, key)
+	fmt.Fprintf(c.stderr, "API key for customer %q created. Keep it now: only its hash is stored, so it cannot be shown again.\n", custID)
+	return nil
+}
+
+func (c *cli) apikeyRevoke(key string) error {
+	if key == "-" {
+		line, err := bufio.NewReader(c.stdin).ReadString('\n')
+		if err != nil && line == "" {
+			return errors.New("no key on standard input")
+		}
+		key = strings.TrimSpace(line)
+	}
+	st, err := c.openStore()
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := st.RevokeAPIKey(c.ctx, kb.HashAPIKey(key)); err != nil {
+		if kb.ErrorCode(err) == kb.CodeNotFound {
+			return errors.New("no such API key (it may have been revoked already)")
+		}
+		return err
+	}
+	fmt.Fprintln(c.stdout, "API key revoked.")
+	return nil
+}

@@ -1,0 +1,325 @@
+package main
+
+import (
+	"compress/gzip"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbart"
+)
+
+// contentTypeNames lists the content types import accepts.
+func contentTypeNames() []string {
+	return []string{"ejournal", "ebook", "aggregatedfulltext", "abstractandindex", "print", "unknown", "onlinereference"}
+}
+
+// packageTypeNames lists the package types import accepts.
+func packageTypeNames() []string { return []string{"Complete", "Selectable", "Variable"} }
+
+type importOptions struct {
+	vendor      string
+	pkg         string
+	contentType string
+	packageType string
+	quiet       bool
+}
+
+func importKBARTCommand() *command {
+	return &command{
+		name:    "import kbart",
+		args:    "FILE...",
+		summary: "import KBART title lists into a package",
+		usesDB:  true,
+		about: `Import kbart makes the titles of one package exactly the rows of the given
+KBART files: new titles are added, changed ones updated, and titles no longer
+listed removed from the package. The vendor and the package are created when
+missing and reused by name. Several files are read in turn as one title
+list. FILE "-" reads standard input; a name ending in .gz is decompressed.
+
+Every file is checked first: when one is not a KBART file (for example a
+comma-separated export), nothing is imported. Rows the reader repairs are
+imported, rejected rows are skipped; both are listed on stderr. The import
+is one transaction: it changes everything or nothing.`,
+		example: `kbserver import kbart --vendor "Example Press" --package "Example Journals" --content-type ejournal titles.txt
+kbserver import kbart --vendor V --package P --package-type Complete part1.txt part2.txt.gz
+zcat list.txt.gz | kbserver import kbart --vendor V --package P --quiet -`,
+		setup: func(c *cli, fs *flag.FlagSet) func([]string) error {
+			var o importOptions
+			fs.StringVar(&o.vendor, "vendor", "", "vendor `name` (required)")
+			fs.StringVar(&o.pkg, "package", "", "package `name` (required)")
+			fs.StringVar(&o.contentType, "content-type", "unknown", "content `type`: "+strings.Join(contentTypeNames(), ", "))
+			fs.StringVar(&o.packageType, "package-type", "Selectable", "package `type`: "+strings.Join(packageTypeNames(), ", "))
+			fs.BoolVar(&o.quiet, "quiet", false, "do not list the problems of single rows (counts are still printed)")
+			return func(files []string) error { return c.importKBART(o, files) }
+		},
+	}
+}
+
+// importSpec checks the flags and returns the package they name.
+func (o importOptions) spec(files []string) (kb.PackageSpec, error) {
+	const cmd = "import kbart"
+	var spec kb.PackageSpec
+	spec.VendorName, spec.PackageName = strings.TrimSpace(o.vendor), strings.TrimSpace(o.pkg)
+	switch {
+	case spec.VendorName == "":
+		return spec, usageErrorf(cmd, "--vendor is required: the name of the package's vendor")
+	case spec.PackageName == "":
+		return spec, usageErrorf(cmd, "--package is required: the name of the package to fill")
+	case len(files) == 0:
+		return spec, usageErrorf(cmd, "no FILE given: name one or more KBART files, or - for standard input")
+	}
+	if !slices.Contains(contentTypeNames(), strings.ToLower(strings.TrimSpace(o.contentType))) {
+		return spec, usageErrorf(cmd, "--content-type %q is not valid: use one of %s", o.contentType, strings.Join(contentTypeNames(), ", "))
+	}
+	ct, err := kb.ParseContentType(o.contentType)
+	if err != nil {
+		return spec, usageErrorf(cmd, "--content-type: %v", err)
+	}
+	ptNames := packageTypeNames()
+	i := slices.IndexFunc(ptNames, func(n string) bool { return strings.EqualFold(n, strings.TrimSpace(o.packageType)) })
+	if i < 0 {
+		return spec, usageErrorf(cmd, "--package-type %q is not valid: use one of %s", o.packageType, strings.Join(ptNames, ", "))
+	}
+	pt, err := kb.ParsePackageType(ptNames[i])
+	if err != nil {
+		return spec, usageErrorf(cmd, "--package-type: %v", err)
+	}
+	stdins := 0
+	for _, f := range files {
+		if f == "-" {
+			stdins++
+		}
+	}
+	if stdins > 1 {
+		return spec, usageErrorf(cmd, "standard input (-) can be read only once")
+	}
+	spec.ContentType, spec.PackageType = ct, pt
+	return spec, nil
+}
+
+// source is one input file.
+type source struct {
+	name   string
+	closer io.Closer // nil for standard input
+	r      *kbart.Reader
+}
+
+func (c *cli) importKBART(o importOptions, files []string) error {
+	spec, err := o.spec(files)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+
+	// Open every file and read its header before importing anything.
+	var bar *progressbar.ProgressBar // on a terminal only, once importing
+	var readBytes int64
+	count := func(n int) {
+		readBytes += int64(n)
+		if bar != nil {
+			bar.Add(n)
+		}
+	}
+	var srcs []*source
+	defer func() {
+		for _, s := range srcs {
+			if s.closer != nil {
+				s.closer.Close()
+			}
+		}
+	}()
+	refused := 0
+	for _, name := range files {
+		s, err := c.openSource(name, count)
+		if s != nil {
+			srcs = append(srcs, s)
+		}
+		if errors.Is(err, kbart.ErrNotKBART) {
+			fmt.Fprintf(c.stderr, "%s: refused: %v\n", s.name, err)
+			refused++
+			continue
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if refused > 0 {
+		return fmt.Errorf("nothing imported: %d of %d files refused", refused, len(files))
+	}
+	for _, s := range srcs {
+		for _, note := range s.r.FileNotes() {
+			fmt.Fprintf(c.stderr, "%s: %s\n", s.name, note)
+		}
+	}
+
+	st, err := c.openStore()
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if isTerminal(c.stderr) {
+		bar = newBar(c.stderr, totalSize(files, c.stdin), "importing", true)
+		bar.Add64(readBytes)
+	}
+	rs := &rowSource{srcs: srcs, probs: newProblems()}
+	res, err := st.ImportPackage(c.ctx, spec, rs.next)
+	if bar != nil {
+		bar.Finish()
+		bar.Exit()
+	}
+	rs.probs.print(c.stderr, o.quiet)
+	if errors.As(err, new(noRowsError)) {
+		return fmt.Errorf("nothing imported: no importable rows (%d read, %d rejected); the package was left unchanged", rs.read, rs.probs.rejected)
+	}
+	if err != nil {
+		return c.interrupted(fmt.Errorf("nothing imported: %w", err), "nothing imported")
+	}
+	elapsed := time.Since(start)
+	w := c.stdout
+	fmt.Fprintf(w, "Imported %d file(s) into package %q (id %d) of vendor %q (id %d).\n",
+		len(files), spec.PackageName, res.PackageID, spec.VendorName, res.VendorID)
+	for _, l := range []struct {
+		label string
+		n     int
+	}{
+		{"rows read", rs.read},
+		{"rows imported", res.Rows},
+		{"rows repaired", rs.probs.repaired},
+		{"rows rejected", rs.probs.rejected},
+		{"titles created", res.TitlesCreated},
+		{"titles matched", res.TitlesMatched},
+		{"resources added", res.ResourcesAdded},
+		{"resources updated", res.ResourcesUpdated},
+		{"resources removed", res.ResourcesRemoved},
+	} {
+		fmt.Fprintf(w, "  %-18s %9d\n", l.label, l.n)
+	}
+	fmt.Fprintf(w, "  %-18s %9s (%.0f rows/s)\n", "elapsed", elapsed.Round(time.Millisecond), float64(rs.read)/max(elapsed.Seconds(), 1e-9))
+	return nil
+}
+
+// totalSize returns the bytes the files hold, or -1 when one is not a
+// regular file (a pipe).
+func totalSize(files []string, stdin io.Reader) int64 {
+	var total int64
+	for _, name := range files {
+		var fi os.FileInfo
+		var err error
+		if name == "-" {
+			f, ok := stdin.(*os.File)
+			if !ok {
+				return -1
+			}
+			fi, err = f.Stat()
+		} else {
+			fi, err = os.Stat(name)
+		}
+		if err != nil || !fi.Mode().IsRegular() {
+			return -1
+		}
+		total += fi.Size()
+	}
+	return total
+}
+
+// openSource opens a file, gunzipping it when its name ends in .gz, and
+// reads its KBART header. The error wraps kbart.ErrNotKBART when the file
+// is refused; the source is returned whenever the file was opened, so
+// that the caller closes it.
+func (c *cli) openSource(name string, count func(int)) (*source, error) {
+	s := &source{name: name}
+	var in io.Reader
+	if name == "-" {
+		s.name = "stdin"
+		in = c.stdin
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		s.closer, in = f, f
+	}
+	in = &countingReader{r: in, count: count}
+	if strings.HasSuffix(strings.ToLower(name), ".gz") {
+		zr, err := gzip.NewReader(in)
+		if err != nil {
+			return s, fmt.Errorf("%s: not a gzip file: %w", s.name, err)
+		}
+		in = zr
+	}
+	r, err := kbart.NewReader(in)
+	if err != nil {
+		if errors.Is(err, kbart.ErrNotKBART) {
+			return s, err
+		}
+		return s, fmt.Errorf("%s: %w", s.name, err)
+	}
+	s.r = r
+	return s, nil
+}
+
+// countingReader reports the bytes read through it.
+type countingReader struct {
+	r     io.Reader
+	count func(int)
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.count(n)
+	return n, err
+}
+
+// noRowsError ends an import that would otherwise empty the package
+// because no row could be imported.
+type noRowsError struct{}
+
+func (noRowsError) Error() string { return "no importable rows" }
+
+// rowSource yields the rows of all the files in turn.
+type rowSource struct {
+	srcs  []*source
+	cur   int
+	read  int // data rows read, rejected ones included
+	valid int
+	probs *problems
+}
+
+func (rs *rowSource) next() (kb.ImportRow, error) {
+	for rs.cur < len(rs.srcs) {
+		s := rs.srcs[rs.cur]
+		row, err := s.r.Next()
+		if err == io.EOF {
+			rs.cur++
+			continue
+		}
+		var re *kbart.RowError
+		if errors.As(err, &re) {
+			rs.read++
+			rs.probs.reject(s.name, re)
+			continue
+		}
+		if err != nil {
+			return kb.ImportRow{}, fmt.Errorf("%s: %w", s.name, err)
+		}
+		rs.read++
+		rs.valid++
+		if len(row.Repairs) > 0 {
+			rs.probs.repair(s.name, row.Line, row.Repairs)
+		}
+		return kb.ImportRow{Line: row.Line, KBART: row.Values}, nil
+	}
+	if rs.valid == 0 {
+		return kb.ImportRow{}, noRowsError{}
+	}
+	return kb.ImportRow{}, io.EOF
+}

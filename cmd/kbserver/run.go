@@ -1,0 +1,277 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/sqlite"
+)
+
+// defaultDB is the database file used when neither --db nor KBSERVER_DB
+// names one.
+const defaultDB = "kbserver.db"
+
+// cli is what every command needs: the context, the environment, the
+// standard streams and the --db value.
+type cli struct {
+	ctx    context.Context
+	getenv func(string) string
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	db     string
+}
+
+// command is one kbserver command, such as "serve" or "import kbart".
+type command struct {
+	name    string // as typed after "kbserver"
+	args    string // the positional arguments, for the usage line
+	summary string // one line for the command list
+	about   string // what the command does
+	example string // example invocations, one per line
+	usesDB  bool   // the command takes --db
+	// setup defines the command's flags on fs and returns the function that
+	// runs the command, once the flags are parsed, with the positional
+	// arguments.
+	setup func(c *cli, fs *flag.FlagSet) func(args []string) error
+}
+
+// commands lists the commands in the order help shows them.
+func commands() []*command {
+	return []*command{
+		serveCommand(),
+		importKBARTCommand(),
+		customerAddCommand(),
+		apikeyAddCommand(),
+		apikeyRevokeCommand(),
+		genCommand(),
+		genKBARTCommand(),
+		helpCommand(),
+	}
+}
+
+// usageError is a mistake in the command line; kbserver exits with
+// status 2 for it.
+type usageError struct {
+	cmd      string // the command, for the hint; "" for the top level
+	msg      string
+	reported bool // the flag package has printed the message already
+}
+
+func (e *usageError) Error() string {
+	if e.msg == "" {
+		return "invalid command line"
+	}
+	return e.msg
+}
+
+func usageErrorf(cmd, format string, args ...any) error {
+	return &usageError{cmd: cmd, msg: fmt.Sprintf(format, args...)}
+}
+
+// reportError prints err to w, unless it has been printed already, and
+// returns the exit status: 2 for a usage error, 1 otherwise.
+func reportError(w io.Writer, err error) int {
+	var ue *usageError
+	if errors.As(err, &ue) {
+		if !ue.reported {
+			fmt.Fprintf(w, "kbserver: %s\n", ue.msg)
+			fmt.Fprintln(w, helpHint(ue.cmd))
+		}
+		return 2
+	}
+	fmt.Fprintf(w, "kbserver: %v\n", err)
+	return 1
+}
+
+func helpHint(cmd string) string {
+	if cmd == "" {
+		return "Run 'kbserver help' for usage."
+	}
+	return "Run 'kbserver help " + cmd + "' for usage."
+}
+
+// run runs kbserver with the command-line arguments args (without the
+// program name). It returns nil on success, including when help was asked
+// for.
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	c := &cli{ctx: ctx, getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr}
+	c.db = getenv("KBSERVER_DB")
+	if c.db == "" {
+		c.db = defaultDB
+	}
+	fs := flag.NewFlagSet("kbserver", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {}
+	fs.StringVar(&c.db, "db", c.db, dbFlagUsage)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printTopHelp(stdout)
+			return nil
+		}
+		fmt.Fprintln(stderr, helpHint(""))
+		return &usageError{msg: err.Error(), reported: true}
+	}
+	args = fs.Args()
+	if len(args) == 0 {
+		return usageErrorf("", "no command given: use one of %s", strings.Join(topNames(), ", "))
+	}
+	cmd, rest, err := lookup(args)
+	if err != nil {
+		return err
+	}
+	if cmd == nil { // a group asked for help: "kbserver import --help"
+		printGroupHelp(stdout, args[0])
+		return nil
+	}
+	return c.exec(cmd, rest)
+}
+
+// lookup finds the command args start with and returns it with the
+// remaining arguments. For a group of subcommands followed by -h or
+// --help it returns a nil command.
+func lookup(args []string) (*command, []string, error) {
+	all := commands()
+	name := args[0]
+	if len(args) > 1 {
+		if cmd := find(all, name+" "+args[1]); cmd != nil {
+			return cmd, args[2:], nil
+		}
+	}
+	if cmd := find(all, name); cmd != nil {
+		return cmd, args[1:], nil
+	}
+	if subs := subcommands(all, name); len(subs) > 0 {
+		switch {
+		case len(args) == 1:
+			return nil, nil, usageErrorf(name, "%s needs a subcommand: %s", name, strings.Join(subs, ", "))
+		case isHelpFlag(args[1]):
+			return nil, nil, nil
+		}
+		return nil, nil, usageErrorf(name, "unknown subcommand %q of %s: use %s", args[1], name, strings.Join(subs, ", "))
+	}
+	return nil, nil, usageErrorf("", "unknown command %q: use one of %s", name, strings.Join(topNames(), ", "))
+}
+
+func isHelpFlag(s string) bool {
+	switch s {
+	case "-h", "-help", "--help", "--h":
+		return true
+	}
+	return false
+}
+
+func find(all []*command, name string) *command {
+	for _, c := range all {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// subcommands returns the second words of the commands named "group …".
+func subcommands(all []*command, group string) []string {
+	var subs []string
+	for _, c := range all {
+		if sub, ok := strings.CutPrefix(c.name, group+" "); ok {
+			subs = append(subs, sub)
+		}
+	}
+	return subs
+}
+
+// topNames returns the first words of the commands, once each.
+func topNames() []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, c := range commands() {
+		first, _, _ := strings.Cut(c.name, " ")
+		if !seen[first] {
+			seen[first] = true
+			names = append(names, first)
+		}
+	}
+	return names
+}
+
+const dbFlagUsage = "SQLite database `file` (env KBSERVER_DB; default \"kbserver.db\"); created when missing"
+
+// newFlagSet returns the flag set of cmd, its flags defined, and the
+// function that runs it.
+func (c *cli) newFlagSet(cmd *command) (*flag.FlagSet, func([]string) error) {
+	fs := flag.NewFlagSet("kbserver "+cmd.name, flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	fs.Usage = func() {}
+	if cmd.usesDB {
+		fs.StringVar(&c.db, "db", c.db, dbFlagUsage)
+	}
+	return fs, cmd.setup(c, fs)
+}
+
+// exec parses the flags of cmd, which may come before, between or after
+// its positional arguments, and runs it.
+func (c *cli) exec(cmd *command, args []string) error {
+	fs, runCmd := c.newFlagSet(cmd)
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printHelp(c.stdout, cmd, fs)
+			return nil
+		}
+		fmt.Fprintf(c.stderr, "usage: %s\n%s\n", usageLine(cmd), helpHint(cmd.name))
+		return &usageError{cmd: cmd.name, msg: err.Error(), reported: true}
+	}
+	return runCmd(pos)
+}
+
+// parseInterspersed parses args with fs, allowing flags after positional
+// arguments ("import kbart FILE --vendor V"); everything after "--" is
+// positional.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// openStore opens the store --db names.
+func (c *cli) openStore() (kb.Store, error) {
+	lower := strings.ToLower(c.db)
+	if strings.HasPrefix(lower, "postgres://") || strings.HasPrefix(lower, "postgresql://") {
+		return nil, errors.New("PostgreSQL store is not available yet: use a SQLite file path for --db")
+	}
+	if strings.TrimSpace(c.db) == "" {
+		return nil, &usageError{msg: "--db is empty: give a SQLite file path"}
+	}
+	st, err := sqlite.Open(c.ctx, c.db)
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// interrupted turns the error of an operation stopped by SIGINT or SIGTERM
+// into a clear message.
+func (c *cli) interrupted(err error, what string) error {
+	if err != nil && c.ctx.Err() != nil && errors.Is(err, c.ctx.Err()) {
+		return fmt.Errorf("interrupted: %s", what)
+	}
+	return err
+}

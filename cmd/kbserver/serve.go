@@ -1,0 +1,196 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/kbserver/kbserver/internal/gen"
+	"github.com/kbserver/kbserver/internal/httpapi"
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// The demo customer that serve --demo creates.
+const (
+	demoCustomer     = "demo"
+	demoCustomerName = "Demo Library"
+)
+
+// shutdownTimeout bounds the graceful shutdown on SIGINT or SIGTERM.
+const shutdownTimeout = 10 * time.Second
+
+type serveOptions struct {
+	addr       string
+	demo       bool
+	demoTitles int
+}
+
+func serveCommand() *command {
+	return &command{
+		name:    "serve",
+		summary: "run the HTTP API server",
+		usesDB:  true,
+		about: `Serve runs the HTTP API over the knowledge base in --db until it receives
+SIGINT or SIGTERM, then shuts down gracefully (waiting up to 10s for
+requests in flight). It logs to stderr.
+
+With --demo, a first start generates a demo knowledge base (100,000 invented
+titles by default), creates the customer "demo" (Demo Library) with a few
+packages selected and an EZProxy proxy, and every start prints a new API key
+for it and a curl command to try. Keys are stored hashed, so an earlier key
+cannot be shown again.`,
+		example: "kbserver serve\n" +
+			"kbserver serve --addr :8080 --db /var/lib/kbserver/kb.db\n" +
+			"kbserver serve --demo --db demo.db\n" +
+			"kbserver serve --addr 127.0.0.1:0   # any free port; the log says which",
+		setup: func(c *cli, fs *flag.FlagSet) func([]string) error {
+			var o serveOptions
+			fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "`host:port` to listen on; port 0 picks a free port")
+			fs.BoolVar(&o.demo, "demo", false, "generate a demo knowledge base and customer \"demo\" when missing, and print an API key for it")
+			fs.IntVar(&o.demoTitles, "demo-titles", 100_000, "`number` of titles of a generated demo knowledge base")
+			return func(args []string) error {
+				if len(args) > 0 {
+					return usageErrorf("serve", "unexpected argument %q", args[0])
+				}
+				if o.demoTitles < 1 || o.demoTitles > gen.MaxTitles {
+					return usageErrorf("serve", "--demo-titles must be between 1 and %d", gen.MaxTitles)
+				}
+				return c.serve(o)
+			}
+		},
+	}
+}
+
+func (c *cli) serve(o serveOptions) error {
+	st, err := c.openStore()
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	logger := slog.New(slog.NewTextHandler(c.stderr, nil))
+
+	var demoKey string
+	if o.demo {
+		if demoKey, err = c.prepareDemo(st, o.demoTitles, logger); err != nil {
+			return c.interrupted(err, "the demo was not set up (a new start resumes it)")
+		}
+	}
+
+	ln, err := (&net.ListenConfig{}).Listen(c.ctx, "tcp", o.addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	srv := &http.Server{
+		Handler:           httpapi.NewServer(httpapi.Deps{Store: st, Logger: logger}),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      120 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	addr := ln.Addr().String()
+	logger.Info("listening", "addr", addr, "db", c.db)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	if o.demo {
+		printDemo(c, demoKey, addr)
+	}
+
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve: %w", err)
+	case <-c.ctx.Done():
+	}
+	logger.Info("shutting down")
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		srv.Close()
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	logger.Info("stopped")
+	return nil
+}
+
+// prepareDemo makes sure the demo knowledge base and customer exist and
+// returns a new API key for the customer.
+func (c *cli) prepareDemo(st kb.Store, titles int, logger *slog.Logger) (string, error) {
+	_, err := st.Customer(c.ctx, demoCustomer)
+	switch {
+	case err == nil:
+		logger.Info("demo customer exists: creating a new API key", "customer", demoCustomer)
+	case kb.ErrorCode(err) == kb.CodeNotFound:
+		if err := c.generateDemo(st, titles, logger); err != nil {
+			return "", err
+		}
+	default:
+		return "", err
+	}
+	key := kb.NewAPIKey()
+	if err := st.AddAPIKey(c.ctx, demoCustomer, kb.HashAPIKey(key)); err != nil {
+		return "", fmt.Errorf("demo API key: %w", err)
+	}
+	return key, nil
+}
+
+// generateDemo generates the demo knowledge base and sets up the demo
+// customer: about one package in eight selected, one of them hidden, and
+// an EZProxy proxy.
+func (c *cli) generateDemo(st kb.Store, titles int, logger *slog.Logger) error {
+	logger.Info("generating the demo knowledge base", "titles", titles)
+	progress, finish := countProgress(c.stderr, "generating demo knowledge base", "resources")
+	sum, err := gen.Generate(c.ctx, st, gen.Options{Titles: titles, Seed: 1}, progress)
+	finish()
+	if err != nil {
+		return err
+	}
+	logger.Info("demo knowledge base generated", "vendors", sum.Vendors, "packages", sum.Packages,
+		"titles", sum.Titles, "resources", sum.Resources, "elapsed", sum.Elapsed.Round(time.Millisecond))
+
+	if _, err := st.AddCustomer(c.ctx, demoCustomer, demoCustomerName); err != nil {
+		return fmt.Errorf("demo customer: %w", err)
+	}
+	hidden := false
+	for i, id := range sum.PackageIDs {
+		if i%8 != 0 {
+			continue
+		}
+		state := kb.PackageState{Selected: true}
+		if !hidden && i > 0 {
+			state.Hidden, hidden = true, true
+		}
+		if err := st.SetPackageState(c.ctx, demoCustomer, id, state); err != nil {
+			return fmt.Errorf("demo selection: %w", err)
+		}
+	}
+	proxy := kb.Proxy{ID: "EZProxy", Name: "EZProxy", URLMask: "https://proxy.demo.example/login?url={targetURL}"}
+	if err := st.AddProxy(c.ctx, demoCustomer, proxy); err != nil {
+		return fmt.Errorf("demo proxy: %w", err)
+	}
+	logger.Info("demo customer created", "customer", demoCustomer, "selected_packages", (len(sum.PackageIDs)+7)/8)
+	return nil
+}
+
+// printDemo prints the demo API key and a curl command that uses it.
+func printDemo(c *cli, key, addr string) {
+	host, port, err := net.SplitHostPort(addr)
+	if ip := net.ParseIP(host); err == nil && (ip == nil || ip.IsUnspecified()) {
+		host = "127.0.0.1"
+	}
+	base := "http://" + net.JoinHostPort(host, port)
+	fmt.Fprintf(c.stdout, `Demo customer %q (%s) is ready.
+API key (shown only now: only its hash is stored; each start creates a new one):
+  %s
+Try:
+  curl -H 'x-api-key: %s' '%s/rm/rmaccounts/%s/vendors?count=10&offset=1'
+`, demoCustomer, demoCustomerName, key, key, base, demoCustomer)
+}

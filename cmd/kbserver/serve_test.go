@@ -1,0 +1,211 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader in
+// different goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// server is a kbserver serve running in the test.
+type server struct {
+	stdout, stderr *syncBuffer
+	cancel         context.CancelFunc
+	done           chan error
+}
+
+func startServe(t *testing.T, args ...string) *server {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	s := &server{stdout: &syncBuffer{}, stderr: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
+	go func() {
+		s.done <- run(ctx, args, func(string) string { return "" }, strings.NewReader(""), s.stdout, s.stderr)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-s.done:
+		case <-time.After(15 * time.Second):
+			t.Error("serve did not stop")
+		}
+	})
+	return s
+}
+
+// stop cancels the context (as SIGINT would) and returns run's error.
+func (s *server) stop(t *testing.T) error {
+	t.Helper()
+	s.cancel()
+	select {
+	case err := <-s.done:
+		s.done <- err // for the cleanup
+		return err
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not stop within 15s")
+		return nil
+	}
+}
+
+// waitCurl waits for the curl line of serve --demo and returns its key and
+// URL.
+func (s *server) waitCurl(t *testing.T) (key, url string) {
+	t.Helper()
+	curlLine := regexp.MustCompile(`curl -H 'x-api-key: ([^']+)' '([^']+)'`)
+	deadline := time.Now().Add(3 * time.Minute)
+	for time.Now().Before(deadline) {
+		if m := curlLine.FindStringSubmatch(s.stdout.String()); m != nil {
+			return m[1], m[2]
+		}
+		select {
+		case err := <-s.done:
+			t.Fatalf("serve ended: %v\nstderr:\n%s", err, s.stderr.String())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	t.Fatalf("no curl line after 3 minutes\nstdout:\n%s\nstderr:\n%s", s.stdout.String(), s.stderr.String())
+	return "", ""
+}
+
+func get(t *testing.T, url, key string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if key != "" {
+		req.Header.Set("x-api-key", key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+func TestServeDemo(t *testing.T) {
+	db := tempDB(t)
+	args := []string{"serve", "--demo", "--demo-titles", "2000", "--addr", "127.0.0.1:0", "--db", db}
+	s := startServe(t, args...)
+	key, url := s.waitCurl(t)
+	if !strings.HasPrefix(url, "http://127.0.0.1:") || strings.HasSuffix(strings.SplitN(url, "/rm/", 2)[0], ":0") {
+		t.Fatalf("curl URL %q does not name the actual port", url)
+	}
+	if !strings.Contains(url, "/rm/rmaccounts/demo/vendors?count=10&offset=1") {
+		t.Errorf("curl URL %q", url)
+	}
+	code, body := get(t, url, key)
+	if code != http.StatusOK {
+		t.Fatalf("GET %s: %d %s", url, code, body)
+	}
+	var vendors struct {
+		TotalResults int `json:"totalResults"`
+		Vendors      []struct {
+			VendorName       string `json:"vendorName"`
+			PackagesSelected int    `json:"packagesSelected"`
+		} `json:"vendors"`
+	}
+	if err := json.Unmarshal([]byte(body), &vendors); err != nil {
+		t.Fatalf("%v: %s", err, body)
+	}
+	selected := 0
+	for _, v := range vendors.Vendors {
+		selected += v.PackagesSelected
+	}
+	if vendors.TotalResults < 6 || selected == 0 { // 5 generated vendors and the customer's own
+		t.Errorf("demo vendors: %s", body)
+	}
+	if code, _ := get(t, url, "wrong-key"); code != http.StatusUnauthorized {
+		t.Errorf("wrong key: %d", code)
+	}
+	if code, _ := get(t, strings.Replace(url, "/vendors?", "/proxies?", 1), key); code != http.StatusOK {
+		t.Errorf("proxies: %d", code)
+	}
+	stderr := s.stderr.String()
+	for _, w := range []string{"msg=listening addr=127.0.0.1:", "generating demo knowledge base: 100%", "demo customer created"} {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("log lacks %q:\n%s", w, stderr)
+		}
+	}
+	if err := s.stop(t); err != nil {
+		t.Fatalf("serve after cancel: %v", err)
+	}
+	if !strings.Contains(s.stderr.String(), "msg=stopped") {
+		t.Errorf("no graceful stop in log:\n%s", s.stderr.String())
+	}
+
+	// A second start keeps the demo and prints a fresh key; the old one
+	// still works.
+	s2 := startServe(t, args...)
+	key2, url2 := s2.waitCurl(t)
+	if key2 == key {
+		t.Error("second start printed the same key")
+	}
+	if strings.Contains(s2.stderr.String(), "generating") || !strings.Contains(s2.stderr.String(), "demo customer exists") {
+		t.Errorf("second start regenerated the demo:\n%s", s2.stderr.String())
+	}
+	for _, k := range []string{key, key2} {
+		if code, body := get(t, url2, k); code != http.StatusOK {
+			t.Errorf("key after restart: %d %s", code, body)
+		}
+	}
+	if err := s2.stop(t); err != nil {
+		t.Fatalf("second serve after cancel: %v", err)
+	}
+}
+
+func TestServePlain(t *testing.T) {
+	s := startServe(t, "--db", tempDB(t), "serve", "--addr", "127.0.0.1:0")
+	re := regexp.MustCompile(`msg=listening addr=(127\.0\.0\.1:\d+)`)
+	var addr string
+	for deadline := time.Now().Add(30 * time.Second); addr == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if m := re.FindStringSubmatch(s.stderr.String()); m != nil {
+			addr = m[1]
+		}
+	}
+	if addr == "" {
+		t.Fatalf("no listening line:\n%s", s.stderr.String())
+	}
+	if code, _ := get(t, "http://"+addr+"/rm/rmaccounts/x/vendors", ""); code != http.StatusUnauthorized {
+		t.Errorf("request without a key: %d", code)
+	}
+	if s.stdout.String() != "" {
+		t.Errorf("plain serve printed to stdout: %q", s.stdout.String())
+	}
+	if err := s.stop(t); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestServeListenError(t *testing.T) {
+	r := kbs(t, "serve", "--db", tempDB(t), "--addr", "256.0.0.1:http-nope")
+	if r.code != 1 || !strings.Contains(r.stderr, "listen") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+}

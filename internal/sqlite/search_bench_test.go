@@ -1,0 +1,71 @@
+package sqlite_test
+
+import (
+	"context"
+	"path/filepath"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/kbserver/kbserver/internal/gen"
+	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/sqlite"
+)
+
+// BenchmarkTitleSearch measures GET titles' store query for every search
+// type over the demo knowledge base (100,000 titles, seed 1), reporting the
+// median and 99th percentile latency of a rotation of queries. Set
+// -benchtime to a count (e.g. -benchtime=300x) for stable percentiles.
+func BenchmarkTitleSearch(b *testing.B) {
+	ctx := context.Background()
+	s, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "demo.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := gen.Generate(ctx, s, gen.Options{Titles: 100_000, Seed: 1}, nil); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.AddCustomer(ctx, "bench", ""); err != nil {
+		b.Fatal(err)
+	}
+	type search struct {
+		field kb.SearchField
+		terms []string
+	}
+	cases := []struct {
+		typ kb.SearchType
+		search
+	}{
+		{kb.SearchContains, search{kb.FieldTitleName, []string{"cardiology", "journal of", "ecolo", "history", "quantum information"}}},
+		{kb.SearchAny, search{kb.FieldTitleName, []string{"oncology botany", "review", "robotics"}}},
+		{kb.SearchExactMatch, search{kb.FieldTitleName, []string{"journal of oncology", "zoology"}}},
+		{kb.SearchBeginsWith, search{kb.FieldTitleName, []string{"journal of", "annals", "intro"}}},
+		{kb.SearchProximity, search{kb.FieldTitleName, []string{"journal cardiology", "review economics"}}},
+		{kb.SearchExactPhrase, search{kb.FieldTitleName, []string{"marine biology", "public health"}}},
+		{kb.SearchAdvanced, search{kb.FieldTitleName, []string{"(oncology OR neurology) AND journal", "histor* NOT europe"}}},
+		{kb.SearchContains, search{kb.FieldPublisher, []string{"press", "university"}}},
+		{kb.SearchContains, search{kb.FieldSubject, []string{"medicine", "computers"}}},
+		{kb.SearchContains, search{kb.FieldISXN, []string{"1", "978"}}},
+	}
+	for _, c := range cases {
+		name := c.typ.String()
+		if c.field != kb.FieldTitleName {
+			name = c.field.String() + "-" + name
+		}
+		b.Run(name, func(b *testing.B) {
+			lat := make([]time.Duration, 0, b.N)
+			for i := 0; i < b.N; i++ {
+				q := kb.TitleQuery{Search: c.terms[i%len(c.terms)], Field: c.field, Type: c.typ, Page: kb.Page{Count: 25, Number: 1}}
+				start := time.Now()
+				if _, err := s.Titles(ctx, "bench", q); err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(start))
+			}
+			sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+		})
+	}
+}
