@@ -110,7 +110,7 @@ func containsMatch(ws []string, col string) titleMatch {
 		m.sub = `SELECT rowid AS id, bm25(title_tri) AS rank FROM title_tri WHERE title_tri MATCH :m`
 		m.args = []any{sql.Named("m", "{"+col+"} : ("+joinQuoted(long, " AND ", "")+")")}
 		if len(short) > 0 {
-			m.sub += ` AND rowid IN (SELECT rowid FROM title_fts WHERE title_fts MATCH :m2)`
+			m.sub += ` AND +rowid IN (SELECT rowid FROM title_fts WHERE title_fts MATCH :m2)`
 			m.args = append(m.args, sql.Named("m2", shortQ))
 		}
 	default:
