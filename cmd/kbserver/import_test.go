@@ -125,7 +125,7 @@ func TestImport(t *testing.T) {
 			if !strings.Contains(r.stdout, "rows/s") {
 				t.Errorf("no speed in summary:\n%s", r.stdout)
 			}
-			for _, w := range []string{"Rejected rows (1):", ":6: line has no tab", "Repaired rows (1):", `:4: date_first_issue_online "2005/03/01"`, "Problems by kind", "1 × date_first_issue_online …"} {
+			for _, w := range []string{"Rejected rows (1):", ":6: line has no tab", "Repaired rows (1):", `:4: date_first_issue_online "2005/03/01"`, "Problems by kind", `1 × date_first_issue_online "…" read as N-N-N`} {
 				if !strings.Contains(r.stderr, w) {
 					t.Errorf("stderr lacks %q:\n%s", w, r.stderr)
 				}
@@ -196,9 +196,10 @@ func TestImportMissingFile(t *testing.T) {
 
 func TestKindOf(t *testing.T) {
 	for in, want := range map[string]string{
-		`date_first_issue_online "2001/01/01" read as 2001-01-01`:       "date_first_issue_online …",
-		`print_identifier "1234-5678": invalid ISSN check digit (kept)`: "print_identifier …",
-		"repeated header line skipped":                                  "repeated header line skipped",
+		`date_first_issue_online "2001/01/01" read as 2001-01-01`:            `date_first_issue_online "…" read as N-N-N`,
+		`print_identifier "1234-5678": invalid ISSN check digit (kept)`:      `print_identifier "…": invalid ISSN check digit (kept)`,
+		"date_last_issue_online 1850 is before date_first_issue_online 1851": "date_last_issue_online N is before date_first_issue_online N",
+		"repeated header line skipped":                                       "repeated header line skipped",
 	} {
 		if got := kindOf(in); got != want {
 			t.Errorf("kindOf(%q) = %q, want %q", in, got, want)

@@ -57,14 +57,31 @@ func (p *problems) count(kind string) {
 	p.byKind[kind]++
 }
 
-// kindOf groups a message by its text up to the first quoted value:
-// `date_first_issue_online "2001/01/01" read as 2001-01-01` is of kind
-// `date_first_issue_online …`.
+// kindOf groups a message by its shape: quoted values become "…" and
+// numbers N, so `date_first_issue_online "2001/01/01" read as 2001-01-01`
+// is of kind `date_first_issue_online "…" read as N-N-N`.
 func kindOf(msg string) string {
-	if i := strings.IndexByte(msg, '"'); i > 0 {
-		return strings.TrimRight(msg[:i], " :") + " …"
+	var b strings.Builder
+	quoted, digits := false, false
+	for _, r := range msg {
+		switch {
+		case r == '"':
+			if !quoted {
+				b.WriteString(`"…"`)
+			}
+			quoted, digits = !quoted, false
+		case quoted:
+		case r >= '0' && r <= '9':
+			if !digits {
+				b.WriteByte('N')
+			}
+			digits = true
+		default:
+			b.WriteRune(r)
+			digits = false
+		}
 	}
-	return msg
+	return b.String()
 }
 
 // print lists the problems on w: up to maxShownProblems rows (unless

@@ -39,14 +39,15 @@ func BenchmarkTitleSearch(b *testing.B) {
 	}{
 		{kb.SearchContains, search{kb.FieldTitleName, []string{"cardiology", "journal of", "ecolo", "history", "quantum information"}}},
 		{kb.SearchAny, search{kb.FieldTitleName, []string{"oncology botany", "review", "robotics"}}},
-		{kb.SearchExactMatch, search{kb.FieldTitleName, []string{"journal of oncology", "zoology"}}},
+		{kb.SearchExactMatch, search{kb.FieldTitleName, []string{"marine biology advances", "journal of journalism policy"}}},
 		{kb.SearchBeginsWith, search{kb.FieldTitleName, []string{"journal of", "annals", "intro"}}},
 		{kb.SearchProximity, search{kb.FieldTitleName, []string{"journal cardiology", "review economics"}}},
 		{kb.SearchExactPhrase, search{kb.FieldTitleName, []string{"marine biology", "public health"}}},
 		{kb.SearchAdvanced, search{kb.FieldTitleName, []string{"(oncology OR neurology) AND journal", "histor* NOT europe"}}},
 		{kb.SearchContains, search{kb.FieldPublisher, []string{"press", "university"}}},
 		{kb.SearchContains, search{kb.FieldSubject, []string{"medicine", "computers"}}},
-		{kb.SearchContains, search{kb.FieldISXN, []string{"1", "978"}}},
+		{kb.SearchContains, search{kb.FieldISXN, []string{"0889-98", "97899932"}}},
+		{kb.SearchExactMatch, search{kb.FieldISXN, []string{"0889-9878", "9789993219736"}}},
 	}
 	for _, c := range cases {
 		name := c.typ.String()
