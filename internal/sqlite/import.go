@@ -13,7 +13,19 @@ import (
 	"github.com/kbserver/kbserver/internal/kbart"
 )
 
+// importBatch is how many rows an import reads, matches and writes at a
+// time: the importer's memory is bounded by it, not by the package's size.
+const importBatch = 512
+
 // ImportPackage implements kb.Importer in one write transaction.
+//
+// Rows are handled a batch at a time: one query matches the batch's
+// identifiers to titles, one query finds the package's resources for the
+// batch's titles, and new titles, identifiers and resources are written
+// with multi-row INSERTs whose ids the importer assigns itself (it is the
+// only writer). A resource the import lists is stamped with the import's
+// generation; at the end, the package's resources with an older generation
+// are the ones the file no longer lists.
 func (s *Store) ImportPackage(ctx context.Context, spec kb.PackageSpec, next func() (kb.ImportRow, error)) (kb.ImportResult, error) {
 	var res kb.ImportResult
 	if strings.TrimSpace(spec.VendorName) == "" || strings.TrimSpace(spec.PackageName) == "" {
@@ -23,7 +35,7 @@ func (s *Store) ImportPackage(ctx context.Context, spec kb.PackageSpec, next fun
 		return res, kb.Errorf(kb.CodeInvalid, "import: package type Custom is reserved for customers' own packages")
 	}
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		imp := &importer{ctx: ctx, tx: tx, res: &res}
+		imp := &importer{ctx: ctx, tx: tx, res: &res, stmts: map[string]*sql.Stmt{}}
 		defer imp.close()
 		return imp.run(spec, next)
 	})
@@ -33,51 +45,25 @@ func (s *Store) ImportPackage(ctx context.Context, spec kb.PackageSpec, next fun
 	return res, nil
 }
 
-// titleRef is a title found or created during an import.
-type titleRef struct {
-	id   int64
-	sort string
-}
-
-// seenResource is a resource written by this import.
-type seenResource struct {
-	id      int64
-	hash    uint64   // hash of the kbart text written so far
-	oldHash uint64   // hash before the import; 0 for a new resource
-	pre     bool     // existed before the import
-	lines   []uint64 // hashes of the rows written, to skip duplicate rows
-}
-
 // importer holds the state of one ImportPackage call.
 type importer struct {
 	ctx       context.Context
 	tx        *sql.Tx
 	res       *kb.ImportResult
+	stmts     map[string]*sql.Stmt
 	packageID int64
-
-	byNorm  map[string]titleRef // identifier norm → title, cache
-	byKey   map[string]titleRef // match key → title, cache
-	seen    map[int64]*seenResource
-	prior   map[int64]seenResource // title id → resource before the import
-	stmts   map[string]*sql.Stmt
-	lineBuf strings.Builder
+	gen       int64 // this import's generation of the package
+	nextTitle int64 // id of the next title created
+	maxTitle  int64 // largest title id before the import
 }
 
-const (
-	qFindNorm = `SELECT t.id, t.sort_name FROM title_identifiers ti JOIN titles t ON t.id = ti.title_id
-		WHERE ti.norm = ? AND ti.valid = 1 AND t.customer_id IS NULL LIMIT 1`
-	qFindKey  = `SELECT id, sort_name FROM titles WHERE match_key = ? AND customer_id IS NULL LIMIT 1`
-	qInsTitle = `INSERT INTO titles(name, sort_name, publisher, sort_publisher, pub_type, description, peer_reviewed, subjects, contributors, match_key)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	qInsIdent = `INSERT OR IGNORE INTO title_identifiers(title_id, type, subtype, value, norm, valid) VALUES (?, ?, ?, ?, ?, ?)`
-	qInsRes   = `INSERT INTO resources(package_id, title_id, sort_name, url, coverage, embargo_unit, embargo_value, kbart, kbart_hash)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	qUpdRes = `UPDATE resources SET sort_name = ?, url = ?, coverage = ?, embargo_unit = ?, embargo_value = ?, kbart = ?, kbart_hash = ?
-		WHERE id = ?`
-	qAppendRes = `UPDATE resources SET kbart = kbart || char(10) || ?, kbart_hash = ?,
-		coverage = CASE WHEN ? = '' THEN coverage ELSE json_insert(coverage, '$[#]', json(?)) END WHERE id = ?`
-)
+func (imp *importer) close() {
+	for _, st := range imp.stmts {
+		st.Close()
+	}
+}
 
+// stmt returns a prepared statement, prepared once per import.
 func (imp *importer) stmt(q string) (*sql.Stmt, error) {
 	if st, ok := imp.stmts[q]; ok {
 		return st, nil
@@ -90,55 +76,52 @@ func (imp *importer) stmt(q string) (*sql.Stmt, error) {
 	return st, nil
 }
 
-func (imp *importer) close() {
-	for _, st := range imp.stmts {
-		st.Close()
+func (imp *importer) exec(q string, args ...any) error {
+	st, err := imp.stmt(q)
+	if err != nil {
+		return err
 	}
+	_, err = st.ExecContext(imp.ctx, args...)
+	return err
 }
 
 func (imp *importer) run(spec kb.PackageSpec, next func() (kb.ImportRow, error)) error {
-	imp.stmts = map[string]*sql.Stmt{}
-	imp.byNorm = map[string]titleRef{}
-	imp.byKey = map[string]titleRef{}
-	imp.seen = map[int64]*seenResource{}
 	if err := imp.ensurePackage(spec); err != nil {
 		return err
 	}
-	if err := imp.loadPrior(); err != nil {
-		return err
+	if err := imp.tx.QueryRowContext(imp.ctx, `SELECT COALESCE(MAX(id), 0) FROM titles`).Scan(&imp.maxTitle); err != nil {
+		return fmt.Errorf("read title ids: %w", err)
 	}
-	var maxTitle int64
-	if err := imp.tx.QueryRowContext(imp.ctx, `SELECT COALESCE(MAX(id), 0) FROM titles`).Scan(&maxTitle); err != nil {
-		return err
-	}
-	for {
-		if err := imp.ctx.Err(); err != nil {
+	imp.nextTitle = imp.maxTitle + 1
+	batch := make([]kb.ImportRow, 0, importBatch)
+	for done := false; !done; {
+		batch = batch[:0]
+		for len(batch) < importBatch {
+			if err := imp.ctx.Err(); err != nil {
+				return err
+			}
+			row, err := next()
+			if errors.Is(err, io.EOF) {
+				done = true
+				break
+			}
+			if err != nil {
+				return err
+			}
+			batch = append(batch, row)
+		}
+		if err := imp.batch(batch); err != nil {
 			return err
-		}
-		row, err := next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		imp.res.Rows++
-		if err := imp.row(&row); err != nil {
-			return fmt.Errorf("line %d: %w", row.Line, err)
 		}
 	}
 	if err := imp.removeUnlisted(); err != nil {
 		return err
 	}
-	for _, sr := range imp.seen {
-		if sr.pre && sr.hash != sr.oldHash {
-			imp.res.ResourcesUpdated++
-		}
-	}
-	return imp.finish(maxTitle)
+	return imp.finish()
 }
 
-// ensurePackage finds or creates the vendor and the package by name.
+// ensurePackage finds or creates the vendor and the package by name, and
+// starts a new import generation of the package.
 func (imp *importer) ensurePackage(spec kb.PackageSpec) error {
 	ctx, tx := imp.ctx, imp.tx
 	vname, pname := strings.TrimSpace(spec.VendorName), strings.TrimSpace(spec.PackageName)
@@ -159,7 +142,8 @@ func (imp *importer) ensurePackage(spec kb.PackageSpec) error {
 	if ct == kb.ContentAll {
 		ct = kb.ContentUnknown
 	}
-	err = tx.QueryRowContext(ctx, `SELECT id FROM packages WHERE vendor_id = ? AND sort_name = ?`, imp.res.VendorID, fold(pname)).Scan(&imp.packageID)
+	err = tx.QueryRowContext(ctx, `SELECT id, import_gen FROM packages WHERE vendor_id = ? AND sort_name = ?`,
+		imp.res.VendorID, fold(pname)).Scan(&imp.packageID, &imp.gen)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		r, err := tx.ExecContext(ctx, `INSERT INTO packages(vendor_id, name, sort_name, content_type, package_type) VALUES (?, ?, ?, ?, ?)`,
@@ -173,34 +157,14 @@ func (imp *importer) ensurePackage(spec kb.PackageSpec) error {
 		}
 	case err != nil:
 		return fmt.Errorf("find package: %w", err)
-	default:
-		if _, err := tx.ExecContext(ctx, `UPDATE packages SET content_type = ?, package_type = ? WHERE id = ?`, int(ct), int(spec.PackageType), imp.packageID); err != nil {
-			return fmt.Errorf("update package: %w", err)
-		}
+	}
+	imp.gen++
+	if _, err := tx.ExecContext(ctx, `UPDATE packages SET content_type = ?, package_type = ?, import_gen = ? WHERE id = ?`,
+		int(ct), int(spec.PackageType), imp.gen, imp.packageID); err != nil {
+		return fmt.Errorf("update package: %w", err)
 	}
 	imp.res.PackageID = imp.packageID
 	return nil
-}
-
-// loadPrior reads the package's resources as they were before the import.
-func (imp *importer) loadPrior() error {
-	rows, err := imp.tx.QueryContext(imp.ctx, `SELECT title_id, id, kbart_hash FROM resources WHERE package_id = ?`, imp.packageID)
-	if err != nil {
-		return fmt.Errorf("load package resources: %w", err)
-	}
-	defer rows.Close()
-	imp.prior = map[int64]seenResource{}
-	for rows.Next() {
-		var tid int64
-		var r seenResource
-		var h int64
-		if err := rows.Scan(&tid, &r.id, &h); err != nil {
-			return err
-		}
-		r.oldHash, r.pre = uint64(h), true
-		imp.prior[tid] = r
-	}
-	return rows.Err()
 }
 
 // ident is one identifier of an import row.
@@ -217,7 +181,7 @@ type ident struct {
 // they stay in the stored KBART row.
 func rowIdents(v *[kb.KBARTFieldCount]string) []ident {
 	var ids []ident
-	for _, f := range []struct {
+	for _, f := range [2]struct {
 		field   kbart.Field
 		subtype kb.IdentifierSubtype
 	}{{kbart.PrintIdentifier, kb.SubtypePrint}, {kbart.OnlineIdentifier, kb.SubtypeOnline}} {
@@ -244,106 +208,193 @@ func rowIdents(v *[kb.KBARTFieldCount]string) []ident {
 	return ids
 }
 
-func matchKey(name, publisher string, t kb.ResourceType) string {
-	return fold(name) + "|" + fold(publisher) + "|" + t.String()
+// matchHash identifies a title by folded name, publisher and type, for rows
+// without a valid identifier.
+func matchHash(name, publisher string, t kb.ResourceType) int64 {
+	return int64(fnv64(0, fold(name)+"|"+fold(publisher)+"|"+t.String()))
 }
 
-// row imports one row.
-func (imp *importer) row(row *kb.ImportRow) error {
+// fnv64 extends an FNV-1a hash with s; h 0 starts a new hash.
+func fnv64(h uint64, s string) uint64 {
+	if h == 0 {
+		h = 14695981039346656037
+	}
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// prepared is an import row made ready for matching.
+type prepared struct {
+	row       *kb.ImportRow
+	name      string
+	publisher string
+	pubType   kb.ResourceType
+	ids       []ident
+	hasValid  bool
+	match     int64
+}
+
+// titleRef is a title an import row belongs to.
+type titleRef struct {
+	id   int64
+	sort string
+}
+
+// batch imports one batch of rows.
+func (imp *importer) batch(rows []kb.ImportRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	ps := make([]prepared, len(rows))
+	for i := range rows {
+		p, err := prepare(&rows[i])
+		if err != nil {
+			return fmt.Errorf("line %d: %w", rows[i].Line, err)
+		}
+		ps[i] = p
+	}
+	imp.res.Rows += len(rows)
+	byNorm, byHash, err := imp.lookupTitles(ps)
+	if err != nil {
+		return err
+	}
+	var titles, idents [][]any
+	refs := make([]titleRef, len(ps))
+	for i := range ps {
+		p := &ps[i]
+		t, ok := titleRef{}, false
+		for _, id := range p.ids {
+			if id.valid {
+				if t, ok = byNorm[id.norm]; ok {
+					break
+				}
+			}
+		}
+		if !ok && !p.hasValid {
+			t, ok = byHash[p.match]
+		}
+		if ok {
+			imp.res.TitlesMatched++
+			for _, id := range p.ids { // identifiers this row adds to a known title
+				if _, known := byNorm[id.norm]; id.valid && !known {
+					byNorm[id.norm] = t
+					idents = append(idents, []any{t.id, int(id.typ), int(id.subtype), id.value, id.norm, 1})
+				}
+			}
+		} else {
+			t = titleRef{id: imp.nextTitle, sort: fold(p.name)}
+			imp.nextTitle++
+			imp.res.TitlesCreated++
+			titles = append(titles, newTitle(t, p))
+			for _, id := range p.ids {
+				if id.valid {
+					byNorm[id.norm] = t
+				}
+				idents = append(idents, []any{t.id, int(id.typ), int(id.subtype), id.value, id.norm, boolInt(id.valid)})
+			}
+			byHash[p.match] = t
+		}
+		refs[i] = t
+	}
+	if err := imp.insertRows(`INSERT INTO titles(id, name, sort_name, publisher, sort_publisher, pub_type, description, peer_reviewed, subjects, contributors, match_hash) VALUES `, 11, titles); err != nil {
+		return fmt.Errorf("create titles: %w", err)
+	}
+	if err := imp.insertRows(`INSERT OR IGNORE INTO title_identifiers(title_id, type, subtype, value, norm, valid) VALUES `, 6, idents); err != nil {
+		return fmt.Errorf("add identifiers: %w", err)
+	}
+	return imp.writeResources(ps, refs)
+}
+
+func prepare(row *kb.ImportRow) (prepared, error) {
 	v := &row.KBART
 	for i := range v {
 		if strings.ContainsAny(v[i], "\t\r\n") {
 			v[i] = strings.NewReplacer("\t", " ", "\r", " ", "\n", " ").Replace(v[i])
 		}
 	}
-	name := strings.TrimSpace(v[kbart.PublicationTitle])
-	if name == "" {
-		return kb.Errorf(kb.CodeMissing, "publication_title is empty")
+	p := prepared{row: row, name: strings.TrimSpace(v[kbart.PublicationTitle]), publisher: strings.TrimSpace(v[kbart.PublisherName])}
+	if p.name == "" {
+		return p, kb.Errorf(kb.CodeMissing, "publication_title is empty")
 	}
-	pubType := row.PubType
-	if pubType == kb.ResourceAll {
-		pubType = kb.ResourceTypeFromKBART(v[kbart.PublicationType])
+	p.pubType = row.PubType
+	if p.pubType == kb.ResourceAll {
+		p.pubType = kb.ResourceTypeFromKBART(v[kbart.PublicationType])
 	}
-	publisher := strings.TrimSpace(v[kbart.PublisherName])
-	ids := rowIdents(v)
-	t, err := imp.findTitle(ids, name, publisher, pubType)
-	if err != nil {
-		return err
+	p.ids = rowIdents(v)
+	for _, id := range p.ids {
+		p.hasValid = p.hasValid || id.valid
 	}
-	if t.id == 0 {
-		if t, err = imp.createTitle(row, ids, name, publisher, pubType); err != nil {
-			return err
-		}
-		imp.res.TitlesCreated++
-	} else {
-		imp.res.TitlesMatched++
-		// Identifiers this row adds to a known title.
-		st, err := imp.stmt(qInsIdent)
-		if err != nil {
-			return err
-		}
-		for _, id := range ids {
-			if id.valid {
-				if _, ok := imp.byNorm[id.norm]; ok {
-					continue
-				}
-				imp.byNorm[id.norm] = t
-			}
-			if _, err := st.ExecContext(imp.ctx, t.id, int(id.typ), int(id.subtype), id.value, id.norm, boolInt(id.valid)); err != nil {
-				return fmt.Errorf("add identifier: %w", err)
-			}
-		}
-	}
-	return imp.writeResource(t, v)
+	p.match = matchHash(p.name, p.publisher, p.pubType)
+	return p, nil
 }
 
-// findTitle matches a row to an existing managed title: by any valid
-// identifier, or, for a row without one, by name, publisher and type.
-func (imp *importer) findTitle(ids []ident, name, publisher string, pt kb.ResourceType) (titleRef, error) {
-	hasValid := false
-	for _, id := range ids {
-		if !id.valid {
-			continue
+// lookupTitles finds the managed titles of a batch's valid identifiers and,
+// for rows without one, of their match hashes: two queries a batch.
+func (imp *importer) lookupTitles(ps []prepared) (map[string]titleRef, map[int64]titleRef, error) {
+	var norms []string
+	var hashes []int64
+	for _, p := range ps {
+		for _, id := range p.ids {
+			if id.valid {
+				norms = append(norms, id.norm)
+			}
 		}
-		hasValid = true
-		if t, ok := imp.byNorm[id.norm]; ok {
-			return t, nil
+		if !p.hasValid {
+			hashes = append(hashes, p.match)
 		}
-		st, err := imp.stmt(qFindNorm)
+	}
+	byNorm := make(map[string]titleRef, len(norms))
+	byHash := make(map[int64]titleRef, len(hashes))
+	if len(norms) > 0 {
+		j, _ := json.Marshal(norms)
+		rows, err := imp.tx.QueryContext(imp.ctx, `SELECT ti.norm, t.id, t.sort_name FROM title_identifiers ti JOIN titles t ON t.id = ti.title_id
+			WHERE ti.norm IN (SELECT value FROM json_each(?)) AND ti.valid = 1 AND t.customer_id IS NULL ORDER BY t.id`, string(j))
 		if err != nil {
-			return titleRef{}, err
+			return nil, nil, fmt.Errorf("match identifiers: %w", err)
 		}
-		var t titleRef
-		err = st.QueryRowContext(imp.ctx, id.norm).Scan(&t.id, &t.sort)
-		if err == nil {
-			imp.byNorm[id.norm] = t
-			return t, nil
+		for rows.Next() {
+			var n string
+			var t titleRef
+			if err := rows.Scan(&n, &t.id, &t.sort); err != nil {
+				rows.Close()
+				return nil, nil, err
+			}
+			if _, ok := byNorm[n]; !ok {
+				byNorm[n] = t
+			}
 		}
-		if !errors.Is(err, sql.ErrNoRows) {
-			return titleRef{}, fmt.Errorf("match identifier: %w", err)
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, nil, fmt.Errorf("match identifiers: %w", err)
 		}
 	}
-	if hasValid {
-		return titleRef{}, nil
+	if len(hashes) > 0 {
+		j, _ := json.Marshal(hashes)
+		rows, err := imp.tx.QueryContext(imp.ctx, `SELECT match_hash, id, sort_name FROM titles
+			WHERE match_hash IN (SELECT value FROM json_each(?)) AND customer_id IS NULL ORDER BY id`, string(j))
+		if err != nil {
+			return nil, nil, fmt.Errorf("match titles: %w", err)
+		}
+		for rows.Next() {
+			var h int64
+			var t titleRef
+			if err := rows.Scan(&h, &t.id, &t.sort); err != nil {
+				rows.Close()
+				return nil, nil, err
+			}
+			if _, ok := byHash[h]; !ok {
+				byHash[h] = t
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, nil, fmt.Errorf("match titles: %w", err)
+		}
 	}
-	key := matchKey(name, publisher, pt)
-	if t, ok := imp.byKey[key]; ok {
-		return t, nil
-	}
-	st, err := imp.stmt(qFindKey)
-	if err != nil {
-		return titleRef{}, err
-	}
-	var t titleRef
-	err = st.QueryRowContext(imp.ctx, key).Scan(&t.id, &t.sort)
-	if err == nil {
-		imp.byKey[key] = t
-		return t, nil
-	}
-	if !errors.Is(err, sql.ErrNoRows) {
-		return titleRef{}, fmt.Errorf("match title: %w", err)
-	}
-	return titleRef{}, nil
+	return byNorm, byHash, nil
 }
 
 func pairsJSON[T any](xs []T, pair func(T) [2]string) string {
@@ -358,13 +409,9 @@ func pairsJSON[T any](xs []T, pair func(T) [2]string) string {
 	return string(b)
 }
 
-func (imp *importer) createTitle(row *kb.ImportRow, ids []ident, name, publisher string, pt kb.ResourceType) (titleRef, error) {
-	st, err := imp.stmt(qInsTitle)
-	if err != nil {
-		return titleRef{}, err
-	}
-	t := titleRef{sort: fold(name)}
-	key := matchKey(name, publisher, pt)
+// newTitle returns the column values of a title created from a row.
+func newTitle(t titleRef, p *prepared) []any {
+	row := p.row
 	subjects := pairsJSON(row.Subjects, func(s kb.Subject) [2]string { return [2]string{s.Type, s.Name} })
 	contributors := pairsJSON(row.Contributors, func(c kb.Contributor) [2]string { return [2]string{c.Type, c.Name} })
 	if len(row.Contributors) == 0 {
@@ -372,109 +419,191 @@ func (imp *importer) createTitle(row *kb.ImportRow, ids []ident, name, publisher
 			contributors = pairsJSON([]string{a}, func(s string) [2]string { return [2]string{"Author", s} })
 		}
 	}
-	r, err := st.ExecContext(imp.ctx, name, t.sort, publisher, fold(publisher), int(pt), row.Description,
-		boolInt(row.PeerReviewed), subjects, contributors, key)
-	if err != nil {
-		return titleRef{}, fmt.Errorf("create title: %w", err)
-	}
-	if t.id, err = r.LastInsertId(); err != nil {
-		return titleRef{}, err
-	}
-	imp.byKey[key] = t
-	ist, err := imp.stmt(qInsIdent)
-	if err != nil {
-		return titleRef{}, err
-	}
-	for _, id := range ids {
-		if id.valid {
-			imp.byNorm[id.norm] = t
-		}
-		if _, err := ist.ExecContext(imp.ctx, t.id, int(id.typ), int(id.subtype), id.value, id.norm, boolInt(id.valid)); err != nil {
-			return titleRef{}, fmt.Errorf("add identifier: %w", err)
-		}
-	}
-	return t, nil
+	return []any{t.id, p.name, t.sort, p.publisher, fold(p.publisher), int(p.pubType), row.Description,
+		boolInt(row.PeerReviewed), subjects, contributors, p.match}
 }
 
-// fnv64 extends an FNV-1a hash with s.
-func fnv64(h uint64, s string) uint64 {
-	if h == 0 {
-		h = 14695981039346656037
-	}
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	return h
-}
+// maxParams is the most bound parameters a statement may take (SQLite's
+// default SQLITE_MAX_VARIABLE_NUMBER is 32766).
+const maxParams = 32000
 
-// writeResource writes the row into the title's resource in the package:
-// the first row of a title in this import replaces the resource's data,
-// later rows add coverage ranges.
-func (imp *importer) writeResource(t titleRef, v *[kb.KBARTFieldCount]string) error {
-	imp.lineBuf.Reset()
-	for i, s := range v {
-		if i > 0 {
-			imp.lineBuf.WriteByte('\t')
-		}
-		imp.lineBuf.WriteString(s)
-	}
-	line := imp.lineBuf.String()
-	lh := fnv64(0, line)
-	cov := ""
-	if c, ok := kb.CoverageFromKBART(v[kbart.DateFirstIssueOnline], v[kbart.DateLastIssueOnline]); ok {
-		b, _ := json.Marshal([2]string{c.Begin, c.End})
-		cov = string(b)
-	}
-	if sr, ok := imp.seen[t.id]; ok {
-		for _, h := range sr.lines {
-			if h == lh {
-				return nil // a duplicate row
+// insertRows inserts rows of n columns with multi-row INSERT statements.
+func (imp *importer) insertRows(prefix string, n int, rows [][]any) error {
+	per := maxParams / n
+	for len(rows) > 0 {
+		k := min(len(rows), per)
+		var b strings.Builder
+		b.WriteString(prefix)
+		tuple := "(" + strings.Repeat("?, ", n-1) + "?)"
+		args := make([]any, 0, k*n)
+		for i := 0; i < k; i++ {
+			if i > 0 {
+				b.WriteString(", ")
 			}
+			b.WriteString(tuple)
+			args = append(args, rows[i]...)
 		}
-		sr.lines = append(sr.lines, lh)
-		sr.hash = fnv64(fnv64(sr.hash, "\n"), line)
-		st, err := imp.stmt(qAppendRes)
-		if err != nil {
+		if err := imp.exec(b.String(), args...); err != nil {
 			return err
 		}
-		_, err = st.ExecContext(imp.ctx, line, int64(sr.hash), cov, cov, sr.id)
+		rows = rows[k:]
+	}
+	return nil
+}
+
+// resourceRow is a resource as an import batch writes it.
+type resourceRow struct {
+	titleID  int64
+	sort     string
+	url      string
+	coverage []json.RawMessage
+	eu       kb.EmbargoUnit
+	ev       int
+	kbart    string
+	hash     uint64
+	state    resourceState
+}
+
+type resourceState int
+
+const (
+	resNew     resourceState = iota // not in the package before this import
+	resPrior                        // in the package before; first listed in this batch
+	resAppend                       // already written by this import: more coverage rows
+)
+
+// existingResource is what a batch needs to know of a resource in the package.
+type existingResource struct {
+	gen      int64
+	kbart    string // only for resources this import already wrote
+	coverage string
+}
+
+// writeResources writes the batch's rows into the package's resources: the
+// first row of a title in this import replaces the resource's data, later
+// rows add coverage ranges; an exact duplicate row is skipped.
+func (imp *importer) writeResources(ps []prepared, refs []titleRef) error {
+	existing, err := imp.existingResources(refs)
+	if err != nil {
 		return err
 	}
-	coverage := "[]"
-	if cov != "" {
-		coverage = "[" + cov + "]"
+	pending := map[int64]*resourceRow{}
+	var order []*resourceRow
+	for i := range ps {
+		t, v := refs[i], &ps[i].row.KBART
+		line := strings.Join(v[:], "\t")
+		cov := coverageJSON(v)
+		r, ok := pending[t.id]
+		if !ok {
+			r = &resourceRow{titleID: t.id, sort: t.sort}
+			if ex, ok := existing[t.id]; ok && ex.gen == imp.gen {
+				r.state, r.kbart, r.hash = resAppend, ex.kbart, fnv64(0, ex.kbart)
+				if err := json.Unmarshal([]byte(ex.coverage), &r.coverage); err != nil {
+					return fmt.Errorf("resource coverage: %w", err)
+				}
+			} else {
+				if ok {
+					r.state = resPrior
+				}
+				r.url = strings.TrimSpace(v[kbart.TitleURL])
+				if e, ok := kbart.ParseEmbargo(v[kbart.EmbargoInfo]); ok && e.Period.Value > 0 {
+					r.eu, r.ev = embargoUnit(e.Period.Unit), e.Period.Value
+				}
+				r.kbart, r.hash = line, fnv64(0, line)
+				if cov != nil {
+					r.coverage = append(r.coverage, cov)
+				}
+				pending[t.id] = r
+				order = append(order, r)
+				continue
+			}
+			pending[t.id] = r
+			order = append(order, r)
+		}
+		if hasLine(r.kbart, line) {
+			continue // a duplicate row
+		}
+		r.kbart += "\n" + line
+		r.hash = fnv64(fnv64(r.hash, "\n"), line)
+		if cov != nil {
+			r.coverage = append(r.coverage, cov)
+		}
 	}
-	var eu kb.EmbargoUnit
-	var ev int
-	if e, ok := kbart.ParseEmbargo(v[kbart.EmbargoInfo]); ok && e.Period.Value > 0 {
-		eu, ev = embargoUnit(e.Period.Unit), e.Period.Value
+	var inserts [][]any
+	for _, r := range order {
+		cov, _ := json.Marshal(r.coverage)
+		if r.coverage == nil {
+			cov = []byte("[]")
+		}
+		switch r.state {
+		case resNew:
+			imp.res.ResourcesAdded++
+			inserts = append(inserts, []any{imp.packageID, r.titleID, r.sort, r.url, string(cov), int(r.eu), r.ev, r.kbart, int64(r.hash), imp.gen})
+		case resPrior:
+			if err := imp.exec(`UPDATE resources SET sort_name = ?, url = ?, coverage = ?, embargo_unit = ?, embargo_value = ?,
+				kbart = ?, prev_hash = kbart_hash, kbart_hash = ?, gen = ? WHERE package_id = ? AND title_id = ?`,
+				r.sort, r.url, string(cov), int(r.eu), r.ev, r.kbart, int64(r.hash), imp.gen, imp.packageID, r.titleID); err != nil {
+				return fmt.Errorf("update resource: %w", err)
+			}
+		case resAppend:
+			if err := imp.exec(`UPDATE resources SET kbart = ?, kbart_hash = ?, coverage = ? WHERE package_id = ? AND title_id = ?`,
+				r.kbart, int64(r.hash), string(cov), imp.packageID, r.titleID); err != nil {
+				return fmt.Errorf("update resource: %w", err)
+			}
+		}
 	}
-	url := strings.TrimSpace(v[kbart.TitleURL])
-	sr := &seenResource{hash: lh, lines: []uint64{lh}}
-	if p, ok := imp.prior[t.id]; ok {
-		sr.id, sr.pre, sr.oldHash = p.id, true, p.oldHash
-		st, err := imp.stmt(qUpdRes)
-		if err != nil {
-			return err
-		}
-		if _, err := st.ExecContext(imp.ctx, t.sort, url, coverage, int(eu), ev, line, int64(lh), p.id); err != nil {
-			return fmt.Errorf("update resource: %w", err)
-		}
-	} else {
-		st, err := imp.stmt(qInsRes)
-		if err != nil {
-			return err
-		}
-		r, err := st.ExecContext(imp.ctx, imp.packageID, t.id, t.sort, url, coverage, int(eu), ev, line, int64(lh))
-		if err != nil {
-			return fmt.Errorf("add resource: %w", err)
-		}
-		sr.id, _ = r.LastInsertId()
-		imp.res.ResourcesAdded++
+	if err := imp.insertRows(`INSERT INTO resources(package_id, title_id, sort_name, url, coverage, embargo_unit, embargo_value, kbart, kbart_hash, gen) VALUES `, 10, inserts); err != nil {
+		return fmt.Errorf("add resources: %w", err)
 	}
-	imp.seen[t.id] = sr
 	return nil
+}
+
+// hasLine reports whether text, lines separated by \n, has the line.
+func hasLine(text, line string) bool {
+	for text != "" {
+		l, rest, _ := strings.Cut(text, "\n")
+		if l == line {
+			return true
+		}
+		text = rest
+	}
+	return false
+}
+
+// coverageJSON returns the row's managed coverage range as JSON [begin,end],
+// or nil when the row has no begin date.
+func coverageJSON(v *[kb.KBARTFieldCount]string) json.RawMessage {
+	c, ok := kb.CoverageFromKBART(v[kbart.DateFirstIssueOnline], v[kbart.DateLastIssueOnline])
+	if !ok {
+		return nil
+	}
+	b, _ := json.Marshal([2]string{c.Begin, c.End})
+	return b
+}
+
+// existingResources returns the package's resources of the batch's titles.
+func (imp *importer) existingResources(refs []titleRef) (map[int64]existingResource, error) {
+	ids := make([]int64, len(refs))
+	for i, r := range refs {
+		ids[i] = r.id
+	}
+	j, _ := json.Marshal(ids)
+	rows, err := imp.tx.QueryContext(imp.ctx, `SELECT title_id, gen, CASE WHEN gen = ? THEN kbart ELSE '' END, CASE WHEN gen = ? THEN coverage ELSE '' END
+		FROM resources WHERE package_id = ? AND title_id IN (SELECT value FROM json_each(?))`, imp.gen, imp.gen, imp.packageID, string(j))
+	if err != nil {
+		return nil, fmt.Errorf("find resources: %w", err)
+	}
+	defer rows.Close()
+	m := map[int64]existingResource{}
+	for rows.Next() {
+		var tid int64
+		var e existingResource
+		if err := rows.Scan(&tid, &e.gen, &e.kbart, &e.coverage); err != nil {
+			return nil, fmt.Errorf("find resources: %w", err)
+		}
+		m[tid] = e
+	}
+	return m, rows.Err()
 }
 
 func embargoUnit(u byte) kb.EmbargoUnit {
@@ -494,18 +623,38 @@ func embargoUnit(u byte) kb.EmbargoUnit {
 // removeUnlisted deletes the package's resources that the import did not
 // list, the customers' state on them, and titles left in no package.
 func (imp *importer) removeUnlisted() error {
-	for tid, p := range imp.prior {
-		if _, ok := imp.seen[tid]; ok {
-			continue
+	ctx, tx := imp.ctx, imp.tx
+	rows, err := tx.QueryContext(ctx, `SELECT title_id FROM resources WHERE package_id = ? AND gen <> ?`, imp.packageID, imp.gen)
+	if err != nil {
+		return fmt.Errorf("find unlisted resources: %w", err)
+	}
+	var gone []int64
+	for rows.Next() {
+		var tid int64
+		if err := rows.Scan(&tid); err != nil {
+			rows.Close()
+			return err
 		}
-		if _, err := imp.tx.ExecContext(imp.ctx, `DELETE FROM resources WHERE id = ?`, p.id); err != nil {
-			return fmt.Errorf("remove resource: %w", err)
-		}
-		if _, err := imp.tx.ExecContext(imp.ctx, `DELETE FROM customer_resources WHERE package_id = ? AND title_id = ?`, imp.packageID, tid); err != nil {
-			return fmt.Errorf("remove resource state: %w", err)
-		}
-		imp.res.ResourcesRemoved++
-		if err := deleteOrphanTitle(imp.ctx, imp.tx, tid); err != nil {
+		gone = append(gone, tid)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("find unlisted resources: %w", err)
+	}
+	if len(gone) == 0 {
+		return nil
+	}
+	imp.res.ResourcesRemoved = len(gone)
+	if _, err := tx.ExecContext(ctx, `DELETE FROM resources WHERE package_id = ? AND gen <> ?`, imp.packageID, imp.gen); err != nil {
+		return fmt.Errorf("remove resources: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM customer_resources WHERE package_id = ?
+		AND NOT EXISTS (SELECT 1 FROM resources r WHERE r.package_id = customer_resources.package_id AND r.title_id = customer_resources.title_id)`,
+		imp.packageID); err != nil {
+		return fmt.Errorf("remove resource state: %w", err)
+	}
+	for _, tid := range gone {
+		if err := deleteOrphanTitle(ctx, tx, tid); err != nil {
 			return err
 		}
 	}
@@ -530,16 +679,24 @@ func deleteOrphanTitle(ctx context.Context, tx *sql.Tx, tid int64) error {
 	return nil
 }
 
-// finish indexes the titles the import created (one set-based statement per
-// index, much faster than a row at a time) and updates the title count.
-func (imp *importer) finish(maxTitle int64) error {
+// finish counts the resources the import changed, indexes the titles it
+// created (one set-based statement per index, much faster than a row at a
+// time) and updates the package's title count.
+func (imp *importer) finish() error {
 	ctx, tx := imp.ctx, imp.tx
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM resources WHERE package_id = ? AND prev_hash IS NOT NULL AND prev_hash <> kbart_hash`,
+		imp.packageID).Scan(&imp.res.ResourcesUpdated); err != nil {
+		return fmt.Errorf("count updated resources: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE resources SET prev_hash = NULL WHERE package_id = ? AND prev_hash IS NOT NULL`, imp.packageID); err != nil {
+		return fmt.Errorf("count updated resources: %w", err)
+	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO title_fts(rowid, name, publisher, subjects)
 		SELECT id, name, publisher, COALESCE((SELECT group_concat(json_extract(value, '$[1]'), ' ; ') FROM json_each(CASE WHEN subjects = '' THEN '[]' ELSE subjects END)), '')
-		FROM titles WHERE id > ?`, maxTitle); err != nil {
+		FROM titles WHERE id > ?`, imp.maxTitle); err != nil {
 		return fmt.Errorf("index titles: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO title_tri(rowid, name, publisher) SELECT id, name, publisher FROM titles WHERE id > ?`, maxTitle); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO title_tri(rowid, name, publisher) SELECT id, name, publisher FROM titles WHERE id > ?`, imp.maxTitle); err != nil {
 		return fmt.Errorf("index titles: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE packages SET title_count = (SELECT count(*) FROM resources WHERE package_id = ?) WHERE id = ?`,

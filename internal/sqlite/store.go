@@ -34,10 +34,11 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		"busy_timeout(10000)",
 		"foreign_keys(1)",
 		"synchronous(NORMAL)",
-		"cache_size(-65536)",
 		"temp_store(MEMORY)",
 	}
-	w, err := sql.Open("sqlite", dsn(path, append(common, "journal_mode(WAL)"), "immediate"))
+	// Page caches are allocated as used: 64 MiB for the writer (a large
+	// import's index inserts), 32 MiB for each reader.
+	w, err := sql.Open("sqlite", dsn(path, append(common, "journal_mode(WAL)", "cache_size(-65536)"), "immediate"))
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
@@ -52,7 +53,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		w.Close()
 		return nil, fmt.Errorf("migrate %s: %w", path, err)
 	}
-	r, err := sql.Open("sqlite", dsn(path, append(common, "query_only(1)"), ""))
+	r, err := sql.Open("sqlite", dsn(path, append(common, "query_only(1)", "cache_size(-32768)"), ""))
 	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)

@@ -26,6 +26,7 @@ CREATE TABLE packages (
     content_type INTEGER NOT NULL,
     package_type INTEGER NOT NULL,
     title_count  INTEGER NOT NULL DEFAULT 0,
+    import_gen   INTEGER NOT NULL DEFAULT 0, -- number of the package's last import
     token_fact   TEXT,
     token_prompt TEXT,
     token_help   TEXT
@@ -37,7 +38,7 @@ CREATE VIRTUAL TABLE package_fts USING fts5(name, content='', contentless_delete
 
 -- Titles. customer_id is set on a custom title. sort_name and sort_publisher
 -- are the folded forms used for ordering, exact and begins-with matching.
--- match_key identifies titles without identifiers (name|publisher|type).
+-- match_hash finds the title of an import row without identifiers.
 CREATE TABLE titles (
     id             INTEGER PRIMARY KEY,
     name           TEXT NOT NULL,
@@ -51,11 +52,11 @@ CREATE TABLE titles (
     peer_reviewed  INTEGER NOT NULL DEFAULT 0,
     subjects       TEXT NOT NULL DEFAULT '',  -- JSON [[type,name],...]
     contributors   TEXT NOT NULL DEFAULT '',  -- JSON [[type,name],...]
-    match_key      TEXT
+    match_hash     INTEGER NOT NULL DEFAULT 0 -- hash of folded name|publisher|type
 );
 CREATE INDEX titles_sort ON titles(sort_name, id);
 CREATE INDEX titles_publisher ON titles(sort_publisher, id);
-CREATE INDEX titles_match ON titles(match_key) WHERE match_key IS NOT NULL;
+CREATE INDEX titles_match ON titles(match_hash);
 
 -- Word index (bm25 relevance) over title name, publisher and subjects.
 CREATE VIRTUAL TABLE title_fts USING fts5(name, publisher, subjects, content='', contentless_delete=1,
@@ -80,9 +81,11 @@ CREATE INDEX title_identifiers_norm ON title_identifiers(norm, title_id);
 -- Resources: a title in a package. kbart holds the source KBART rows (25
 -- tab-separated fields a row, rows separated by newlines) so that a holdings
 -- snapshot gives every field back; kbart_hash detects changes on re-import.
--- coverage is the managed coverage as JSON [[begin,end],...].
+-- gen is the package import that last listed the resource (rows an import
+-- does not list are removed at its end); prev_hash holds kbart_hash during
+-- an import that rewrote the row. coverage is the managed coverage as JSON
+-- [[begin,end],...].
 CREATE TABLE resources (
-    id            INTEGER PRIMARY KEY,
     package_id    INTEGER NOT NULL REFERENCES packages(id),
     title_id      INTEGER NOT NULL REFERENCES titles(id),
     sort_name     TEXT NOT NULL,
@@ -91,9 +94,11 @@ CREATE TABLE resources (
     embargo_unit  INTEGER NOT NULL DEFAULT 0,
     embargo_value INTEGER NOT NULL DEFAULT 0,
     kbart         TEXT NOT NULL DEFAULT '',
-    kbart_hash    INTEGER NOT NULL DEFAULT 0
-);
-CREATE UNIQUE INDEX resources_package_title ON resources(package_id, title_id);
+    kbart_hash    INTEGER NOT NULL DEFAULT 0,
+    gen           INTEGER NOT NULL DEFAULT 0,
+    prev_hash     INTEGER,
+    PRIMARY KEY (package_id, title_id)
+) WITHOUT ROWID;
 CREATE INDEX resources_package_sort ON resources(package_id, sort_name, title_id);
 CREATE INDEX resources_title ON resources(title_id, package_id);
 
