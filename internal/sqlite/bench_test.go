@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"io"
 	"path/filepath"
 	"testing"
@@ -15,10 +16,13 @@ import (
 	"github.com/kbserver/kbserver/internal/sqlite"
 )
 
-// BenchmarkImportKBART imports a generated 100,000-row KBART file into an
-// empty store: reader and store together, as `kbserver import kbart` does.
+var importRows = flag.Int("importrows", 100_000, "rows of the generated KBART file BenchmarkImportKBART imports")
+
+// BenchmarkImportKBART imports a generated KBART file (100,000 rows; set
+// -importrows) into an empty store: reader and store together, as
+// `kbserver import kbart` does.
 func BenchmarkImportKBART(b *testing.B) {
-	const n = 100_000
+	n := *importRows
 	var file bytes.Buffer
 	if err := gen.WriteKBART(&file, n, 1); err != nil {
 		b.Fatal(err)

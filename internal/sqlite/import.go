@@ -22,8 +22,8 @@ const importBatch = 512
 // Rows are handled a batch at a time: one query matches the batch's
 // identifiers to titles, one query finds the package's resources for the
 // batch's titles, and new titles, identifiers and resources are written
-// with multi-row INSERTs whose ids the importer assigns itself (it is the
-// only writer). A resource the import lists is stamped with the import's
+// with prepared INSERTs, with title ids the importer assigns itself (it is
+// the only writer). A resource the import lists is stamped with the import's
 // generation; at the end, the package's resources with an older generation
 // are the ones the file no longer lists.
 func (s *Store) ImportPackage(ctx context.Context, spec kb.PackageSpec, next func() (kb.ImportRow, error)) (kb.ImportResult, error) {
@@ -423,30 +423,15 @@ func newTitle(t titleRef, p *prepared) []any {
 		boolInt(row.PeerReviewed), subjects, contributors, p.match}
 }
 
-// maxParams is the most bound parameters a statement may take (SQLite's
-// default SQLITE_MAX_VARIABLE_NUMBER is 32766).
-const maxParams = 32000
-
-// insertRows inserts rows of n columns with multi-row INSERT statements.
+// insertRows inserts rows of n columns, one prepared single-row INSERT
+// each. (Multi-row VALUES statements measured slower: SQLite keeps a
+// statement journal for them.)
 func (imp *importer) insertRows(prefix string, n int, rows [][]any) error {
-	per := maxParams / n
-	for len(rows) > 0 {
-		k := min(len(rows), per)
-		var b strings.Builder
-		b.WriteString(prefix)
-		tuple := "(" + strings.Repeat("?, ", n-1) + "?)"
-		args := make([]any, 0, k*n)
-		for i := 0; i < k; i++ {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(tuple)
-			args = append(args, rows[i]...)
-		}
-		if err := imp.exec(b.String(), args...); err != nil {
+	q := prefix + "(" + strings.Repeat("?, ", n-1) + "?)"
+	for _, r := range rows {
+		if err := imp.exec(q, r...); err != nil {
 			return err
 		}
-		rows = rows[k:]
 	}
 	return nil
 }
@@ -467,9 +452,9 @@ type resourceRow struct {
 type resourceState int
 
 const (
-	resNew     resourceState = iota // not in the package before this import
-	resPrior                        // in the package before; first listed in this batch
-	resAppend                       // already written by this import: more coverage rows
+	resNew    resourceState = iota // not in the package before this import
+	resPrior                       // in the package before; first listed in this batch
+	resAppend                      // already written by this import: more coverage rows
 )
 
 // existingResource is what a batch needs to know of a resource in the package.
