@@ -8,6 +8,9 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/kbserver/kbserver/internal/httpapi/docs"
+	"github.com/kbserver/kbserver/internal/httpapi/ermapi"
+	"github.com/kbserver/kbserver/internal/httpapi/pfapi"
 	"github.com/kbserver/kbserver/internal/httpapi/rmapi"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
@@ -39,6 +42,37 @@ func NewServer(deps Deps) http.Handler {
 		maxBody = DefaultMaxBodyBytes
 	}
 	mux := http.NewServeMux()
-	web.Mount(mux, logger, rmapi.Routes(deps.Store))
+	web.Mount(mux, logger, routes(deps.Store))
 	return web.Serve(web.Fallback(mux), logger, maxBody)
+}
+
+// routes returns the routes of every API family over store: the holdings
+// service, the resource management service, the publication search service
+// and the API description with its docs page.
+func routes(store kb.Store) []web.Route {
+	var all []web.Route
+	all = append(all, rmapi.Routes(store)...)
+	all = append(all, ermapi.Routes(store)...)
+	all = append(all, pfapi.Routes()...)
+	all = append(all, docs.Routes()...)
+	return all
+}
+
+// RouteInfo describes one route that NewServer registers.
+type RouteInfo struct {
+	// Pattern is the ServeMux pattern, e.g. "GET /rm/rmaccounts/{custid}/vendors".
+	Pattern string
+	// Implemented is false for a route that answers 501 Not Implemented.
+	Implemented bool
+}
+
+// Routes lists every route NewServer registers, in registration order. The
+// tests compare it with the API description in package api.
+func Routes() []RouteInfo {
+	rs := routes(nil)
+	out := make([]RouteInfo, len(rs))
+	for i, r := range rs {
+		out[i] = RouteInfo{Pattern: r.Pattern, Implemented: !r.NotImplemented}
+	}
+	return out
 }

@@ -10,12 +10,14 @@ import (
 	"testing"
 
 	"github.com/kbserver/kbserver/internal/httpapi"
+	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/sqlite"
 )
 
 // newServer runs the server with the given deps over a fresh SQLite file
-// holding one customer, "lib", with key "lib-key".
+// holding one customer, "lib", with key "lib-key". Every exchange is checked
+// against the API description (package apitest).
 func newServer(t *testing.T, deps httpapi.Deps) *httptest.Server {
 	t.Helper()
 	ctx := t.Context()
@@ -31,9 +33,7 @@ func newServer(t *testing.T, deps httpapi.Deps) *httptest.Server {
 		t.Fatal(err)
 	}
 	deps.Store = st
-	srv := httptest.NewServer(httpapi.NewServer(deps))
-	t.Cleanup(srv.Close)
-	return srv
+	return apitest.NewServer(t, httpapi.NewServer(deps))
 }
 
 func send(t *testing.T, srv *httptest.Server, method, path string, body io.Reader) (*http.Response, []byte) {

@@ -22,6 +22,7 @@ const (
 	CodeDuplicate        Code = 1009 // an object with that name already exists (400)
 	CodeNotAllowed       Code = 1010 // the operation is not allowed on this object (400)
 	CodeConflict         Code = 1011 // the operation conflicts with work in progress (409)
+	CodeNotImplemented   Code = 1012 // the operation is described but not served yet (501)
 )
 
 // Error is the error type of the domain: a code and a message a person can

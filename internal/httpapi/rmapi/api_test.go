@@ -20,6 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kbserver/kbserver/internal/httpapi"
+	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/sqlite"
 )
@@ -33,10 +34,12 @@ const (
 )
 
 // fixture is a running server over a SQLite file filled through the store
-// methods, with the ids the import gave out.
+// methods, with the ids the import gave out. Every exchange with srv is
+// checked against the API description (package apitest).
 type fixture struct {
-	srv *httptest.Server
-	log *syncBuffer
+	srv     *httptest.Server
+	handler http.Handler
+	log     *syncBuffer
 
 	cust1Vendor, cust2Vendor int64 // the customers' own vendors
 
@@ -114,6 +117,7 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatalf("build fixture: %v", err)
 	}
+	f.srv = apitest.NewServer(t, f.handler)
 	t.Cleanup(func() {
 		f.srv.Close()
 		if err := st.Close(); err != nil {
@@ -230,7 +234,7 @@ func buildFixture(ctx context.Context, path string) (_ *fixture, _ *sqlite.Store
 	}
 
 	logger := slog.New(slog.NewTextHandler(f.log, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	f.srv = httptest.NewServer(httpapi.NewServer(httpapi.Deps{Store: st, Logger: logger}))
+	f.handler = httpapi.NewServer(httpapi.Deps{Store: st, Logger: logger})
 	return f, st, nil
 }
 
@@ -708,18 +712,18 @@ func TestUnknownRouteAndMethod(t *testing.T) {
 		t.Errorf("GET /: %d %s", res.status, res.body)
 	}
 
-	for _, tt := range []struct{ method, path string }{
-		{http.MethodPost, p("/vendors")},
-		{http.MethodDelete, p("/titles/%d", f.testing)},
-		{http.MethodPatch, p("/")},
+	for _, tt := range []struct{ method, path, allow string }{
+		{http.MethodPost, p("/vendors"), "GET, HEAD"},
+		{http.MethodDelete, p("/titles/%d", f.testing), "GET, HEAD"},
+		{http.MethodPatch, p("/"), "GET, HEAD, PUT"},
 	} {
 		res := f.do(t, tt.method, tt.path, key1)
 		if res.status != 405 {
 			t.Errorf("%s %s: status %d, want 405", tt.method, tt.path, res.status)
 			continue
 		}
-		if allow := res.header.Get("Allow"); allow != "GET, HEAD" {
-			t.Errorf("%s %s: Allow = %q, want GET, HEAD", tt.method, tt.path, allow)
+		if allow := res.header.Get("Allow"); allow != tt.allow {
+			t.Errorf("%s %s: Allow = %q, want %s", tt.method, tt.path, allow, tt.allow)
 		}
 		if e := res.errors(t); e.Code != 1007 {
 			t.Errorf("%s %s: error %+v, want code 1007", tt.method, tt.path, e)

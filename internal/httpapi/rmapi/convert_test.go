@@ -3,6 +3,7 @@ package rmapi
 import (
 	"encoding/json"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -171,8 +172,12 @@ func TestQueryParsing(t *testing.T) {
 func TestRoutesAreWellFormed(t *testing.T) {
 	seen := map[string]bool{}
 	for _, rt := range Routes(nil) {
-		if !strings.HasPrefix(rt.Pattern, "GET /rm/rmaccounts/{custid}") {
+		method, path, _ := strings.Cut(rt.Pattern, " ")
+		if !strings.HasPrefix(path, "/rm/rmaccounts/{custid}") || !slices.Contains([]string{"GET", "PUT", "POST"}, method) {
 			t.Errorf("route %q is outside the holdings service", rt.Pattern)
+		}
+		if method != "GET" && !rt.NotImplemented {
+			t.Errorf("route %q is served, but the holdings service serves only reads so far", rt.Pattern)
 		}
 		if seen[rt.Pattern] {
 			t.Errorf("route %q listed twice", rt.Pattern)

@@ -17,9 +17,11 @@ type Store interface {
 	web.KeyLookup
 }
 
-// Routes returns every route of the holdings service. Every route requires
-// the x-api-key header of the customer in its path: the check wraps each
-// handler here, once, so that no route can miss it.
+// Routes returns every route of the holdings service, the ones served and
+// the ones that answer 501 Not Implemented yet (those with no Handler in
+// the table below; serving one is giving it its handler). Every route
+// requires the x-api-key header of the customer in its path: the check
+// wraps each handler here, once, so that no route can miss it.
 func Routes(store Store) []web.Route {
 	h := &handlers{store: store}
 	routes := []web.Route{
@@ -28,23 +30,36 @@ func Routes(store Store) []web.Route {
 		// forms are served.
 		{Pattern: "GET /rm/rmaccounts/{custid}/{$}", Handler: h.root, ObjectErrors: []int{http.StatusForbidden}},
 		{Pattern: "GET /rm/rmaccounts/{custid}", Handler: h.root, ObjectErrors: []int{http.StatusForbidden}},
+		{Pattern: "PUT /rm/rmaccounts/{custid}/{$}", ObjectErrors: []int{http.StatusNotFound}},
+		{Pattern: "PUT /rm/rmaccounts/{custid}", ObjectErrors: []int{http.StatusNotFound}},
 		{Pattern: "GET /rm/rmaccounts/{custid}/proxies", Handler: h.proxies, ObjectErrors: []int{http.StatusNotFound}},
+
+		// Holdings snapshots.
+		{Pattern: "POST /rm/rmaccounts/{custid}/holdings", ObjectErrors: []int{http.StatusConflict}},
+		{Pattern: "GET /rm/rmaccounts/{custid}/holdings"},
+		{Pattern: "GET /rm/rmaccounts/{custid}/holdings/status"},
 
 		// Vendors.
 		{Pattern: "GET /rm/rmaccounts/{custid}/vendors", Handler: h.vendors},
 		{Pattern: "GET /rm/rmaccounts/{custid}/vendors/{vendorid}", Handler: h.vendor},
+		{Pattern: "PUT /rm/rmaccounts/{custid}/vendors/{vendorid}"},
 
 		// Packages.
 		{Pattern: "GET /rm/rmaccounts/{custid}/packages", Handler: h.packages},
 		{Pattern: "GET /rm/rmaccounts/{custid}/vendors/{vendorid}/packages", Handler: h.vendorPackages},
+		{Pattern: "POST /rm/rmaccounts/{custid}/vendors/{vendorid}/packages"},
 		{Pattern: "GET /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}", Handler: h.pkg},
+		{Pattern: "PUT /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}"},
 
 		// Titles and resources.
 		{Pattern: "GET /rm/rmaccounts/{custid}/titles", Handler: h.titles},
 		{Pattern: "GET /rm/rmaccounts/{custid}/titles/{kbid}", Handler: h.title},
 		{Pattern: "GET /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}/titles", Handler: h.packageTitles},
+		{Pattern: "POST /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}/titles"},
 		{Pattern: "GET /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}/titles/{kbid}", Handler: h.resource},
+		{Pattern: "PUT /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}/titles/{kbid}"},
 	}
+	web.FillNotImplemented(routes)
 	auth := web.RequireCustomerKey(store)
 	for i := range routes {
 		routes[i].Handler = auth(routes[i].Handler)

@@ -38,6 +38,8 @@ func StatusFor(code kb.Code) int {
 		return http.StatusRequestEntityTooLarge
 	case kb.CodeConflict:
 		return http.StatusConflict
+	case kb.CodeNotImplemented:
+		return http.StatusNotImplemented
 	}
 	return http.StatusInternalServerError
 }
@@ -62,6 +64,22 @@ func classify(err error) (int, ErrorModel) {
 	return status, ErrorModel{Code: code, Message: kb.ErrorMessage(err)}
 }
 
+// ErrorMessageHeader is the response header that carries the error message
+// of the routes that answer errors with no body (Route.HeaderErrors).
+const ErrorMessageHeader = "X-Error-Message"
+
+// writeHeaderError renders err with no body: the status, and the message
+// in the X-Error-Message header. Internal errors are logged as writeError
+// logs them.
+func writeHeaderError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err error) {
+	status, model := classify(err)
+	if status == http.StatusInternalServerError {
+		logInternal(r, logger, err)
+	}
+	w.Header().Set(ErrorMessageHeader, model.Message)
+	w.WriteHeader(status)
+}
+
 // writeError renders err as a JSON error body. object reports whether a
 // status is answered with a single error object rather than an array.
 // Internal errors are logged with the route pattern; the client only sees a
@@ -69,10 +87,7 @@ func classify(err error) (int, ErrorModel) {
 func writeError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err error, object func(int) bool) {
 	status, model := classify(err)
 	if status == http.StatusInternalServerError {
-		logger.LogAttrs(r.Context(), slog.LevelError, "internal error",
-			slog.String("method", r.Method),
-			slog.String("route", r.Pattern),
-			slog.String("error", err.Error()))
+		logInternal(r, logger, err)
 	}
 	WriteErrorModel(w, status, model, object != nil && object(status))
 }
@@ -87,4 +102,12 @@ func WriteErrorModel(w http.ResponseWriter, status int, model ErrorModel, object
 	// An error body that cannot be written means the client went away;
 	// there is nobody left to tell.
 	_ = WriteJSON(w, status, body)
+}
+
+// logInternal logs an internal error with its route pattern.
+func logInternal(r *http.Request, logger *slog.Logger, err error) {
+	logger.LogAttrs(r.Context(), slog.LevelError, "internal error",
+		slog.String("method", r.Method),
+		slog.String("route", r.Pattern),
+		slog.String("error", err.Error()))
 }

@@ -34,6 +34,13 @@ type Route struct {
 	// error object ({"code":..,"subcode":..,"message":..}); every other
 	// error body is an array of such objects.
 	ObjectErrors []int
+	// HeaderErrors makes the route answer errors with no body and the
+	// message in the X-Error-Message header, as the publication search
+	// service does. ObjectErrors is then ignored.
+	HeaderErrors bool
+	// NotImplemented marks a route that is listed in the API description
+	// but not served yet: its handler answers 501 (see FillNotImplemented).
+	NotImplemented bool
 }
 
 // Mount registers routes on mux, each through an adapter that logs internal
@@ -71,6 +78,10 @@ func (a adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// to the client any more.
 		a.logger.LogAttrs(r.Context(), slog.LevelError, "handler failed after the response started",
 			slog.String("route", r.Pattern), slog.String("error", err.Error()))
+		return
+	}
+	if a.route.HeaderErrors {
+		writeHeaderError(tw, r, a.logger, err)
 		return
 	}
 	object := func(status int) bool { return slices.Contains(a.route.ObjectErrors, status) }
