@@ -254,15 +254,15 @@ func TestCustomerAndAPIKeys(t *testing.T) {
 
 	st := openDB(t, db)
 	for _, k := range []string{key, chosen} {
-		if cust, err := st.APIKeyCustomer(t.Context(), kb.HashAPIKey(k)); err != nil || cust != "lib1" {
-			t.Fatalf("key %q: customer %q, %v", k, cust, err)
+		if key, err := st.LookupAPIKey(t.Context(), kb.HashAPIKey(k)); err != nil || key.CustomerID != "lib1" {
+			t.Fatalf("key %q: %+v, %v", k, key, err)
 		}
 	}
 
 	kbs(t, "apikey", "revoke", key, "--db", db).mustSucceed(t, "apikey revoke")
 	runCLI(t, invocation{args: []string{"apikey", "revoke", "-", "--db", db}, stdin: chosen + "\n"}).mustSucceed(t, "apikey revoke -")
 	for _, k := range []string{key, chosen} {
-		if _, err := st.APIKeyCustomer(t.Context(), kb.HashAPIKey(k)); kb.ErrorCode(err) != kb.CodeUnauthenticated {
+		if _, err := st.LookupAPIKey(t.Context(), kb.HashAPIKey(k)); kb.ErrorCode(err) != kb.CodeUnauthenticated {
 			t.Errorf("revoked key %q still works: %v", k, err)
 		}
 	}

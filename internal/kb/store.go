@@ -7,10 +7,18 @@ import "context"
 // of another customer (a custom package or title) is "not found".
 type Store interface {
 	KBReader
+	HoldingsWriter
 	CustomerStore
 	Importer
 	StateWriter
 	Close() error
+}
+
+// APIKey is a stored API key: its id (for the change history) and its
+// customer.
+type APIKey struct {
+	ID         int64
+	CustomerID string
 }
 
 // KBReader reads the knowledge base in one customer's context.
@@ -40,10 +48,13 @@ type CustomerStore interface {
 	AddAPIKey(ctx context.Context, custID string, hash KeyHash) error
 	// RevokeAPIKey deletes a key; CodeNotFound when no key has that hash.
 	RevokeAPIKey(ctx context.Context, hash KeyHash) error
-	// APIKeyCustomer returns the customer a key belongs to, comparing the
-	// stored hash in constant time; CodeUnauthenticated when unknown.
-	APIKeyCustomer(ctx context.Context, hash KeyHash) (custID string, err error)
+	// LookupAPIKey returns the stored key with the hash, comparing hashes
+	// in constant time; CodeUnauthenticated when unknown.
+	LookupAPIKey(ctx context.Context, hash KeyHash) (APIKey, error)
 	AddProxy(ctx context.Context, custID string, p Proxy) error
+	// RemoveProxy deletes a customer proxy; CodeNotFound when it has none
+	// with that id. Settings that named it fall back to no proxy.
+	RemoveProxy(ctx context.Context, custID, proxyID string) error
 }
 
 // StateWriter records a customer's selections. It is the minimal write side

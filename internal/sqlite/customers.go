@@ -132,13 +132,13 @@ func (s *Store) RevokeAPIKey(ctx context.Context, h kb.KeyHash) error {
 	return nil
 }
 
-// APIKeyCustomer returns the customer the key with hash h belongs to.
-func (s *Store) APIKeyCustomer(ctx context.Context, h kb.KeyHash) (string, error) {
-	_, cust, err := findKey(ctx, s.r, h)
+// LookupAPIKey returns the key with hash h.
+func (s *Store) LookupAPIKey(ctx context.Context, h kb.KeyHash) (kb.APIKey, error) {
+	id, cust, err := findKey(ctx, s.r, h)
 	if err != nil && kb.ErrorCode(err) != kb.CodeUnauthenticated {
-		return "", fmt.Errorf("look up api key: %w", err)
+		return kb.APIKey{}, fmt.Errorf("look up api key: %w", err)
 	}
-	return cust, err
+	return kb.APIKey{ID: id, CustomerID: cust}, err
 }
 
 // AddProxy adds or replaces a customer proxy.

@@ -89,20 +89,20 @@ func testAPIKeys(t *testing.T, s kb.Store) {
 	err := s.AddAPIKey(ctx, "nobody", kb.HashAPIKey("x"))
 	wantCode(t, err, kb.CodeNotFound)
 	for key, want := range map[string]string{ka: "a", kb2: "b"} {
-		got, err := s.APIKeyCustomer(ctx, kb.HashAPIKey(key))
-		if err != nil || got != want {
-			t.Errorf("APIKeyCustomer = %q, %v; want %q", got, err, want)
+		got, err := s.LookupAPIKey(ctx, kb.HashAPIKey(key))
+		if err != nil || got.CustomerID != want || got.ID == 0 {
+			t.Errorf("LookupAPIKey = %+v, %v; want customer %q and an id", got, err, want)
 		}
 	}
-	_, err = s.APIKeyCustomer(ctx, kb.HashAPIKey("unknown"))
+	_, err = s.LookupAPIKey(ctx, kb.HashAPIKey("unknown"))
 	wantCode(t, err, kb.CodeUnauthenticated)
 	if err := s.RevokeAPIKey(ctx, kb.HashAPIKey(ka)); err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.APIKeyCustomer(ctx, kb.HashAPIKey(ka))
+	_, err = s.LookupAPIKey(ctx, kb.HashAPIKey(ka))
 	wantCode(t, err, kb.CodeUnauthenticated)
 	wantCode(t, s.RevokeAPIKey(ctx, kb.HashAPIKey(ka)), kb.CodeNotFound)
-	if got, err := s.APIKeyCustomer(ctx, kb.HashAPIKey(kb2)); err != nil || got != "b" {
-		t.Errorf("other key after revoke: %q, %v", got, err)
+	if got, err := s.LookupAPIKey(ctx, kb.HashAPIKey(kb2)); err != nil || got.CustomerID != "b" {
+		t.Errorf("other key after revoke: %+v, %v", got, err)
 	}
 }

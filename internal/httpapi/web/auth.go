@@ -15,7 +15,7 @@ const APIKeyHeader = "x-api-key"
 // KeyLookup finds the customer an API key belongs to. kb.CustomerStore
 // implements it; the store compares hashes in constant time.
 type KeyLookup interface {
-	APIKeyCustomer(ctx context.Context, hash kb.KeyHash) (custID string, err error)
+	LookupAPIKey(ctx context.Context, hash kb.KeyHash) (kb.APIKey, error)
 }
 
 // RequireCustomerKey returns a middleware that admits a request only when its
@@ -30,7 +30,7 @@ func RequireCustomerKey(keys KeyLookup) Middleware {
 			if key == "" {
 				return kb.Errorf(kb.CodeUnauthenticated, "Missing x-api-key header.")
 			}
-			owner, err := keys.APIKeyCustomer(r.Context(), kb.HashAPIKey(key))
+			owner, err := keys.LookupAPIKey(r.Context(), kb.HashAPIKey(key))
 			if err != nil {
 				switch kb.ErrorCode(err) {
 				case kb.CodeUnauthenticated, kb.CodeNotFound:
@@ -38,10 +38,10 @@ func RequireCustomerKey(keys KeyLookup) Middleware {
 				}
 				return fmt.Errorf("look up API key: %w", err)
 			}
-			if custID := r.PathValue("custid"); owner != custID {
+			if custID := r.PathValue("custid"); owner.CustomerID != custID {
 				return kb.Errorf(kb.CodeForbidden, "The API key is not authorized for customer %s.", custID)
 			}
-			return next(w, r)
+			return next(w, r.WithContext(kb.WithActor(r.Context(), owner.ID)))
 		}
 	}
 }

@@ -351,20 +351,20 @@ func TestQuery(t *testing.T) {
 // keyMap is a KeyLookup over a map from key to customer.
 type keyMap map[string]string
 
-func (m keyMap) APIKeyCustomer(_ context.Context, hash kb.KeyHash) (string, error) {
+func (m keyMap) LookupAPIKey(_ context.Context, hash kb.KeyHash) (kb.APIKey, error) {
 	for key, cust := range m {
 		if kb.HashAPIKey(key) == hash {
-			return cust, nil
+			return kb.APIKey{ID: 1, CustomerID: cust}, nil
 		}
 	}
-	return "", kb.Errorf(kb.CodeUnauthenticated, "unknown key")
+	return kb.APIKey{}, kb.Errorf(kb.CodeUnauthenticated, "unknown key")
 }
 
 // failingKeys is a KeyLookup whose store is broken.
 type failingKeys struct{}
 
-func (failingKeys) APIKeyCustomer(context.Context, kb.KeyHash) (string, error) {
-	return "", errors.New("database is locked")
+func (failingKeys) LookupAPIKey(context.Context, kb.KeyHash) (kb.APIKey, error) {
+	return kb.APIKey{}, errors.New("database is locked")
 }
 
 func TestRequireCustomerKey(t *testing.T) {
