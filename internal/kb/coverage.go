@@ -77,3 +77,36 @@ func endKey(e string) string {
 	}
 	return e
 }
+
+// CheckCoverageList checks custom coverage ranges as the API receives them:
+// dates are yyyy-mm-dd, a begin date is required and not after its end date
+// (an empty end date means "to the present"), and the ranges come newest
+// first: no date of a range may exceed the begin date of the range before.
+func CheckCoverageList(cs []Coverage) error {
+	for i, c := range cs {
+		if !isDate(c.Begin) {
+			return Errorf(CodeInvalid, "beginCoverage has an invalid date.")
+		}
+		if c.End != "" && !isDate(c.End) {
+			return Errorf(CodeInvalid, "endCoverage has an invalid date.")
+		}
+		if c.End != "" && c.End < c.Begin {
+			return Errorf(CodeInvalid, "beginCoverage %s is after endCoverage %s.", c.Begin, c.End)
+		}
+		if i > 0 {
+			prev := cs[i-1].Begin
+			if c.Begin > prev || c.End == "" || c.End > prev {
+				return Errorf(CodeInvalid, "CoverageList contains a date that exceeds a previous date value")
+			}
+		}
+	}
+	return nil
+}
+
+func isDate(s string) bool {
+	if len(s) != 10 {
+		return false
+	}
+	_, err := time.Parse(time.DateOnly, s)
+	return err == nil
+}

@@ -25,7 +25,9 @@ const (
 		WHERE cr.customer_id = :cust AND cr.package_id = p.id AND cr.selected = 1))`
 	sqlPackageColumns = `p.id, p.name, p.vendor_id, v.name, p.customer_id IS NOT NULL, p.content_type, p.package_type,
 		p.title_count, COALESCE(cp.selected, 0), COALESCE(cp.hidden, 0), ` + sqlSelectedCount + `,
-		p.token_fact, p.token_prompt, p.token_help`
+		p.token_fact, p.token_prompt, p.token_help, cp.token_value, COALESCE(cp.cov_begin, ''), COALESCE(cp.cov_end, ''),
+		COALESCE(cp.allow_add, 0), cp.proxy_id,
+		(SELECT cv.proxy_id FROM customer_vendors cv WHERE cv.customer_id = :cust AND cv.vendor_id = p.vendor_id)`
 )
 
 // selectionFilter returns the SQL condition of a selection filter over the
@@ -72,20 +74,37 @@ func (s *Store) rootProxy(ctx context.Context, custID string) (string, error) {
 func scanPackage(sc interface{ Scan(...any) error }, root string) (kb.Package, error) {
 	var p kb.Package
 	var ct, pt, sel, hidden int
-	var tf, tp, th sql.NullString
+	var tf, tp, th, tv, proxy, vendorProxy sql.NullString
 	if err := sc.Scan(&p.ID, &p.Name, &p.VendorID, &p.VendorName, &p.IsCustom, &ct, &pt, &p.TitleCount, &sel, &hidden,
-		&p.SelectedCount, &tf, &tp, &th); err != nil {
+		&p.SelectedCount, &tf, &tp, &th, &tv, &p.CustomCoverage.Begin, &p.CustomCoverage.End, &p.AllowOperatorToAddTitles,
+		&proxy, &vendorProxy); err != nil {
 		return p, err
 	}
 	p.ContentType, p.PackageType = kb.ContentType(ct), kb.PackageType(pt)
 	p.IsSelected = sel == 1 || p.SelectedCount > 0
 	p.Visibility = visibility(hidden == 1)
-	p.Proxy = kb.ProxyRef{ID: root, Inherited: true}
+	p.Proxy = effectiveProxy(proxy, vendorProxy.String, root)
 	if tf.Valid {
 		p.IsTokenNeeded = true
-		p.Token = &kb.Token{FactName: tf.String, Prompt: tp.String, HelpText: th.String}
+		p.Token = &kb.Token{FactName: tf.String, Prompt: tp.String, HelpText: th.String, Value: tv.String}
 	}
 	return p, nil
+}
+
+// effectiveProxy is the proxy of an object whose own setting is own (NULL:
+// inherited) and whose ancestors' settings are the explicit ones in
+// inherited, nearest first, then the root proxy (rule 4 of the
+// specification: package, then vendor, then root).
+func effectiveProxy(own sql.NullString, inherited ...string) kb.ProxyRef {
+	if own.Valid {
+		return kb.ProxyRef{ID: own.String}
+	}
+	for _, id := range inherited {
+		if id != "" {
+			return kb.ProxyRef{ID: id, Inherited: true}
+		}
+	}
+	return kb.ProxyRef{ID: kb.NoProxyID, Inherited: true}
 }
 
 func visibility(hidden bool) kb.Visibility {

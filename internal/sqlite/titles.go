@@ -139,6 +139,16 @@ func scanTitles(rows *sql.Rows) ([]kb.Title, error) {
 	return ts, rows.Err()
 }
 
+// decodeCoverage reads coverage stored as JSON [[begin,end],...]; "" is none.
+func decodeCoverage(s string) ([]kb.Coverage, error) {
+	ps, err := decodePairs(s)
+	cs := make([]kb.Coverage, len(ps))
+	for i, p := range ps {
+		cs[i] = kb.Coverage{Begin: p[0], End: p[1]}
+	}
+	return cs, err
+}
+
 func decodePairs(s string) ([][2]string, error) {
 	if s == "" {
 		return nil, nil
@@ -226,7 +236,10 @@ func (s *Store) completeTitles(ctx context.Context, custID string, ts []kb.Title
 	}
 	q := `SELECT r.title_id, r.package_id, p.name, p.package_type, p.customer_id IS NOT NULL, p.vendor_id, v.name,
 		COALESCE(cr.selected, cp.selected, 0), COALESCE(cp.hidden, 0) OR COALESCE(cr.hidden, 0),
-		r.coverage, r.embargo_unit, r.embargo_value, r.url, p.token_fact IS NOT NULL
+		r.coverage, r.embargo_unit, r.embargo_value, r.url, p.token_fact IS NOT NULL,
+		COALESCE(cr.custom_coverage, ''), COALESCE(cr.coverage_statement, ''), COALESCE(cr.embargo_unit, 0), COALESCE(cr.embargo_value, 0),
+		COALESCE(cr.udf, ''), cr.proxy_id, COALESCE(cp.proxy_id, ''),
+		COALESCE((SELECT cv.proxy_id FROM customer_vendors cv WHERE cv.customer_id = :cust AND cv.vendor_id = p.vendor_id), '')
 		FROM resources r JOIN packages p ON p.id = r.package_id JOIN vendors v ON v.id = p.vendor_id
 		LEFT JOIN customer_packages cp ON cp.customer_id = :cust AND cp.package_id = r.package_id
 		LEFT JOIN customer_resources cr ON cr.customer_id = :cust AND cr.package_id = r.package_id AND cr.title_id = r.title_id
@@ -243,27 +256,31 @@ func (s *Store) completeTitles(ctx context.Context, custID string, ts []kb.Title
 	defer rows.Close()
 	for rows.Next() {
 		var r kb.Resource
-		var pt, eu int
+		var pt, eu, ceu int
 		var hidden bool
-		var coverage string
+		var coverage, custom, udf, packageProxy, vendorProxy string
+		var proxy sql.NullString
 		if err := rows.Scan(&r.TitleID, &r.PackageID, &r.PackageName, &pt, &r.IsPackageCustom, &r.VendorID, &r.VendorName,
-			&r.IsSelected, &hidden, &coverage, &eu, &r.ManagedEmbargo.Value, &r.URL, &r.IsTokenNeeded); err != nil {
+			&r.IsSelected, &hidden, &coverage, &eu, &r.ManagedEmbargo.Value, &r.URL, &r.IsTokenNeeded,
+			&custom, &r.CoverageStatement, &ceu, &r.CustomEmbargo.Value, &udf, &proxy, &packageProxy, &vendorProxy); err != nil {
 			return fmt.Errorf("title resources: %w", err)
 		}
 		r.PackageType = kb.PackageType(pt)
 		r.Visibility = visibility(hidden)
-		r.ManagedEmbargo.Unit = kb.EmbargoUnit(eu)
-		r.Proxy = kb.ProxyRef{ID: root, Inherited: true}
-		var cs [][2]string
-		if err := json.Unmarshal([]byte(coverage), &cs); err != nil {
+		r.ManagedEmbargo.Unit, r.CustomEmbargo.Unit = kb.EmbargoUnit(eu), kb.EmbargoUnit(ceu)
+		r.Proxy = effectiveProxy(proxy, packageProxy, vendorProxy, root)
+		if r.ManagedCoverage, err = decodeCoverage(coverage); err != nil {
 			return fmt.Errorf("title %d coverage: %w", r.TitleID, err)
 		}
-		r.ManagedCoverage = make([]kb.Coverage, len(cs))
-		for i, c := range cs {
-			r.ManagedCoverage[i] = kb.Coverage{Begin: c[0], End: c[1]}
-		}
 		kb.SortCoverage(r.ManagedCoverage)
-		r.CustomCoverage = []kb.Coverage{}
+		if r.CustomCoverage, err = decodeCoverage(custom); err != nil {
+			return fmt.Errorf("title %d custom coverage: %w", r.TitleID, err)
+		}
+		if udf != "" {
+			if err := json.Unmarshal([]byte(udf), &r.UserDefined); err != nil {
+				return fmt.Errorf("title %d user-defined fields: %w", r.TitleID, err)
+			}
+		}
 		t := byID[r.TitleID]
 		t.Resources = append(t.Resources, r)
 	}

@@ -13,17 +13,19 @@ import (
 const sqlVendorColumns = `v.id, v.name, v.customer_id IS NOT NULL,
 	(SELECT count(*) FROM packages p WHERE p.vendor_id = v.id AND ` + sqlPackageVisible + `),
 	(SELECT count(*) FROM packages p ` + sqlJoinCP + ` WHERE p.vendor_id = v.id AND ` + sqlPackageVisible + ` AND ` + sqlPackageSelected + `),
-	v.token_fact, v.token_prompt, v.token_help`
+	v.token_fact, v.token_prompt, v.token_help,
+	(SELECT cv.token_value FROM customer_vendors cv WHERE cv.customer_id = :cust AND cv.vendor_id = v.id),
+	(SELECT cv.proxy_id FROM customer_vendors cv WHERE cv.customer_id = :cust AND cv.vendor_id = v.id)`
 
 func scanVendor(sc interface{ Scan(...any) error }, root string) (kb.Vendor, error) {
 	var v kb.Vendor
-	var tf, tp, th sql.NullString
-	if err := sc.Scan(&v.ID, &v.Name, &v.IsCustomer, &v.PackagesTotal, &v.PackagesSelected, &tf, &tp, &th); err != nil {
+	var tf, tp, th, tv, proxy sql.NullString
+	if err := sc.Scan(&v.ID, &v.Name, &v.IsCustomer, &v.PackagesTotal, &v.PackagesSelected, &tf, &tp, &th, &tv, &proxy); err != nil {
 		return v, err
 	}
-	v.Proxy = kb.ProxyRef{ID: root, Inherited: true}
+	v.Proxy = effectiveProxy(proxy, root)
 	if tf.Valid {
-		v.Token = &kb.Token{FactName: tf.String, Prompt: tp.String, HelpText: th.String}
+		v.Token = &kb.Token{FactName: tf.String, Prompt: tp.String, HelpText: th.String, Value: tv.String}
 	}
 	return v, nil
 }

@@ -27,6 +27,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("TitleSearch", func(t *testing.T) { testTitleSearch(t, open(t)) })
 	t.Run("Selection", func(t *testing.T) { testSelection(t, open(t)) })
 	t.Run("Isolation", func(t *testing.T) { testIsolation(t, open(t)) })
+	t.Run("Writes", func(t *testing.T) { testWrites(t, open) })
 }
 
 // Row describes one KBART row of a test package.

@@ -1,0 +1,177 @@
+package rmapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// The request bodies of the holdings service's write operations. Every
+// optional member is a pointer (or a slice), so that an absent member and
+// an explicit null, which real clients send ("isHidden":null,
+// "packageToken":null), read the same: as not given. web.DecodeJSON
+// refuses members that are not listed here. validate.go turns them into kb
+// types.
+
+// rootPayload is customLabels, the body of PUT {custid}/.
+type rootPayload struct {
+	Proxy  *proxyDetailsPayload `json:"proxy"`
+	Labels []labelPayload       `json:"labels"`
+}
+
+// proxyDetailsPayload is the root proxy: an id alone.
+type proxyDetailsPayload struct {
+	ID *string `json:"id"`
+}
+
+// labelPayload is one custom label to set. Its id is a string in the
+// specification (labelid) and an integer in the answers; both are taken.
+type labelPayload struct {
+	ID                         *labelID `json:"id"`
+	DisplayLabel               *string  `json:"displayLabel"`
+	DisplayOnFullTextFinder    *bool    `json:"displayOnFullTextFinder"`
+	DisplayOnPublicationFinder *bool    `json:"displayOnPublicationFinder"`
+}
+
+// labelID is a label id sent as a JSON string ("2") or number (2).
+type labelID int
+
+// UnmarshalJSON reads a label id from a string or a number.
+func (id *labelID) UnmarshalJSON(b []byte) error {
+	s := string(bytes.TrimSpace(b))
+	if s == "null" {
+		return nil
+	}
+	if unquoted, err := strconv.Unquote(s); err == nil {
+		s = unquoted
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return kb.Errorf(kb.CodeInvalid, "Attribute labels.id must be an integer from 1 to 5 (a number or a string), not %s.", b)
+	}
+	*id = labelID(n)
+	return nil
+}
+
+// proxyPayload is proxyInfo / proxyInfoIn: a proxy id, or inherited.
+type proxyPayload struct {
+	ID        *string `json:"id"`
+	Inherited *bool   `json:"inherited"`
+}
+
+// tokenPayload is a vendor or package token. Only the value is the
+// customer's; clients send the whole token back as they read it, so the
+// other members are taken and ignored.
+type tokenPayload struct {
+	Value    *string `json:"value"`
+	FactName *string `json:"factName"`
+	Prompt   *string `json:"prompt"`
+	HelpText *string `json:"helpText"`
+}
+
+// coveragePayload is coverageDates.
+type coveragePayload struct {
+	BeginCoverage *string `json:"beginCoverage"`
+	EndCoverage   *string `json:"endCoverage"`
+}
+
+// embargoPayload is embargoPeriod; a null or zero value means no embargo.
+type embargoPayload struct {
+	EmbargoUnit  *string `json:"embargoUnit"`
+	EmbargoValue *int    `json:"embargoValue"`
+}
+
+// vendorPayload is the body of PUT vendors/{vendorid}.
+type vendorPayload struct {
+	Proxy       *proxyPayload `json:"proxy"`
+	VendorToken *tokenPayload `json:"vendorToken"`
+}
+
+// packagePayload is the union of the package payload shapes of the
+// specification: selectPayload, packagesPartialSelectedPayload,
+// setHidePayload, setCustomCoverage…Payload, setCustomPackagePayload and
+// setManagedPackagePayload.
+type packagePayload struct {
+	IsSelected               *bool            `json:"isSelected"`
+	IsFullPackage            *bool            `json:"isFullPackage"`
+	IsHidden                 *bool            `json:"isHidden"`
+	CustomCoverage           *coveragePayload `json:"customCoverage"`
+	Proxy                    *proxyPayload    `json:"proxy"`
+	AllowOperatorToAddTitles *bool            `json:"allowOperatorToAddTitles"`
+	PackageToken             *tokenPayload    `json:"packageToken"`
+	PackageName              *string          `json:"packageName"`
+	ContentType              *int             `json:"contentType"`
+}
+
+// customPackagePayload is the body of POST vendors/{vendorid}/packages.
+type customPackagePayload struct {
+	PackageName    *string          `json:"packageName"`
+	ContentType    *int             `json:"contentType"`
+	CustomCoverage *coveragePayload `json:"customCoverage"`
+	Proxy          *proxyPayload    `json:"proxy"`
+}
+
+// titleFieldsPayload holds the fields of a custom title.
+type titleFieldsPayload struct {
+	TitleName      *string `json:"titleName"`
+	PubType        *string `json:"pubType"`
+	PublisherName  *string `json:"publisherName"`
+	IsPeerReviewed *bool   `json:"isPeerReviewed"`
+	Edition        *string `json:"edition"`
+	Description    *string `json:"description"`
+	URL            *string `json:"url"`
+	// ContributorsList is the schema's name; the specification's example
+	// body calls it contributorIdList. Both are taken.
+	ContributorsList  []contributorPayload `json:"contributorsList"`
+	ContributorIDList []contributorPayload `json:"contributorIdList"`
+	IdentifiersList   []identifierPayload  `json:"identifiersList"`
+}
+
+// contributorPayload is contributorID: an author, editor or illustrator.
+type contributorPayload struct {
+	Type        *string `json:"type"`
+	Contributor *string `json:"contributor"`
+}
+
+// identifierPayload is identifierCustom: an ISSN or ISBN.
+type identifierPayload struct {
+	ID      *string `json:"id"`
+	Type    *int    `json:"type"`
+	Subtype *int    `json:"subtype"`
+}
+
+// customisationPayload holds a resource's customisation: custom coverage,
+// coverage statement, custom embargo and the user-defined fields.
+type customisationPayload struct {
+	CustomCoverageList  []coveragePayload `json:"customCoverageList"`
+	CoverageStatement   *string           `json:"coverageStatement"`
+	CustomEmbargoPeriod *embargoPayload   `json:"customEmbargoPeriod"`
+	UserDefinedField1   *string           `json:"userDefinedField1"`
+	UserDefinedField2   *string           `json:"userDefinedField2"`
+	UserDefinedField3   *string           `json:"userDefinedField3"`
+	UserDefinedField4   *string           `json:"userDefinedField4"`
+	UserDefinedField5   *string           `json:"userDefinedField5"`
+}
+
+// customTitlePayload is the body of POST …/packages/{packageid}/titles.
+type customTitlePayload struct {
+	titleFieldsPayload
+	customisationPayload
+}
+
+// resourcePayload is the union of the title PUT payload shapes of the
+// specification: select, hide, custom coverage, un-select, un-hide,
+// user-defined fields, the combined payload, the custom title update and
+// the three proxy payloads.
+type resourcePayload struct {
+	IsSelected *bool         `json:"isSelected"`
+	IsHidden   *bool         `json:"isHidden"`
+	Proxy      *proxyPayload `json:"proxy"`
+	titleFieldsPayload
+	customisationPayload
+}
+
+// Compile-time check that labelID decodes itself.
+var _ json.Unmarshaler = (*labelID)(nil)
