@@ -164,6 +164,28 @@ func TestResponseSchemasAreClosed(t *testing.T) {
 	}
 }
 
+// TestRequestSchemasAreClosed walks the request body schemas of the
+// operations kbserver serves: the server refuses members it does not know,
+// so the description must not allow them either.
+func TestRequestSchemasAreClosed(t *testing.T) {
+	doc := loadDoc(t)
+	n := 0
+	for _, path := range doc.Paths.InMatchingOrder() {
+		for method, op := range doc.Paths.Value(path).Operations() {
+			if v, ok := op.Extensions["x-kbserver-implemented"]; (ok && v == false) || op.RequestBody == nil {
+				continue
+			}
+			for mt, media := range op.RequestBody.Value.Content {
+				n++
+				checkClosed(t, fmt.Sprintf("%s %s request %s", method, path, mt), "", media.Schema, map[*openapi3.Schema]bool{})
+			}
+		}
+	}
+	if n < 8 {
+		t.Errorf("only %d request bodies of served operations; expected the holdings write side", n)
+	}
+}
+
 func checkClosed(t *testing.T, where, at string, ref *openapi3.SchemaRef, seen map[*openapi3.Schema]bool) {
 	t.Helper()
 	s := ref.Value

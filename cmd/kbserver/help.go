@@ -66,6 +66,7 @@ Examples:
   kbserver --db kb.db import kbart --vendor "Example Press" --package "Example Journals" titles.txt
   kbserver customer add mylib --name "My Library"
   kbserver apikey add mylib
+  kbserver proxy add mylib EZProxy --url-mask 'https://proxy.mylib.example/login?url={targetURL}'
 
 Run 'kbserver help COMMAND' for the flags and examples of a command.
 `)

@@ -49,6 +49,8 @@ func commands() []*command {
 		customerAddCommand(),
 		apikeyAddCommand(),
 		apikeyRevokeCommand(),
+		proxyAddCommand(),
+		proxyRemoveCommand(),
 		genCommand(),
 		genKBARTCommand(),
 		helpCommand(),

@@ -137,7 +137,7 @@ func (c *change) commit(ctx context.Context, tx *sql.Tx) error {
 }
 
 const (
-	qVendorState = `SELECT json_object('proxy', proxy_id, 'token', token_value) FROM customer_vendors WHERE customer_id = ? AND vendor_id = ?`
+	qVendorState  = `SELECT json_object('proxy', proxy_id, 'token', token_value) FROM customer_vendors WHERE customer_id = ? AND vendor_id = ?`
 	qPackageState = `SELECT json_object('selected', selected, 'hidden', hidden, 'coverage', json_array(cov_begin, cov_end),
 		'proxy', proxy_id, 'token', token_value, 'allowOperatorToAddTitles', allow_add,
 		'titleExceptions', (SELECT count(*) FROM customer_resources cr WHERE cr.customer_id = cp.customer_id AND cr.package_id = cp.package_id))
@@ -172,13 +172,11 @@ func (s *Store) UpdateVendor(ctx context.Context, custID string, vendorID int64,
 		if err != nil {
 			return err
 		}
-		var token any
-		if u.TokenValue != nil {
-			token = *u.TokenValue
-		}
+		token, keep := tokenColumn(u.TokenValue)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO customer_vendors(customer_id, vendor_id, proxy_id, token_value) VALUES (?, ?, ?, ?)
-			ON CONFLICT (customer_id, vendor_id) DO UPDATE SET proxy_id = excluded.proxy_id, token_value = excluded.token_value`,
-			custID, vendorID, proxy, token); err != nil {
+			ON CONFLICT (customer_id, vendor_id) DO UPDATE SET proxy_id = excluded.proxy_id,
+				token_value = CASE WHEN ? THEN customer_vendors.token_value ELSE excluded.token_value END`,
+			custID, vendorID, proxy, token, keep); err != nil {
 			return fmt.Errorf("update vendor %d: %w", vendorID, err)
 		}
 		return c.commit(ctx, tx)
@@ -231,17 +229,14 @@ func (s *Store) UpdatePackage(ctx context.Context, custID string, vendorID, pack
 				return fmt.Errorf("select package %d: %w", packageID, err)
 			}
 		}
-		var token any
-		if u.TokenValue != nil {
-			token = *u.TokenValue
-		}
+		token, keep := tokenColumn(u.TokenValue)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO customer_packages(customer_id, package_id, selected, hidden, cov_begin, cov_end, proxy_id, token_value, allow_add)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (customer_id, package_id) DO UPDATE SET selected = excluded.selected, hidden = excluded.hidden,
 				cov_begin = excluded.cov_begin, cov_end = excluded.cov_end, proxy_id = excluded.proxy_id,
-				token_value = excluded.token_value, allow_add = excluded.allow_add`,
+				token_value = CASE WHEN ? THEN customer_packages.token_value ELSE excluded.token_value END, allow_add = excluded.allow_add`,
 			custID, packageID, boolInt(full || p.custom), boolInt(u.Hidden), u.CustomCoverage.Begin, u.CustomCoverage.End,
-			proxy, token, boolInt(u.AllowOperatorToAddTitles && !p.custom)); err != nil {
+			proxy, token, boolInt(u.AllowOperatorToAddTitles && !p.custom), keep); err != nil {
 			return fmt.Errorf("update package %d: %w", packageID, err)
 		}
 		if p.custom {
@@ -251,6 +246,15 @@ func (s *Store) UpdatePackage(ctx context.Context, custID string, vendorID, pack
 		}
 		return c.commit(ctx, tx)
 	})
+}
+
+// tokenColumn returns the token value to store and whether to keep the
+// stored one instead: a nil value leaves the token unchanged.
+func tokenColumn(v *string) (value any, keep bool) {
+	if v == nil {
+		return nil, true
+	}
+	return *v, false
 }
 
 // checkCoverage checks a package's custom coverage: dates yyyy-mm-dd,

@@ -40,6 +40,8 @@ type fixture struct {
 	srv     *httptest.Server
 	handler http.Handler
 	log     *syncBuffer
+	store   kb.Store // the store behind the server, for checks the API cannot make
+	dbPath  string
 
 	cust1Vendor, cust2Vendor int64 // the customers' own vendors
 
@@ -118,6 +120,7 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatalf("build fixture: %v", err)
 	}
 	f.srv = apitest.NewServer(t, f.handler)
+	f.store = st
 	t.Cleanup(func() {
 		f.srv.Close()
 		if err := st.Close(); err != nil {
@@ -137,7 +140,7 @@ func buildFixture(ctx context.Context, path string) (_ *fixture, _ *sqlite.Store
 			st.Close()
 		}
 	}()
-	f := &fixture{log: &syncBuffer{}}
+	f := &fixture{log: &syncBuffer{}, dbPath: path}
 
 	c1, err := st.AddCustomer(ctx, "cust1", "Customer One Library")
 	if err != nil {
@@ -253,9 +256,19 @@ func (f *fixture) get(t *testing.T, path, key string) response {
 
 func (f *fixture) do(t *testing.T, method, path, key string) response {
 	t.Helper()
-	req, err := http.NewRequest(method, f.srv.URL+path, nil)
+	return f.send(t, method, path, key, nil)
+}
+
+// send sends a request with the key (none when empty) and a JSON body
+// (none when nil).
+func (f *fixture) send(t *testing.T, method, path, key string, body io.Reader) response {
+	t.Helper()
+	req, err := http.NewRequest(method, f.srv.URL+path, body)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
 	}
 	if key != "" {
 		req.Header.Set("x-api-key", key)
@@ -265,14 +278,14 @@ func (f *fixture) do(t *testing.T, method, path, key string) response {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
-	body, err := io.ReadAll(res.Body)
+	out, err := io.ReadAll(res.Body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ct := res.Header.Get("Content-Type"); method != http.MethodHead && ct != "application/json; charset=utf-8" {
+	if ct := res.Header.Get("Content-Type"); method != http.MethodHead && res.StatusCode != http.StatusNoContent && ct != "application/json; charset=utf-8" {
 		t.Errorf("%s %s: Content-Type = %q", method, path, ct)
 	}
-	return response{status: res.StatusCode, header: res.Header, body: body}
+	return response{status: res.StatusCode, header: res.Header, body: out}
 }
 
 // object decodes a JSON object body.

@@ -8,8 +8,9 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
-// handlers serves the read side of the holdings service. Every handler runs
-// after the API-key check, so the custid path parameter is the caller's.
+// handlers serves the holdings service: the read side here, the write side
+// in write*.go. Every handler runs after the API-key check, so the custid
+// path parameter is the caller's.
 type handlers struct {
 	store Store
 }
@@ -156,11 +157,7 @@ func (h *handlers) title(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *handlers) resource(w http.ResponseWriter, r *http.Request) error {
-	vendorID, packageID, err := packagePath(r)
-	if err != nil {
-		return err
-	}
-	titleID, err := web.PathID(r, "kbid")
+	vendorID, packageID, titleID, err := resourcePath(r)
 	if err != nil {
 		return err
 	}
@@ -181,6 +178,17 @@ func packagePath(r *http.Request) (vendorID, packageID int64, err error) {
 		return 0, 0, err
 	}
 	return vendorID, packageID, nil
+}
+
+// resourcePath reads the vendorid, packageid and kbid path parameters.
+func resourcePath(r *http.Request) (vendorID, packageID, titleID int64, err error) {
+	if vendorID, packageID, err = packagePath(r); err != nil {
+		return 0, 0, 0, err
+	}
+	if titleID, err = web.PathID(r, "kbid"); err != nil {
+		return 0, 0, 0, err
+	}
+	return vendorID, packageID, titleID, nil
 }
 
 // vendorQuery reads the parameters of the vendor list.

@@ -1,6 +1,7 @@
 // Package rmapi serves the holdings and knowledge-base service under
 // /rm/rmaccounts/{custid}: vendors, packages, titles, resources, the root
-// proxy with the custom labels, and the customer's proxies.
+// proxy with the custom labels, the customer's proxies, and the write side:
+// selections and customisations, custom packages and custom titles.
 package rmapi
 
 import (
@@ -11,9 +12,11 @@ import (
 )
 
 // Store is what the holdings service needs from a store: the knowledge base
-// in a customer's context and the API-key lookup. kb.Store implements it.
+// in a customer's context, the writer of the customer's holdings and the
+// API-key lookup. kb.Store implements it.
 type Store interface {
 	kb.KBReader
+	kb.HoldingsWriter
 	web.KeyLookup
 }
 
@@ -30,8 +33,8 @@ func Routes(store Store) []web.Route {
 		// forms are served.
 		{Pattern: "GET /rm/rmaccounts/{custid}/{$}", Handler: h.root, ObjectErrors: []int{http.StatusForbidden}},
 		{Pattern: "GET /rm/rmaccounts/{custid}", Handler: h.root, ObjectErrors: []int{http.StatusForbidden}},
-		{Pattern: "PUT /rm/rmaccounts/{custid}/{$}", ObjectErrors: []int{http.StatusNotFound}},
-		{Pattern: "PUT /rm/rmaccounts/{custid}", ObjectErrors: []int{http.StatusNotFound}},
+		{Pattern: "PUT /rm/rmaccounts/{custid}/{$}", Handler: h.putRoot, ObjectErrors: []int{http.StatusNotFound}},
+		{Pattern: "PUT /rm/rmaccounts/{custid}", Handler: h.putRoot, ObjectErrors: []int{http.StatusNotFound}},
 		{Pattern: "GET /rm/rmaccounts/{custid}/proxies", Handler: h.proxies, ObjectErrors: []int{http.StatusNotFound}},
 
 		// Holdings snapshots.
@@ -42,22 +45,26 @@ func Routes(store Store) []web.Route {
 		// Vendors.
 		{Pattern: "GET /rm/rmaccounts/{custid}/vendors", Handler: h.vendors},
 		{Pattern: "GET /rm/rmaccounts/{custid}/vendors/{vendorid}", Handler: h.vendor},
-		{Pattern: "PUT /rm/rmaccounts/{custid}/vendors/{vendorid}"},
+		{Pattern: "PUT /rm/rmaccounts/{custid}/vendors/{vendorid}", Handler: h.updateVendor},
 
 		// Packages.
 		{Pattern: "GET /rm/rmaccounts/{custid}/packages", Handler: h.packages},
 		{Pattern: "GET /rm/rmaccounts/{custid}/vendors/{vendorid}/packages", Handler: h.vendorPackages},
-		{Pattern: "POST /rm/rmaccounts/{custid}/vendors/{vendorid}/packages"},
+		// Clients of the hosted service send this POST with a trailing
+		// slash: both forms are served.
+		{Pattern: "POST /rm/rmaccounts/{custid}/vendors/{vendorid}/packages", Handler: h.createCustomPackage},
+		{Pattern: "POST /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{$}", Handler: h.createCustomPackage},
 		{Pattern: "GET /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}", Handler: h.pkg},
-		{Pattern: "PUT /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}"},
+		{Pattern: "PUT /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}", Handler: h.updatePackage},
+		{Pattern: "DELETE /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}", Handler: h.deleteCustomPackage},
 
 		// Titles and resources.
 		{Pattern: "GET /rm/rmaccounts/{custid}/titles", Handler: h.titles},
 		{Pattern: "GET /rm/rmaccounts/{custid}/titles/{kbid}", Handler: h.title},
 		{Pattern: "GET /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}/titles", Handler: h.packageTitles},
-		{Pattern: "POST /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}/titles"},
+		{Pattern: "POST /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}/titles", Handler: h.createCustomTitle},
 		{Pattern: "GET /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}/titles/{kbid}", Handler: h.resource},
-		{Pattern: "PUT /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}/titles/{kbid}"},
+		{Pattern: "PUT /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}/titles/{kbid}", Handler: h.updateResource},
 	}
 	web.FillNotImplemented(routes)
 	auth := web.RequireCustomerKey(store)

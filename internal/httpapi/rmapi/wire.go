@@ -210,3 +210,14 @@ type resourceWire struct {
 	UserDefinedField4    *string         `json:"userDefinedField4"`
 	UserDefinedField5    *string         `json:"userDefinedField5"`
 }
+
+// customPackageResponse is the answer of POST vendors/{vendorid}/packages.
+type customPackageResponse struct {
+	PackageID int64 `json:"packageId"`
+}
+
+// customTitleResponse is the answer of
+// POST vendors/{vendorid}/packages/{packageid}/titles.
+type customTitleResponse struct {
+	TitleID int64 `json:"titleId"`
+}

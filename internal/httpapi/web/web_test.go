@@ -273,26 +273,63 @@ func TestBodyLimit(t *testing.T) {
 }
 
 func TestDecodeJSON(t *testing.T) {
+	type inner struct {
+		Begin *string `json:"beginCoverage"`
+	}
+	type embedded struct {
+		Note *string `json:"note"`
+	}
+	type payload struct {
+		A        int     `json:"a"`
+		Selected *bool   `json:"isSelected"`
+		Cover    *inner  `json:"customCoverage"`
+		List     []inner `json:"customCoverageList"`
+		embedded
+	}
 	tests := []struct {
-		body string
-		code kb.Code
+		body    string
+		code    kb.Code
+		message string // "" for any
 	}{
-		{"", kb.CodeMissing},
-		{"   ", kb.CodeMissing},
-		{`{"a":`, kb.CodeInvalid},
-		{`{"a" 1}`, kb.CodeInvalid},
-		{`{"a":"x"}`, kb.CodeInvalid},
-		{`{"a":1} {}`, kb.CodeInvalid},
-		{`{"a":1}`, 0},
-		{`{"a":1}  `, 0},
+		{"", kb.CodeMissing, "The request body is missing."},
+		{"   ", kb.CodeMissing, "The request body is missing."},
+		{`{"a":`, kb.CodeInvalid, "The request body is not valid JSON: it ends too early."},
+		{`{"a" 1}`, kb.CodeInvalid, "The request body is not valid JSON: invalid character '1' after object key (at byte 6)."},
+		{`{"a":"x"}`, kb.CodeInvalid, "Attribute a must be an integer."},
+		{`{"a":1.5}`, kb.CodeInvalid, "Attribute a must be an integer."},
+		{`{"isSelected":"yes"}`, kb.CodeInvalid, "Attribute isSelected must be a boolean."},
+		{`{"customCoverage":{"beginCoverage":1}}`, kb.CodeInvalid, "Attribute customCoverage.beginCoverage must be a string."},
+		{`{"customCoverage":[]}`, kb.CodeInvalid, "Attribute customCoverage must be an object."},
+		{`{"customCoverageList":{}}`, kb.CodeInvalid, "Attribute customCoverageList must be an array."},
+		{`{"a":1} {}`, kb.CodeInvalid, "The request body must hold exactly one JSON value."},
+		{`[]`, kb.CodeInvalid, "The request body must be a JSON object."},
+		{`null`, kb.CodeInvalid, "The request body must be a JSON object."},
+		{`"x"`, kb.CodeInvalid, "The request body must be a JSON object."},
+		{`{"a":1,"zzz":2,"bbb":3}`, kb.CodeInvalid, "Attribute bbb is not allowed."},
+		{`{"IsSelected":true}`, kb.CodeInvalid, "Attribute IsSelected is not allowed; did you mean isSelected?"},
+		{`{"customCoverage":{"beginCoverage":"","x":1}}`, kb.CodeInvalid, "Attribute customCoverage.x is not allowed."},
+		{`{"customCoverageList":[{},{"end":""}]}`, kb.CodeInvalid, "Attribute customCoverageList[1].end is not allowed."},
+		{`{"a":1}`, 0, ""},
+		{`{"a":1}  `, 0, ""},
+		{`{"isSelected":null,"customCoverage":null,"customCoverageList":null,"note":"n"}`, 0, ""},
+		{`{}`, 0, ""},
 	}
 	for _, tt := range tests {
 		req := httptest.NewRequest("POST", "/", strings.NewReader(tt.body))
-		var v struct{ A int }
+		var v payload
 		err := DecodeJSON(req, &v)
 		if got := kb.ErrorCode(err); got != tt.code {
 			t.Errorf("DecodeJSON(%q) code = %d (%v), want %d", tt.body, got, err, tt.code)
 		}
+		if tt.message != "" && kb.ErrorMessage(err) != tt.message {
+			t.Errorf("DecodeJSON(%q) message = %q, want %q", tt.body, kb.ErrorMessage(err), tt.message)
+		}
+	}
+	req := httptest.NewRequest("POST", "/", nil)
+	req.Body = nil
+	var v payload
+	if err := DecodeJSON(req, &v); kb.ErrorCode(err) != kb.CodeMissing {
+		t.Errorf("nil body: %v, want code %d", err, kb.CodeMissing)
 	}
 }
 

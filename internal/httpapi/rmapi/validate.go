@@ -1,0 +1,265 @@
+package rmapi
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// This file checks the members that several request bodies share and turns
+// them into kb types: every rule that can be checked from a body alone is
+// checked here, before the store is called. Messages follow the hosted
+// service where its recordings show one: a missing attribute is named as it
+// names it ("Attribute IsSelected is missing."); any other message names the
+// member by its JSON path.
+
+// missing is the error for a required attribute the body lacks.
+func missing(name string) error {
+	return kb.Errorf(kb.CodeMissing, "Attribute %s is missing.", name)
+}
+
+// invalid is the error for a member with a value that is not allowed.
+func invalid(format string, args ...any) error {
+	return kb.Errorf(kb.CodeInvalid, format, args...)
+}
+
+// str returns *p, or "" for nil.
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// trimmed returns *p without surrounding white space, or "" for nil.
+func trimmed(p *string) string { return strings.TrimSpace(str(p)) }
+
+// isTrue reports whether p is a true boolean.
+func isTrue(p *bool) bool { return p != nil && *p }
+
+// selection reads the isSelected that every package and title PUT requires,
+// and the isHidden that may come with it: hiding needs isSelected true in
+// the same body.
+func selection(isSelected, isHidden *bool) (selected, hidden bool, err error) {
+	if isSelected == nil {
+		return false, false, missing("IsSelected")
+	}
+	if isTrue(isHidden) && !*isSelected {
+		return false, false, invalid("Attribute isHidden can be true only with isSelected true: a resource or package that is not selected cannot be hidden.")
+	}
+	return *isSelected, isTrue(isHidden), nil
+}
+
+// coverage reads one custom coverage range of a package: both dates empty
+// (or no range at all) is none; otherwise the range must be valid
+// (kb.CheckCoverageList).
+func coverage(p *coveragePayload) (kb.Coverage, error) {
+	if p == nil {
+		return kb.Coverage{}, nil
+	}
+	c := kb.Coverage{Begin: trimmed(p.BeginCoverage), End: trimmed(p.EndCoverage)}
+	if c.Begin == "" && c.End == "" {
+		return kb.Coverage{}, nil
+	}
+	return c, kb.CheckCoverageList([]kb.Coverage{c})
+}
+
+// coverageList reads custom coverage ranges of a title: dates yyyy-mm-dd,
+// an empty end "to the present", newest first (kb.CheckCoverageList).
+func coverageList(ps []coveragePayload) ([]kb.Coverage, error) {
+	out := make([]kb.Coverage, len(ps))
+	for i, p := range ps {
+		out[i] = kb.Coverage{Begin: trimmed(p.BeginCoverage), End: trimmed(p.EndCoverage)}
+	}
+	return out, kb.CheckCoverageList(out)
+}
+
+// embargo reads a custom embargo period. A missing period, a null or zero
+// value, means no embargo; a unit that is given must be valid all the same.
+func embargo(p *embargoPayload) (kb.Embargo, error) {
+	if p == nil {
+		return kb.Embargo{}, nil
+	}
+	value := 0
+	if p.EmbargoValue != nil {
+		value = *p.EmbargoValue
+	}
+	if value < 0 {
+		return kb.Embargo{}, invalid("Attribute customEmbargoPeriod.embargoValue must not be negative.")
+	}
+	unit := trimmed(p.EmbargoUnit)
+	if unit == "" && value == 0 {
+		return kb.Embargo{}, nil
+	}
+	u, err := kb.ParseEmbargoUnit(unit)
+	if err != nil || value == 0 {
+		return kb.Embargo{}, err
+	}
+	return kb.Embargo{Unit: u, Value: value}, nil
+}
+
+// proxyRef reads a proxy setting of a package or resource: nil means
+// inherited (inherited true, or no proxy id). Whether the id names one of
+// the customer's proxies is the store's check ("Invalid Proxy ID").
+func proxyRef(p *proxyPayload) *kb.ProxyRef {
+	if p == nil || isTrue(p.Inherited) || trimmed(p.ID) == "" {
+		return nil
+	}
+	return &kb.ProxyRef{ID: trimmed(p.ID)}
+}
+
+// tokenValue returns the value of a token, nil when none is sent.
+func tokenValue(p *tokenPayload) *string {
+	if p == nil {
+		return nil
+	}
+	return p.Value
+}
+
+// contentType reads a package content type, 1 to 7.
+func contentType(n int) (kb.ContentType, error) {
+	if n < int(kb.ContentAggregatedFullText) || n > int(kb.ContentOnlineReference) {
+		return 0, invalid("Attribute contentType must be an integer from 1 to 7 (1 aggregated full text, 2 abstract and index, 3 ebook, 4 e-journal, 5 print, 6 unknown, 7 online reference), not %d.", n)
+	}
+	return kb.ContentType(n), nil
+}
+
+// pubType reads a publication type from its name, in any case.
+func pubType(s string) (kb.ResourceType, error) {
+	var names []string
+	for t := kb.ResourceJournal; t <= kb.ResourceAudioBook; t++ {
+		if strings.EqualFold(strings.TrimSpace(s), t.String()) {
+			return t, nil
+		}
+		names = append(names, t.String())
+	}
+	return 0, invalid("Attribute pubType has an invalid value %q: allowed values are %s.", s, strings.Join(names, ", "))
+}
+
+// contributorTypes maps the contributor types, in lower case, to the form
+// the store keeps.
+var contributorTypes = map[string]string{"author": "Author", "editor": "Editor", "illustrator": "Illustrator"}
+
+// contributors reads a contributor list; badType is the error for a type
+// other than author, editor or illustrator.
+func contributors(ps []contributorPayload, badType error) ([]kb.Contributor, error) {
+	out := make([]kb.Contributor, len(ps))
+	for i, p := range ps {
+		typ, ok := contributorTypes[strings.ToLower(trimmed(p.Type))]
+		if !ok {
+			return nil, badType
+		}
+		name := trimmed(p.Contributor)
+		if name == "" {
+			return nil, missing(fmt.Sprintf("contributorsList[%d].contributor", i))
+		}
+		out[i] = kb.Contributor{Type: typ, Name: name}
+	}
+	return out, nil
+}
+
+// identifiers reads an identifier list: type 0 ISSN or 1 ISBN (0 when
+// absent), subtype 1 print or 2 online (empty when absent).
+func identifiers(ps []identifierPayload) ([]kb.Identifier, error) {
+	out := make([]kb.Identifier, len(ps))
+	for i, p := range ps {
+		id := trimmed(p.ID)
+		if id == "" {
+			return nil, missing(fmt.Sprintf("identifiersList[%d].id", i))
+		}
+		ident := kb.Identifier{ID: id}
+		if p.Type != nil {
+			if *p.Type != int(kb.IdentISSN) && *p.Type != int(kb.IdentISBN) {
+				return nil, invalid("Attribute identifiersList[%d].type must be 0 (ISSN) or 1 (ISBN), not %d.", i, *p.Type)
+			}
+			ident.Type = kb.IdentifierType(*p.Type)
+		}
+		if p.Subtype != nil {
+			if *p.Subtype != int(kb.SubtypePrint) && *p.Subtype != int(kb.SubtypeOnline) {
+				return nil, invalid("Attribute identifiersList[%d].subtype must be 1 (print) or 2 (online), not %d.", i, *p.Subtype)
+			}
+			ident.Subtype = kb.IdentifierSubtype(*p.Subtype)
+		}
+		out[i] = ident
+	}
+	return out, nil
+}
+
+// requireNameAndType checks the two title fields a custom title needs.
+func (p *titleFieldsPayload) requireNameAndType() error {
+	if trimmed(p.TitleName) == "" {
+		return missing("TitleName")
+	}
+	if trimmed(p.PubType) == "" {
+		return missing("PubType")
+	}
+	return nil
+}
+
+// given reports whether the body holds any title field.
+func (p *titleFieldsPayload) given() bool {
+	return p.TitleName != nil || p.PubType != nil || p.PublisherName != nil || p.IsPeerReviewed != nil ||
+		p.Edition != nil || p.Description != nil || p.URL != nil ||
+		p.ContributorsList != nil || p.ContributorIDList != nil || p.IdentifiersList != nil
+}
+
+// fields reads the title fields; the name and type are checked when they
+// are given (requireNameAndType checks that they are). badContributor is
+// the error for a contributor type that is not allowed.
+func (p *titleFieldsPayload) fields(badContributor error) (kb.TitleFields, error) {
+	f := kb.TitleFields{
+		Name:         trimmed(p.TitleName),
+		Publisher:    trimmed(p.PublisherName),
+		PeerReviewed: isTrue(p.IsPeerReviewed),
+		Edition:      trimmed(p.Edition),
+		Description:  trimmed(p.Description),
+		URL:          trimmed(p.URL),
+	}
+	var err error
+	if trimmed(p.PubType) != "" {
+		if f.PubType, err = pubType(*p.PubType); err != nil {
+			return f, err
+		}
+	}
+	list := p.ContributorsList
+	if p.ContributorIDList != nil {
+		if list != nil {
+			return f, invalid("Attributes contributorsList and contributorIdList are two names of one list: send one of them.")
+		}
+		list = p.ContributorIDList
+	}
+	if f.Contributors, err = contributors(list, badContributor); err != nil {
+		return f, err
+	}
+	if f.Identifiers, err = identifiers(p.IdentifiersList); err != nil {
+		return f, err
+	}
+	return f, nil
+}
+
+// customisation is a resource's customisation read from a body.
+type customisation struct {
+	Coverage    []kb.Coverage
+	Statement   string
+	Embargo     kb.Embargo
+	UserDefined [5]string
+}
+
+// read checks and reads the customisation members.
+func (p *customisationPayload) read() (customisation, error) {
+	var c customisation
+	var err error
+	if c.Coverage, err = coverageList(p.CustomCoverageList); err != nil {
+		return c, err
+	}
+	if c.Embargo, err = embargo(p.CustomEmbargoPeriod); err != nil {
+		return c, err
+	}
+	c.Statement = strings.TrimSpace(str(p.CoverageStatement))
+	c.UserDefined = [5]string{
+		str(p.UserDefinedField1), str(p.UserDefinedField2), str(p.UserDefinedField3),
+		str(p.UserDefinedField4), str(p.UserDefinedField5),
+	}
+	return c, nil
+}
