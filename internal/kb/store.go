@@ -8,6 +8,7 @@ import "context"
 type Store interface {
 	KBReader
 	HoldingsWriter
+	SnapshotStore
 	CustomerStore
 	Importer
 	StateWriter
