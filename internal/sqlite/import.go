@@ -89,7 +89,9 @@ func (imp *importer) run(spec kb.PackageSpec, next func() (kb.ImportRow, error))
 	if err := imp.ensurePackage(spec); err != nil {
 		return err
 	}
-	if err := imp.tx.QueryRowContext(imp.ctx, `SELECT COALESCE(MAX(id), 0) FROM titles`).Scan(&imp.maxTitle); err != nil {
+	// Title ids are never reused: the next id is above every id ever given.
+	if err := imp.tx.QueryRowContext(imp.ctx, `SELECT max(COALESCE((SELECT MAX(id) FROM titles), 0),
+		COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'titles'), 0))`).Scan(&imp.maxTitle); err != nil {
 		return fmt.Errorf("read title ids: %w", err)
 	}
 	imp.nextTitle = imp.maxTitle + 1
@@ -201,7 +203,7 @@ func rowIdents(v *[kb.KBARTFieldCount]string) []ident {
 			continue
 		}
 		if !id.valid {
-			id.norm = strings.ToUpper(s)
+			id.norm = kb.NormalizeISXNQuery(s) // as a search normalises it
 		}
 		ids = append(ids, id)
 	}
@@ -639,29 +641,43 @@ func (imp *importer) removeUnlisted() error {
 		return fmt.Errorf("remove resource state: %w", err)
 	}
 	for _, tid := range gone {
-		if err := deleteOrphanTitle(ctx, tx, tid); err != nil {
+		if err := deleteTitleIfOrphan(ctx, tx, tid, ""); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// deleteOrphanTitle deletes a managed title that is in no package any more.
-func deleteOrphanTitle(ctx context.Context, tx *sql.Tx, tid int64) error {
-	r, err := tx.ExecContext(ctx, `DELETE FROM titles WHERE id = ? AND customer_id IS NULL
-		AND NOT EXISTS (SELECT 1 FROM resources WHERE title_id = ?)`, tid, tid)
+// deleteTitleIfOrphan deletes a title that is in no package any more: a
+// managed one (owner "") or a custom title of the customer owner. Its
+// identifiers go with it (ON DELETE CASCADE); its search entries here.
+func deleteTitleIfOrphan(ctx context.Context, tx *sql.Tx, tid int64, owner string) error {
+	r, err := tx.ExecContext(ctx, `DELETE FROM titles WHERE id = ? AND customer_id IS ?
+		AND NOT EXISTS (SELECT 1 FROM resources WHERE title_id = ?)`, tid, nullIfEmpty(owner), tid)
 	if err != nil {
-		return fmt.Errorf("remove title: %w", err)
+		return fmt.Errorf("remove title %d: %w", tid, err)
 	}
 	if n, _ := r.RowsAffected(); n == 0 {
 		return nil
 	}
+	return unindexTitle(ctx, tx, tid)
+}
+
+// unindexTitle removes a title's search index entries.
+func unindexTitle(ctx context.Context, tx *sql.Tx, tid int64) error {
 	for _, q := range []string{`DELETE FROM title_fts WHERE rowid = ?`, `DELETE FROM title_tri WHERE rowid = ?`} {
 		if _, err := tx.ExecContext(ctx, q, tid); err != nil {
-			return fmt.Errorf("unindex title: %w", err)
+			return fmt.Errorf("unindex title %d: %w", tid, err)
 		}
 	}
 	return nil
+}
+
+func nullIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }
 
 // finish counts the resources the import changed, indexes the titles it

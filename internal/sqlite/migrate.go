@@ -56,17 +56,21 @@ func migrate(ctx context.Context, db *sql.DB) error {
 	if err != nil {
 		return err
 	}
-	var current int
-	if err := db.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&current); err != nil {
-		return fmt.Errorf("read schema version: %w", err)
-	}
 	for _, m := range ms {
-		if m.version <= current {
-			continue
-		}
+		// The writer's transactions take the write lock at BEGIN, so two
+		// processes opening a new file apply each migration once.
 		tx, err := db.BeginTx(ctx, nil)
 		if err != nil {
 			return err
+		}
+		var current int
+		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&current); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("read schema version: %w", err)
+		}
+		if m.version <= current {
+			tx.Rollback()
+			continue
 		}
 		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 			tx.Rollback()

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"net/url"
 	"runtime"
+	"strings"
+	"sync"
 
 	"github.com/kbserver/kbserver/internal/kb"
 
@@ -20,6 +22,10 @@ import (
 type Store struct {
 	w *sql.DB // the one writer connection
 	r *sql.DB // readers
+
+	life   context.Context // ends when the store closes: background builds stop
+	stop   context.CancelFunc
+	builds sync.WaitGroup
 }
 
 var _ kb.Store = (*Store)(nil)
@@ -61,7 +67,13 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	n := max(4, 2*runtime.NumCPU())
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
-	return &Store{w: w, r: r}, nil
+	s := &Store{w: w, r: r}
+	s.life, s.stop = context.WithCancel(context.Background())
+	if err := s.resumeBuilds(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
 }
 
 func dsn(path string, pragmas []string, txlock string) string {
@@ -72,11 +84,15 @@ func dsn(path string, pragmas []string, txlock string) string {
 	if txlock != "" {
 		q.Set("_txlock", txlock)
 	}
-	return "file:" + path + "?" + q.Encode()
+	// The driver reads the path up to '?' and unescapes %XX in it.
+	return "file:" + strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23").Replace(path) + "?" + q.Encode()
 }
 
-// Close closes the database.
+// Close stops the background snapshot builds (a build stopped midway
+// resumes when the store opens again) and closes the database.
 func (s *Store) Close() error {
+	s.stop()
+	s.builds.Wait()
 	return errors.Join(s.r.Close(), s.w.Close())
 }
 

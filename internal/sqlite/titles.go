@@ -25,9 +25,25 @@ const (
 // Titles lists titles in the customer's context.
 func (s *Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.TitleList, error) {
 	list := kb.TitleList{Titles: []kb.Title{}}
+	total := -1 // unknown until counted
 	if q.PackageID != 0 {
-		if _, err := s.Package(ctx, custID, q.VendorID, q.PackageID); err != nil {
+		p, err := s.Package(ctx, custID, q.VendorID, q.PackageID)
+		if err != nil {
 			return list, err
+		}
+		// Without a search or a type filter, the package's own counts are
+		// the total: no count over a package of a million titles per page.
+		if strings.TrimSpace(q.Search) == "" && q.ResourceType == kb.ResourceAll {
+			switch q.Selection {
+			case kb.SelectionAll:
+				total = p.TitleCount
+			case kb.SelectionSelected:
+				total = p.SelectedCount
+			case kb.SelectionNotSelected:
+				total = p.TitleCount - p.SelectedCount
+			case kb.SelectionOrderedThroughOperator:
+				total = 0
+			}
 		}
 	} else if _, err := s.rootProxy(ctx, custID); err != nil {
 		return list, err
@@ -85,7 +101,9 @@ func (s *Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.
 		args = append(args, sql.Named("rt", int(q.ResourceType)))
 	}
 	w := strings.Join(where, " AND ")
-	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM `+from+` WHERE `+w, args...).Scan(&list.Total); err != nil {
+	if total >= 0 {
+		list.Total = total
+	} else if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM `+from+` WHERE `+w, args...).Scan(&list.Total); err != nil {
 		return list, fmt.Errorf("count titles: %w", err)
 	}
 	if list.Total <= q.Page.Offset() {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
@@ -274,14 +275,11 @@ func renameCustomPackage(ctx context.Context, tx *sql.Tx, custID string, p packa
 		if _, err := tx.ExecContext(ctx, `UPDATE packages SET name = ?, sort_name = ? WHERE id = ?`, name, fold(name), p.id); err != nil {
 			return fmt.Errorf("rename package %d: %w", p.id, err)
 		}
-		for _, q := range []string{`DELETE FROM package_fts WHERE rowid = ?`, `INSERT INTO package_fts(rowid, name) VALUES (?, ?)`} {
-			args := []any{p.id}
-			if q[0] == 'I' {
-				args = append(args, name)
-			}
-			if _, err := tx.ExecContext(ctx, q, args...); err != nil {
-				return fmt.Errorf("index package %d: %w", p.id, err)
-			}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM package_fts WHERE rowid = ?`, p.id); err != nil {
+			return fmt.Errorf("index package %d: %w", p.id, err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO package_fts(rowid, name) VALUES (?, ?)`, p.id, name); err != nil {
+			return fmt.Errorf("index package %d: %w", p.id, err)
 		}
 	}
 	if ct != kb.ContentAll {
@@ -325,6 +323,7 @@ func (s *Store) CreateCustomPackage(ctx context.Context, custID string, vendorID
 			}
 			return kb.Errorf(kb.CodeNotAllowed, "Custom packages can only be created under the customer's own vendor (%d).", own)
 		}
+		cp.Name = strings.TrimSpace(cp.Name)
 		if cp.Name == "" {
 			return kb.Errorf(kb.CodeMissing, "Attribute PackageName is missing.")
 		}
@@ -400,46 +399,26 @@ func deleteCustomPackage(ctx context.Context, tx *sql.Tx, custID string, p packa
 		titles = append(titles, t)
 	}
 	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("delete package %d: %w", p.id, err)
+	}
 	for _, q := range []string{
-		`DELETE FROM resources WHERE package_id = ?`,
-		`DELETE FROM customer_resources WHERE package_id = ?`,
-		`DELETE FROM customer_packages WHERE package_id = ?`,
-		`DELETE FROM package_fts WHERE rowid = ?`,
-		`DELETE FROM packages WHERE id = ?`,
+		`DELETE FROM resources WHERE package_id = :p`,
+		`DELETE FROM customer_resources WHERE customer_id = :c AND package_id = :p`, // only the owner has state on it
+		`DELETE FROM customer_packages WHERE customer_id = :c AND package_id = :p`,
+		`DELETE FROM package_fts WHERE rowid = :p`,
+		`DELETE FROM packages WHERE id = :p`,
 	} {
-		if _, err := tx.ExecContext(ctx, q, p.id); err != nil {
+		if _, err := tx.ExecContext(ctx, q, sql.Named("p", p.id), sql.Named("c", custID)); err != nil {
 			return fmt.Errorf("delete package %d: %w", p.id, err)
 		}
 	}
 	for _, t := range titles {
-		if err := deleteCustomTitleIfOrphan(ctx, tx, custID, t); err != nil {
+		if err := deleteTitleIfOrphan(ctx, tx, t, custID); err != nil {
 			return err
 		}
 	}
 	return c.commit(ctx, tx)
-}
-
-// deleteCustomTitleIfOrphan deletes a custom title of the customer that is
-// in no package any more.
-func deleteCustomTitleIfOrphan(ctx context.Context, tx *sql.Tx, custID string, tid int64) error {
-	r, err := tx.ExecContext(ctx, `DELETE FROM titles WHERE id = ? AND customer_id = ?
-		AND NOT EXISTS (SELECT 1 FROM resources WHERE title_id = ?)`, tid, custID, tid)
-	if err != nil {
-		return fmt.Errorf("delete title %d: %w", tid, err)
-	}
-	if n, _ := r.RowsAffected(); n == 0 {
-		return nil
-	}
-	return unindexTitle(ctx, tx, tid)
-}
-
-func unindexTitle(ctx context.Context, tx *sql.Tx, tid int64) error {
-	for _, q := range []string{`DELETE FROM title_fts WHERE rowid = ?`, `DELETE FROM title_tri WHERE rowid = ?`, `DELETE FROM title_identifiers WHERE title_id = ?`} {
-		if _, err := tx.ExecContext(ctx, q, tid); err != nil {
-			return fmt.Errorf("unindex title %d: %w", tid, err)
-		}
-	}
-	return nil
 }
 
 // UpdateRoot sets the customer's root proxy and custom labels.

@@ -83,9 +83,9 @@ func (s *Store) UpdateResource(ctx context.Context, custID string, vendorID, pac
 // package, or with its title-level customisation cleared in a managed one.
 func deselectResource(ctx context.Context, tx *sql.Tx, custID string, p packageInfo, titleID int64, customTitle bool) error {
 	if p.custom {
-		for _, q := range []string{`DELETE FROM resources WHERE package_id = ? AND title_id = ?`,
-			`DELETE FROM customer_resources WHERE package_id = ? AND title_id = ?`} {
-			if _, err := tx.ExecContext(ctx, q, p.id, titleID); err != nil {
+		for _, q := range []string{`DELETE FROM resources WHERE package_id = :p AND title_id = :t`,
+			`DELETE FROM customer_resources WHERE customer_id = :c AND package_id = :p AND title_id = :t`} {
+			if _, err := tx.ExecContext(ctx, q, sql.Named("p", p.id), sql.Named("t", titleID), sql.Named("c", custID)); err != nil {
 				return fmt.Errorf("remove title %d: %w", titleID, err)
 			}
 		}
@@ -93,7 +93,7 @@ func deselectResource(ctx context.Context, tx *sql.Tx, custID string, p packageI
 			return fmt.Errorf("count titles: %w", err)
 		}
 		if customTitle {
-			return deleteCustomTitleIfOrphan(ctx, tx, custID, titleID)
+			return deleteTitleIfOrphan(ctx, tx, titleID, custID)
 		}
 		return nil
 	}
@@ -233,15 +233,21 @@ func (s *Store) CreateCustomTitle(ctx context.Context, custID string, vendorID, 
 	return id, nil
 }
 
-// writeTitleFields sets a custom title's fields, identifiers and index
-// entries.
+// writeTitleFields sets a custom title's fields and index entries, and its
+// contributors and identifiers when f has them (nil keeps them: the
+// specification's title update body has neither).
 func writeTitleFields(ctx context.Context, tx *sql.Tx, id int64, f *kb.TitleFields) error {
-	contributors := pairsJSON(f.Contributors, func(c kb.Contributor) [2]string { return [2]string{c.Type, c.Name} })
 	if _, err := tx.ExecContext(ctx, `UPDATE titles SET name = ?, sort_name = ?, publisher = ?, sort_publisher = ?, pub_type = ?,
-		edition = ?, description = ?, peer_reviewed = ?, contributors = ? WHERE id = ?`,
+		edition = ?, description = ?, peer_reviewed = ? WHERE id = ?`,
 		f.Name, fold(f.Name), f.Publisher, fold(f.Publisher), int(f.PubType), f.Edition, f.Description,
-		boolInt(f.PeerReviewed), contributors, id); err != nil {
+		boolInt(f.PeerReviewed), id); err != nil {
 		return fmt.Errorf("update title %d: %w", id, err)
+	}
+	if f.Contributors != nil {
+		contributors := pairsJSON(f.Contributors, func(c kb.Contributor) [2]string { return [2]string{c.Type, c.Name} })
+		if _, err := tx.ExecContext(ctx, `UPDATE titles SET contributors = ? WHERE id = ?`, contributors, id); err != nil {
+			return fmt.Errorf("update title %d: %w", id, err)
+		}
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE resources SET sort_name = ? WHERE title_id = ?`, fold(f.Name), id); err != nil {
 		return fmt.Errorf("update title %d: %w", id, err)
@@ -255,8 +261,14 @@ func writeTitleFields(ctx context.Context, tx *sql.Tx, id int64, f *kb.TitleFiel
 			return fmt.Errorf("index title %d: %w", id, err)
 		}
 	}
+	if f.Identifiers == nil {
+		return nil // the update leaves the identifiers as they are
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM title_identifiers WHERE title_id = ?`, id); err != nil {
+		return fmt.Errorf("replace identifiers of %d: %w", id, err)
+	}
 	for _, i := range f.Identifiers {
-		norm, valid := strings.ToUpper(i.ID), false
+		norm, valid := kb.NormalizeISXNQuery(i.ID), false
 		switch i.Type {
 		case kb.IdentISSN:
 			if n, ok := kb.NormalizeISSN(i.ID); ok {

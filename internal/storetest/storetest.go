@@ -28,6 +28,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Selection", func(t *testing.T) { testSelection(t, open(t)) })
 	t.Run("Isolation", func(t *testing.T) { testIsolation(t, open(t)) })
 	t.Run("Writes", func(t *testing.T) { testWrites(t, open) })
+	t.Run("Snapshot", func(t *testing.T) { testSnapshot(t, open(t)) })
 }
 
 // Row describes one KBART row of a test package.

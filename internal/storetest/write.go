@@ -17,6 +17,7 @@ func testWrites(t *testing.T, open Opener) {
 	t.Run("Resources", func(t *testing.T) { testResourceWrites(t, open(t)) })
 	t.Run("CompletePackage", func(t *testing.T) { testCompletePackage(t, open(t)) })
 	t.Run("RootAndHistory", func(t *testing.T) { testRootAndHistory(t, open(t)) })
+	t.Run("CustomTitleUpdateKeepsIdentifiers", func(t *testing.T) { testCustomTitleUpdateKeepsIdentifiers(t, open(t)) })
 }
 
 // titleID returns the id of the fixture title found by ISSN or ISBN.
@@ -381,3 +382,34 @@ func testRootAndHistory(t *testing.T, s kb.Store) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// testCustomTitleUpdateKeepsIdentifiers: the specification's title update
+// body has no identifiers or contributors, so an update keeps them.
+func testCustomTitleUpdateKeepsIdentifiers(t *testing.T, s kb.Store) {
+	ctx := context.Background()
+	f := LoadFixture(t, s)
+	id, err := s.CreateCustomPackage(ctx, "c1", f.C1Vendor, kb.CustomPackage{Name: "Mine"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tid, err := s.CreateCustomTitle(ctx, "c1", f.C1Vendor, id, kb.CustomTitle{TitleFields: kb.TitleFields{Name: "Kept", PubType: kb.ResourceJournal,
+		Contributors: []kb.Contributor{{Type: "Editor", Name: "Ada"}},
+		Identifiers:  []kb.Identifier{{ID: "2434-561X", Type: kb.IdentISSN, Subtype: kb.SubtypePrint}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UpdateResource(ctx, "c1", f.C1Vendor, id, tid, kb.ResourceUpdate{Selected: true, Hidden: true,
+		Title: &kb.TitleFields{Name: "Kept Renamed", PubType: kb.ResourceJournal}}); err != nil {
+		t.Fatal(err)
+	}
+	ti, err := s.Title(ctx, "c1", tid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ti.Name != "Kept Renamed" || len(ti.Identifiers) != 1 || len(ti.Contributors) != 1 {
+		t.Errorf("after an update without identifiers or contributors: %+v", ti)
+	}
+	if l, _ := s.Titles(ctx, "c1", kb.TitleQuery{Search: "2434561X", Field: kb.FieldISXN, Page: page(5)}); l.Total != 1 {
+		t.Errorf("identifier no longer searchable: %d", l.Total)
+	}
+}

@@ -144,6 +144,9 @@ var contributorTypes = map[string]string{"author": "Author", "editor": "Editor",
 // contributors reads a contributor list; badType is the error for a type
 // other than author, editor or illustrator.
 func contributors(ps []contributorPayload, badType error) ([]kb.Contributor, error) {
+	if ps == nil {
+		return nil, nil // not given: an update keeps the title's contributors
+	}
 	out := make([]kb.Contributor, len(ps))
 	for i, p := range ps {
 		typ, ok := contributorTypes[strings.ToLower(trimmed(p.Type))]
@@ -162,6 +165,9 @@ func contributors(ps []contributorPayload, badType error) ([]kb.Contributor, err
 // identifiers reads an identifier list: type 0 ISSN or 1 ISBN (0 when
 // absent), subtype 1 print or 2 online (empty when absent).
 func identifiers(ps []identifierPayload) ([]kb.Identifier, error) {
+	if ps == nil {
+		return nil, nil // not given: an update keeps the title's identifiers
+	}
 	out := make([]kb.Identifier, len(ps))
 	for i, p := range ps {
 		id := trimmed(p.ID)

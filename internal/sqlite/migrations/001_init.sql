@@ -1,9 +1,10 @@
 -- 001: the knowledge base, customers and their state.
 
 -- Vendors. customer_id is set on a customer's own vendor (isCustomer), which
--- holds its custom packages.
+-- holds its custom packages. Ids of vendors, packages and titles are never
+-- reused (AUTOINCREMENT): other systems keep them.
 CREATE TABLE vendors (
-    id          INTEGER PRIMARY KEY,
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
     name        TEXT NOT NULL,
     sort_name   TEXT NOT NULL,
     customer_id TEXT,
@@ -18,7 +19,7 @@ CREATE VIRTUAL TABLE vendor_fts USING fts5(name, content='', contentless_delete=
 
 -- Packages. customer_id is set on a custom package.
 CREATE TABLE packages (
-    id           INTEGER PRIMARY KEY,
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
     vendor_id    INTEGER NOT NULL REFERENCES vendors(id),
     name         TEXT NOT NULL,
     sort_name    TEXT NOT NULL,
@@ -40,7 +41,7 @@ CREATE VIRTUAL TABLE package_fts USING fts5(name, content='', contentless_delete
 -- are the folded forms used for ordering, exact and begins-with matching.
 -- match_hash finds the title of an import row without identifiers.
 CREATE TABLE titles (
-    id             INTEGER PRIMARY KEY,
+    id             INTEGER PRIMARY KEY AUTOINCREMENT,
     name           TEXT NOT NULL,
     sort_name      TEXT NOT NULL,
     publisher      TEXT NOT NULL DEFAULT '',
