@@ -58,8 +58,9 @@ type CustomerStore interface {
 	RemoveProxy(ctx context.Context, custID, proxyID string) error
 }
 
-// StateWriter records a customer's selections. It is the minimal write side
-// the read side needs; the holdings write API builds on it.
+// StateWriter sets a customer's selection state directly, without the
+// rules and the change history of HoldingsWriter: it seeds demo data and
+// test fixtures. Requests from customers go through HoldingsWriter.
 type StateWriter interface {
 	SetPackageState(ctx context.Context, custID string, packageID int64, s PackageState) error
 	SetResourceState(ctx context.Context, custID string, packageID, titleID int64, s ResourceState) error
