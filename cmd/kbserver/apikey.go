@@ -87,10 +87,7 @@ func (c *cli) apikeyAdd(custID, key string) error {
 		return err
 	}
 	defer st.Close()
-	if _, err := st.Customer(c.ctx, custID); err != nil {
-		if kb.ErrorCode(err) == kb.CodeNotFound {
-			return fmt.Errorf("customer %q does not exist: create it first with 'kbserver customer add %s'", custID, custID)
-		}
+	if err := c.requireCustomer(st, custID); err != nil {
 		return err
 	}
 	if key == "" {

@@ -3,6 +3,8 @@ package main
 import (
 	"flag"
 	"fmt"
+
+	"github.com/kbserver/kbserver/internal/kb"
 )
 
 func customerAddCommand() *command {
@@ -44,5 +46,17 @@ func (c *cli) customerAdd(id, name string) error {
 	}
 	fmt.Fprintf(c.stdout, "Customer %q (%s) added; its own vendor has id %d.\n", cust.ID, cust.Name, cust.VendorID)
 	fmt.Fprintf(c.stdout, "Create an API key for it with: kbserver apikey add %s\n", cust.ID)
+	return nil
+}
+
+// requireCustomer returns an error that says how to create the customer
+// when st has no customer custID.
+func (c *cli) requireCustomer(st kb.Store, custID string) error {
+	if _, err := st.Customer(c.ctx, custID); err != nil {
+		if kb.ErrorCode(err) == kb.CodeNotFound {
+			return fmt.Errorf("customer %q does not exist: create it first with 'kbserver customer add %s'", custID, custID)
+		}
+		return err
+	}
 	return nil
 }

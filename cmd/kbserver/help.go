@@ -53,7 +53,7 @@ Usage:
 Commands:
 `)
 	for _, cmd := range commands() {
-		fmt.Fprintf(w, "  %-14s %s\n", cmd.name, cmd.summary)
+		fmt.Fprintf(w, "  %-16s %s\n", cmd.name, cmd.summary)
 	}
 	fmt.Fprint(w, `
 Global flags:
@@ -67,6 +67,7 @@ Examples:
   kbserver customer add mylib --name "My Library"
   kbserver apikey add mylib
   kbserver proxy add mylib EZProxy --url-mask 'https://proxy.mylib.example/login?url={targetURL}'
+  kbserver export holdings mylib -o exports/
 
 Run 'kbserver help COMMAND' for the flags and examples of a command.
 `)
@@ -77,7 +78,7 @@ func printGroupHelp(w io.Writer, group string) {
 	fmt.Fprintf(w, "Usage:\n  kbserver %s SUBCOMMAND [flags] [arguments]\n\nSubcommands:\n", group)
 	for _, cmd := range commands() {
 		if strings.HasPrefix(cmd.name, group+" ") {
-			fmt.Fprintf(w, "  %-14s %s\n", cmd.name, cmd.summary)
+			fmt.Fprintf(w, "  %-16s %s\n", cmd.name, cmd.summary)
 		}
 	}
 	fmt.Fprintf(w, "\nRun 'kbserver help %s SUBCOMMAND' for its flags and examples.\n", group)

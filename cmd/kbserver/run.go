@@ -51,6 +51,7 @@ func commands() []*command {
 		apikeyRevokeCommand(),
 		proxyAddCommand(),
 		proxyRemoveCommand(),
+		exportHoldingsCommand(),
 		genCommand(),
 		genKBARTCommand(),
 		helpCommand(),

@@ -73,6 +73,9 @@ func (c *cli) serve(o serveOptions) error {
 	}
 	defer st.Close()
 	logger := slog.New(slog.NewTextHandler(c.stderr, nil))
+	if err := st.ResumeSnapshots(c.ctx); err != nil {
+		return err
+	}
 
 	var demoKey string
 	if o.demo {

@@ -55,4 +55,8 @@ type SnapshotStore interface {
 	Holdings(ctx context.Context, custID string, offset, count int, fn func(*Holding) error) error
 	// WaitSnapshot blocks until the customer's build in progress ends.
 	WaitSnapshot(ctx context.Context, custID string) (SnapshotStatus, error)
+	// ResumeSnapshots restarts the builds a stopped process left in
+	// progress, from the state frozen at their POST. The server calls it
+	// when it starts.
+	ResumeSnapshots(ctx context.Context) error
 }

@@ -124,8 +124,8 @@ func (s *Store) runBuild(custID string, build int64) {
 				return // closing: the build resumes when the store opens again
 			}
 			slog.Error("holdings snapshot failed", "customer", custID, "build", build, "err", err)
-			s.w.ExecContext(context.Background(), `UPDATE snapshots SET status = ?, error = ? WHERE customer_id = ? AND build = ?`,
-				kb.SnapshotFailed, err.Error(), custID, build)
+			s.w.ExecContext(context.Background(), `UPDATE snapshots SET status = ?, error = ? WHERE customer_id = ? AND build = ? AND status = ?`,
+				kb.SnapshotFailed, err.Error(), custID, build, kb.SnapshotInProgress)
 		}
 	}()
 }
@@ -159,9 +159,11 @@ func (s *Store) build(ctx context.Context, custID string, build int64) error {
 	})
 }
 
-// resumeBuilds restarts the builds a stopped server left in progress: their
-// state was frozen at the POST, so the resumed build is exact.
-func (s *Store) resumeBuilds(ctx context.Context) error {
+// ResumeSnapshots restarts the builds a stopped process left in progress:
+// their state was frozen at the POST, so the resumed build is exact. A
+// build another process is running meanwhile is harmless: builds take the
+// write lock, and the second one finds the snapshot built.
+func (s *Store) ResumeSnapshots(ctx context.Context) error {
 	rows, err := s.w.QueryContext(ctx, `SELECT customer_id, build FROM snapshots WHERE status = ?`, kb.SnapshotInProgress)
 	if err != nil {
 		return fmt.Errorf("resume snapshots: %w", err)
@@ -191,13 +193,23 @@ func (s *Store) resumeBuilds(ctx context.Context) error {
 
 // SnapshotStatus returns the state of the customer's snapshot.
 func (s *Store) SnapshotStatus(ctx context.Context, custID string) (kb.SnapshotStatus, error) {
+	return snapshotStatus(ctx, s.r, custID)
+}
+
+func snapshotStatus(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, custID string) (kb.SnapshotStatus, error) {
 	st := kb.SnapshotStatus{Status: kb.SnapshotNone}
-	err := s.r.QueryRowContext(ctx, `SELECT status, created, total FROM snapshots WHERE customer_id = ?`, custID).Scan(&st.Status, &st.Created, &st.Total)
+	err := q.QueryRowContext(ctx, `SELECT status, created, total FROM snapshots WHERE customer_id = ?`, custID).Scan(&st.Status, &st.Created, &st.Total)
 	if errors.Is(err, sql.ErrNoRows) {
-		if _, err := s.Customer(ctx, custID); err != nil {
-			return st, err
+		var n int
+		if err := q.QueryRowContext(ctx, `SELECT count(*) FROM customers WHERE id = ?`, custID).Scan(&n); err != nil {
+			return st, fmt.Errorf("snapshot status of %s: %w", custID, err)
 		}
-		return kb.SnapshotStatus{Status: kb.SnapshotNone}, nil
+		if n == 0 {
+			return st, kb.NotFound("Customer")
+		}
+		return st, nil
 	}
 	if err != nil {
 		return st, fmt.Errorf("snapshot status of %s: %w", custID, err)

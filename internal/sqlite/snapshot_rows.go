@@ -2,6 +2,8 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -14,7 +16,14 @@ import (
 // 1-based row offset: a seek on the snapshot's row offsets, then one
 // ordered scan, so a page costs the same wherever it starts.
 func (s *Store) Holdings(ctx context.Context, custID string, offset, count int, fn func(*kb.Holding) error) error {
-	st, err := s.SnapshotStatus(ctx, custID)
+	// One read transaction: the status and the rows come from the same
+	// state, even if a forced POST starts a new build meanwhile.
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("holdings of %s: %w", custID, err)
+	}
+	defer tx.Rollback()
+	st, err := snapshotStatus(ctx, tx, custID)
 	if err != nil {
 		return err
 	}
@@ -33,15 +42,20 @@ func (s *Store) Holdings(ctx context.Context, custID string, offset, count int, 
 		return nil
 	}
 	var start int
-	err = s.r.QueryRowContext(ctx, `SELECT seq FROM snapshot_rows WHERE customer_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1`,
+	err = tx.QueryRowContext(ctx, `SELECT seq FROM snapshot_rows WHERE customer_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1`,
 		custID, offset).Scan(&start)
 	if err != nil {
 		return fmt.Errorf("holdings of %s: %w", custID, err)
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT sr.seq, sr.package_id, sr.title_id, sr.kbart, sr.title_name, sr.pub_type,
+	// A resource without KBART rows (a custom title) gets its identifiers
+	// here, in the one query: a second query per row while this one is
+	// open would hold two reader connections per download.
+	rows, err := tx.QueryContext(ctx, `SELECT sr.seq, sr.package_id, sr.title_id, sr.kbart, sr.title_name, sr.pub_type,
 		COALESCE(p.name, sr.package_name), sr.vendor_id, COALESCE(v.name, sr.vendor_name), sr.url,
 		sr.custom_coverage, sr.coverage_statement, sr.embargo_unit, sr.embargo_value, sr.url_mask,
-		COALESCE(t.name, sr.title_name), COALESCE(t.publisher, ''), COALESCE(t.contributors, '')
+		COALESCE(t.name, sr.title_name), COALESCE(t.publisher, ''), COALESCE(t.contributors, ''),
+		CASE WHEN sr.kbart = '' THEN (SELECT json_group_array(json_array(subtype, value)) FROM
+			(SELECT subtype, value FROM title_identifiers WHERE title_id = sr.title_id ORDER BY type, subtype, value)) ELSE '' END
 		FROM snapshot_rows sr
 		LEFT JOIN titles t ON t.id = sr.title_id
 		LEFT JOIN packages p ON p.id = sr.package_id
@@ -57,10 +71,10 @@ func (s *Store) Holdings(ctx context.Context, custID string, offset, count int, 
 		var r snapshotResource
 		if err := rows.Scan(&r.seq, &r.packageID, &r.titleID, &r.kbart, &r.titleAtBuild, &r.pubType, &r.packageName, &r.vendorID,
 			&r.vendorName, &r.url, &r.customCoverage, &r.statement, &r.embargoUnit, &r.embargoValue, &r.urlMask,
-			&r.titleName, &r.publisher, &r.contributors); err != nil {
+			&r.titleName, &r.publisher, &r.contributors, &r.identifiers); err != nil {
 			return fmt.Errorf("holdings of %s: %w", custID, err)
 		}
-		lines, err := s.resourceRows(ctx, &r)
+		lines, err := r.rows()
 		if err != nil {
 			return err
 		}
@@ -91,17 +105,18 @@ type snapshotResource struct {
 	customCoverage, statement        string
 	embargoUnit, embargoValue        int
 	urlMask, publisher, contributors string
+	identifiers                      string // JSON [[subtype,value],...] of a title without KBART rows
 }
 
 // resourceRows returns a resource's KBART rows (tab-separated fields) as
 // served: its source rows, or a row built from a custom title's fields; a
 // custom coverage list replaces their ranges with one row per range.
-func (s *Store) resourceRows(ctx context.Context, r *snapshotResource) ([]string, error) {
+func (r *snapshotResource) rows() ([]string, error) {
 	var lines []string
 	if r.kbart != "" {
 		lines = strings.Split(r.kbart, "\n")
 	} else {
-		line, err := s.titleRow(ctx, r)
+		line, err := r.titleRow()
 		if err != nil {
 			return nil, err
 		}
@@ -127,7 +142,7 @@ func (s *Store) resourceRows(ctx context.Context, r *snapshotResource) ([]string
 
 // titleRow builds the KBART row of a title that has no source row: a
 // custom title, or a title added to a custom package.
-func (s *Store) titleRow(ctx context.Context, r *snapshotResource) (string, error) {
+func (r *snapshotResource) titleRow() (string, error) {
 	var f [kb.KBARTFieldCount]string
 	f[kbart.PublicationTitle] = r.titleName
 	f[kbart.TitleURL] = r.url
@@ -145,17 +160,13 @@ func (s *Store) titleRow(ctx context.Context, r *snapshotResource) (string, erro
 			}
 		}
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT subtype, value FROM title_identifiers WHERE title_id = ? ORDER BY type, subtype, value`, r.titleID)
-	if err != nil {
+	var pairs [][2]any
+	if err := json.Unmarshal([]byte(r.identifiers), &pairs); err != nil {
 		return "", fmt.Errorf("identifiers of %d: %w", r.titleID, err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var sub int
-		var v string
-		if err := rows.Scan(&sub, &v); err != nil {
-			return "", err
-		}
+	for _, p := range pairs {
+		sub, _ := p[0].(float64)
+		v, _ := p[1].(string)
 		field := kbart.PrintIdentifier
 		if kb.IdentifierSubtype(sub) == kb.SubtypeOnline {
 			field = kbart.OnlineIdentifier
@@ -164,7 +175,7 @@ func (s *Store) titleRow(ctx context.Context, r *snapshotResource) (string, erro
 			f[field] = v
 		}
 	}
-	return strings.Join(f[:], "\t"), rows.Err()
+	return strings.Join(f[:], "\t"), nil
 }
 
 func splitRow(line string) [kb.KBARTFieldCount]string {

@@ -87,6 +87,12 @@ func TestSnapshotResumesAfterRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
+	if st, _ := s.SnapshotStatus(ctx, "c"); st.Status != kb.SnapshotInProgress {
+		t.Fatalf("before resuming: %+v", st)
+	}
+	if err := s.ResumeSnapshots(ctx); err != nil {
+		t.Fatal(err)
+	}
 	if st := waitCompleted(t, s, "c"); st.Total != 30 {
 		t.Errorf("resumed snapshot has %d rows, want the 30 frozen at the POST", st.Total)
 	}

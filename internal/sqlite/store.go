@@ -69,10 +69,6 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	r.SetMaxIdleConns(n)
 	s := &Store{w: w, r: r}
 	s.life, s.stop = context.WithCancel(context.Background())
-	if err := s.resumeBuilds(ctx); err != nil {
-		s.Close()
-		return nil, err
-	}
 	return s, nil
 }
 

@@ -26,10 +26,12 @@ type description struct {
 
 // load reads, validates and routes the description once per test binary.
 var load = sync.OnceValues(func() (*description, error) {
-	// The docs page and its script are text; kin-openapi decodes only
-	// the media types it knows.
+	// The docs page, its script and KBART files are text; kin-openapi
+	// decodes only the media types it knows.
 	openapi3filter.RegisterBodyDecoder("text/html", openapi3filter.PlainBodyDecoder)
 	openapi3filter.RegisterBodyDecoder("text/javascript", openapi3filter.PlainBodyDecoder)
+	// The KBART file of GET holdings.
+	openapi3filter.RegisterBodyDecoder("text/tab-separated-values", openapi3filter.PlainBodyDecoder)
 
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromData(api.YAML())

@@ -273,6 +273,17 @@ func (f *fixture) send(t *testing.T, method, path, key string, body io.Reader) r
 	if key != "" {
 		req.Header.Set("x-api-key", key)
 	}
+	res := f.exchange(t, req)
+	noBody := res.status == http.StatusNoContent || res.status == http.StatusAccepted
+	if ct := res.header.Get("Content-Type"); method != http.MethodHead && !noBody && ct != "application/json; charset=utf-8" {
+		t.Errorf("%s %s: Content-Type = %q", method, path, ct)
+	}
+	return res
+}
+
+// exchange sends req to the server and reads the whole answer.
+func (f *fixture) exchange(t *testing.T, req *http.Request) response {
+	t.Helper()
 	res, err := f.srv.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -281,9 +292,6 @@ func (f *fixture) send(t *testing.T, method, path, key string, body io.Reader) r
 	out, err := io.ReadAll(res.Body)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if ct := res.Header.Get("Content-Type"); method != http.MethodHead && res.StatusCode != http.StatusNoContent && ct != "application/json; charset=utf-8" {
-		t.Errorf("%s %s: Content-Type = %q", method, path, ct)
 	}
 	return response{status: res.StatusCode, header: res.Header, body: out}
 }

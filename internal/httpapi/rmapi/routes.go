@@ -1,7 +1,8 @@
 // Package rmapi serves the holdings and knowledge-base service under
 // /rm/rmaccounts/{custid}: vendors, packages, titles, resources, the root
-// proxy with the custom labels, the customer's proxies, and the write side:
-// selections and customisations, custom packages and custom titles.
+// proxy with the custom labels, the customer's proxies, the write side
+// (selections and customisations, custom packages and custom titles) and
+// holdings snapshots, as KBART2 JSON records or a KBART file.
 package rmapi
 
 import (
@@ -12,11 +13,12 @@ import (
 )
 
 // Store is what the holdings service needs from a store: the knowledge base
-// in a customer's context, the writer of the customer's holdings and the
-// API-key lookup. kb.Store implements it.
+// in a customer's context, the writer of the customer's holdings, its
+// holdings snapshots and the API-key lookup. kb.Store implements it.
 type Store interface {
 	kb.KBReader
 	kb.HoldingsWriter
+	kb.SnapshotStore
 	web.KeyLookup
 }
 
@@ -38,9 +40,9 @@ func Routes(store Store) []web.Route {
 		{Pattern: "GET /rm/rmaccounts/{custid}/proxies", Handler: h.proxies, ObjectErrors: []int{http.StatusNotFound}},
 
 		// Holdings snapshots.
-		{Pattern: "POST /rm/rmaccounts/{custid}/holdings", ObjectErrors: []int{http.StatusConflict}},
-		{Pattern: "GET /rm/rmaccounts/{custid}/holdings"},
-		{Pattern: "GET /rm/rmaccounts/{custid}/holdings/status"},
+		{Pattern: "POST /rm/rmaccounts/{custid}/holdings", Handler: h.startSnapshot, ObjectErrors: []int{http.StatusConflict}},
+		{Pattern: "GET /rm/rmaccounts/{custid}/holdings", Handler: h.holdings},
+		{Pattern: "GET /rm/rmaccounts/{custid}/holdings/status", Handler: h.snapshotStatus},
 
 		// Vendors.
 		{Pattern: "GET /rm/rmaccounts/{custid}/vendors", Handler: h.vendors},
