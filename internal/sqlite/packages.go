@@ -144,29 +144,41 @@ func (s *Store) Packages(ctx context.Context, custID string, q kb.PackageQuery) 
 	if f := selectionFilter(q.Selection, sqlPackageSelected); f != "" {
 		where = append(where, f)
 	}
-	w := strings.Join(where, " AND ")
 	var list kb.PackageList
-	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM `+from+` WHERE `+w, args...).Scan(&list.Total); err != nil {
-		return list, fmt.Errorf("count packages: %w", err)
-	}
-	list.Packages = []kb.Package{}
-	if list.Total <= q.Page.Offset() {
-		return list, nil
-	}
-	args = append(args, sql.Named("limit", q.Page.Count), sql.Named("offset", q.Page.Offset()))
-	rows, err := s.r.QueryContext(ctx, `SELECT `+sqlPackageColumns+` FROM `+from+` WHERE `+w+` ORDER BY `+order+` LIMIT :limit OFFSET :offset`, args...)
+	list.Total, list.Packages, err = listPage(ctx, s.r, sqlPackageColumns, from, strings.Join(where, " AND "), order, args, q.Page,
+		func(rows *sql.Rows) (kb.Package, error) { return scanPackage(rows, root) })
 	if err != nil {
 		return list, fmt.Errorf("list packages: %w", err)
 	}
+	return list, nil
+}
+
+// listPage counts the rows FROM from WHERE where and reads the page of them
+// in order, with scan.
+func listPage[T any](ctx context.Context, db *sql.DB, columns, from, where, order string, args []any, page kb.Page,
+	scan func(*sql.Rows) (T, error)) (int, []T, error) {
+	items := []T{}
+	var total int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM `+from+` WHERE `+where, args...).Scan(&total); err != nil {
+		return 0, items, err
+	}
+	if total <= page.Offset() {
+		return total, items, nil
+	}
+	args = append(args, sql.Named("limit", page.Count), sql.Named("offset", page.Offset()))
+	rows, err := db.QueryContext(ctx, `SELECT `+columns+` FROM `+from+` WHERE `+where+` ORDER BY `+order+` LIMIT :limit OFFSET :offset`, args...)
+	if err != nil {
+		return total, items, err
+	}
 	defer rows.Close()
 	for rows.Next() {
-		p, err := scanPackage(rows, root)
+		item, err := scan(rows)
 		if err != nil {
-			return list, fmt.Errorf("list packages: %w", err)
+			return total, items, err
 		}
-		list.Packages = append(list.Packages, p)
+		items = append(items, item)
 	}
-	return list, rows.Err()
+	return total, items, rows.Err()
 }
 
 // Package returns one package of a vendor in the customer's context.

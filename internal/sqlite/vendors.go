@@ -50,27 +50,12 @@ func (s *Store) Vendors(ctx context.Context, custID string, q kb.VendorQuery) (k
 	}
 	where := `(v.customer_id IS NULL OR v.customer_id = :cust)`
 	var list kb.VendorList
-	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM `+from+` WHERE `+where, args...).Scan(&list.Total); err != nil {
-		return list, fmt.Errorf("count vendors: %w", err)
-	}
-	list.Vendors = []kb.Vendor{}
-	if list.Total <= q.Page.Offset() {
-		return list, nil
-	}
-	args = append(args, sql.Named("limit", q.Page.Count), sql.Named("offset", q.Page.Offset()))
-	rows, err := s.r.QueryContext(ctx, `SELECT `+sqlVendorColumns+` FROM `+from+` WHERE `+where+` ORDER BY `+order+` LIMIT :limit OFFSET :offset`, args...)
+	list.Total, list.Vendors, err = listPage(ctx, s.r, sqlVendorColumns, from, where, order, args, q.Page,
+		func(rows *sql.Rows) (kb.Vendor, error) { return scanVendor(rows, root) })
 	if err != nil {
 		return list, fmt.Errorf("list vendors: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		v, err := scanVendor(rows, root)
-		if err != nil {
-			return list, fmt.Errorf("list vendors: %w", err)
-		}
-		list.Vendors = append(list.Vendors, v)
-	}
-	return list, rows.Err()
+	return list, nil
 }
 
 // Vendor returns one vendor in the customer's context.
