@@ -14,9 +14,15 @@ type KeyHash [sha256.Size]byte
 // HashAPIKey hashes an API key.
 func HashAPIKey(key string) KeyHash { return sha256.Sum256([]byte(key)) }
 
-// NewAPIKey returns a new random API key (32 bytes from crypto/rand).
+// APIKeyPrefix starts every generated API key: it makes keys easy to
+// recognise (and to scan for in leaked text), and a key never starts with
+// '-', which a command line would read as a flag.
+const APIKeyPrefix = "kb_"
+
+// NewAPIKey returns a new random API key: APIKeyPrefix and 32 bytes from
+// crypto/rand in unpadded base64url.
 func NewAPIKey() string {
 	b := make([]byte, 32)
 	rand.Read(b) // never fails (crypto/rand documents that it panics instead)
-	return base64.RawURLEncoding.EncodeToString(b)
+	return APIKeyPrefix + base64.RawURLEncoding.EncodeToString(b)
 }
