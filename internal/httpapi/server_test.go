@@ -36,13 +36,23 @@ func newServer(t *testing.T, deps httpapi.Deps) *httptest.Server {
 	return apitest.NewServer(t, httpapi.NewServer(deps))
 }
 
+// send sends a request with the fixture customer's key.
 func send(t *testing.T, srv *httptest.Server, method, path string, body io.Reader) (*http.Response, []byte) {
+	t.Helper()
+	return sendBody(t, srv, method, path, "lib-key", body)
+}
+
+// sendBody sends a request with the given API key (none when empty) and
+// returns the response and its body.
+func sendBody(t *testing.T, srv *httptest.Server, method, path, key string, body io.Reader) (*http.Response, []byte) {
 	t.Helper()
 	req, err := http.NewRequest(method, srv.URL+path, body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("x-api-key", "lib-key")
+	if key != "" {
+		req.Header.Set("x-api-key", key)
+	}
 	res, err := srv.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)

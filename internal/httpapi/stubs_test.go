@@ -2,7 +2,6 @@ package httpapi_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -30,26 +29,10 @@ func concretePath(path string) string {
 	})
 }
 
-// sendKey sends a request with the given API key (none when empty).
+// sendKey sends a bodyless request with the given API key (none when empty).
 func sendKey(t *testing.T, srv *httptest.Server, method, path, key string) (*http.Response, []byte) {
 	t.Helper()
-	req, err := http.NewRequest(method, srv.URL+path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if key != "" {
-		req.Header.Set("x-api-key", key)
-	}
-	res, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, b
+	return sendBody(t, srv, method, path, key, nil)
 }
 
 // TestNotImplementedRoutes checks every route that is not served yet: the

@@ -31,11 +31,9 @@ func corpusDir(t *testing.T) string {
 
 // corpusFile is one file of the corpus as read by the Reader.
 type corpusFile struct {
-	refused  error // non-nil when NewReader refused the file
-	rows     []Row
-	rejected []*RowError
-	repeats  int // rejected rows that are repeated header lines
-	notes    []string
+	refused error // non-nil when NewReader refused the file
+	result
+	repeats int // rejected rows that are repeated header lines
 }
 
 // readCorpusFile reads one file (gunzipping .gz files) to the end.
@@ -61,26 +59,16 @@ func readCorpusFile(path string) (*corpusFile, error) {
 		}
 		return nil, err
 	}
-	cf := &corpusFile{}
-	for {
-		row, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		var re *RowError
-		switch {
-		case errors.As(err, &re):
-			cf.rejected = append(cf.rejected, re)
-			if re.Reason == reasonRepeatedHeader {
-				cf.repeats++
-			}
-		case err != nil:
-			return nil, err
-		default:
-			cf.rows = append(cf.rows, row)
+	res, err := readResult(r)
+	if err != nil {
+		return nil, err
+	}
+	cf := &corpusFile{result: *res}
+	for _, re := range res.rejected {
+		if re.Reason == reasonRepeatedHeader {
+			cf.repeats++
 		}
 	}
-	cf.notes = r.FileNotes()
 	return cf, nil
 }
 

@@ -23,6 +23,15 @@ func readAll(t *testing.T, s string) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
+	res, err := readResult(r)
+	if err != nil {
+		t.Fatalf("fatal error: %v", err)
+	}
+	return res, nil
+}
+
+// readResult reads r to the end: its rows, rejected rows and file notes.
+func readResult(r *Reader) (*result, error) {
 	res := &result{}
 	for {
 		row, err := r.Next()
@@ -34,7 +43,7 @@ func readAll(t *testing.T, s string) (*result, error) {
 		case errors.As(err, &re):
 			res.rejected = append(res.rejected, re)
 		case err != nil:
-			t.Fatalf("fatal error: %v", err)
+			return nil, err
 		default:
 			res.rows = append(res.rows, row)
 		}

@@ -94,14 +94,7 @@ func advancedTokens(s string) ([]string, error) {
 			if prefix {
 				i++
 			}
-			if len(ws) == 0 {
-				continue
-			}
-			t := quote(strings.Join(ws, " "))
-			if prefix {
-				t += "*"
-			}
-			toks = append(toks, t)
+			toks = appendTerm(toks, ws, prefix)
 		default:
 			j := i
 			for j < len(rs) && !unicode.IsSpace(rs[j]) && rs[j] != '(' && rs[j] != ')' && rs[j] != '"' {
@@ -113,17 +106,21 @@ func advancedTokens(s string) ([]string, error) {
 				toks = append(toks, raw)
 				continue
 			}
-			prefix := strings.HasSuffix(raw, "*")
-			ws := words(raw)
-			if len(ws) == 0 {
-				continue
-			}
-			t := quote(strings.Join(ws, " "))
-			if prefix {
-				t += "*"
-			}
-			toks = append(toks, t)
+			toks = appendTerm(toks, words(raw), strings.HasSuffix(raw, "*"))
 		}
 	}
 	return toks, nil
+}
+
+// appendTerm appends the FTS5 phrase of ws (a prefix phrase when prefix),
+// unless ws is empty (a term of punctuation only).
+func appendTerm(toks, ws []string, prefix bool) []string {
+	if len(ws) == 0 {
+		return toks
+	}
+	t := quote(strings.Join(ws, " "))
+	if prefix {
+		t += "*"
+	}
+	return append(toks, t)
 }

@@ -55,6 +55,19 @@ func ftsPrefixQuery(s string) string {
 	return strings.Join(ws, " AND ")
 }
 
+// nameSearch returns the join that restricts the rows of alias to those
+// whose name matches search in the FTS5 table, ranked as m.rank, and adds
+// its argument to args. ok is false when search can match nothing (only
+// punctuation); the join is "" when there is no search.
+func nameSearch(table, alias, search string, args *[]any) (join string, ok bool) {
+	m := ftsPrefixQuery(search)
+	if m == "" {
+		return "", strings.TrimSpace(search) == ""
+	}
+	*args = append(*args, sql.Named("q", m))
+	return ` JOIN (SELECT rowid AS id, bm25(` + table + `) AS rank FROM ` + table + ` WHERE ` + table + ` MATCH :q) m ON m.id = ` + alias + `.id`, true
+}
+
 // quote quotes a word as an FTS5 string.
 func quote(w string) string { return `"` + strings.ReplaceAll(w, `"`, `""`) + `"` }
 
@@ -124,14 +137,15 @@ func (s *Store) Packages(ctx context.Context, custID string, q kb.PackageQuery) 
 	from := `packages p JOIN vendors v ON v.id = p.vendor_id ` + sqlJoinCP
 	where := []string{sqlPackageVisible}
 	order := "p.sort_name, p.id"
-	if m := ftsPrefixQuery(q.Search); m != "" {
-		from += ` JOIN (SELECT rowid AS id, bm25(package_fts) AS rank FROM package_fts WHERE package_fts MATCH :q) m ON m.id = p.id`
-		args = append(args, sql.Named("q", m))
+	join, ok := nameSearch("package_fts", "p", q.Search, &args)
+	if !ok {
+		return kb.PackageList{Packages: []kb.Package{}}, nil
+	}
+	if join != "" {
+		from += join
 		if q.OrderBy != kb.OrderName {
 			order = "m.rank, p.sort_name, p.id"
 		}
-	} else if strings.TrimSpace(q.Search) != "" {
-		return kb.PackageList{Packages: []kb.Package{}}, nil // only punctuation: nothing matches
 	}
 	if q.VendorID != 0 {
 		where = append(where, "p.vendor_id = :vendor")
@@ -187,6 +201,11 @@ func (s *Store) Package(ctx context.Context, custID string, vendorID, packageID 
 	if err != nil {
 		return kb.Package{}, err
 	}
+	return s.pkg(ctx, custID, root, vendorID, packageID)
+}
+
+// pkg is Package for a caller that has read the customer's root proxy.
+func (s *Store) pkg(ctx context.Context, custID, root string, vendorID, packageID int64) (kb.Package, error) {
 	row := s.r.QueryRowContext(ctx, `SELECT `+sqlPackageColumns+` FROM packages p JOIN vendors v ON v.id = p.vendor_id `+sqlJoinCP+`
 		WHERE p.id = :id AND p.vendor_id = :vendor AND `+sqlPackageVisible,
 		sql.Named("cust", custID), sql.Named("id", packageID), sql.Named("vendor", vendorID))

@@ -25,9 +25,13 @@ const (
 // Titles lists titles in the customer's context.
 func (s *Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.TitleList, error) {
 	list := kb.TitleList{Titles: []kb.Title{}}
+	root, err := s.rootProxy(ctx, custID)
+	if err != nil {
+		return list, err
+	}
 	total := -1 // unknown until counted
 	if q.PackageID != 0 {
-		p, err := s.Package(ctx, custID, q.VendorID, q.PackageID)
+		p, err := s.pkg(ctx, custID, root, q.VendorID, q.PackageID)
 		if err != nil {
 			return list, err
 		}
@@ -45,8 +49,6 @@ func (s *Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.
 				total = 0
 			}
 		}
-	} else if _, err := s.rootProxy(ctx, custID); err != nil {
-		return list, err
 	}
 	args := []any{sql.Named("cust", custID)}
 	where := []string{sqlTitleVisible}
@@ -118,7 +120,7 @@ func (s *Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.
 	if err != nil {
 		return list, fmt.Errorf("list titles: %w", err)
 	}
-	if err := s.completeTitles(ctx, custID, list.Titles, q.PackageID); err != nil {
+	if err := s.completeTitles(ctx, custID, root, list.Titles, q.PackageID); err != nil {
 		return list, err
 	}
 	return list, nil
@@ -178,25 +180,30 @@ func decodePairs(s string) ([][2]string, error) {
 
 // Title returns a title with all its resources in the customer's context.
 func (s *Store) Title(ctx context.Context, custID string, titleID int64) (kb.Title, error) {
-	if _, err := s.rootProxy(ctx, custID); err != nil {
+	root, err := s.rootProxy(ctx, custID)
+	if err != nil {
 		return kb.Title{}, err
 	}
-	return s.title(ctx, custID, titleID, 0)
+	return s.title(ctx, custID, root, titleID, 0)
 }
 
 // Resource returns a title with only its resource in the package.
 func (s *Store) Resource(ctx context.Context, custID string, vendorID, packageID, titleID int64) (kb.Title, error) {
-	if _, err := s.Package(ctx, custID, vendorID, packageID); err != nil {
+	root, err := s.rootProxy(ctx, custID)
+	if err != nil {
 		return kb.Title{}, err
 	}
-	t, err := s.title(ctx, custID, titleID, packageID)
+	if _, err := s.pkg(ctx, custID, root, vendorID, packageID); err != nil {
+		return kb.Title{}, err
+	}
+	t, err := s.title(ctx, custID, root, titleID, packageID)
 	if err == nil && len(t.Resources) == 0 {
 		return kb.Title{}, kb.NotFound("Title")
 	}
 	return t, err
 }
 
-func (s *Store) title(ctx context.Context, custID string, titleID, packageID int64) (kb.Title, error) {
+func (s *Store) title(ctx context.Context, custID, root string, titleID, packageID int64) (kb.Title, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT `+sqlTitleColumns+` FROM titles t WHERE t.id = :id AND `+sqlTitleVisible,
 		sql.Named("id", titleID), sql.Named("cust", custID))
 	if err != nil {
@@ -209,21 +216,18 @@ func (s *Store) title(ctx context.Context, custID string, titleID, packageID int
 	if len(ts) == 0 {
 		return kb.Title{}, kb.NotFound("Title")
 	}
-	if err := s.completeTitles(ctx, custID, ts, packageID); err != nil {
+	if err := s.completeTitles(ctx, custID, root, ts, packageID); err != nil {
 		return kb.Title{}, err
 	}
 	return ts[0], nil
 }
 
 // completeTitles loads the identifiers and the resources (all, or only those
-// in packageID) of the titles, two queries for the whole page.
-func (s *Store) completeTitles(ctx context.Context, custID string, ts []kb.Title, packageID int64) error {
+// in packageID) of the titles, two queries for the whole page; root is the
+// customer's root proxy.
+func (s *Store) completeTitles(ctx context.Context, custID, root string, ts []kb.Title, packageID int64) error {
 	if len(ts) == 0 {
 		return nil
-	}
-	root, err := s.rootProxy(ctx, custID)
-	if err != nil {
-		return err
 	}
 	ids := make([]int64, len(ts))
 	byID := make(map[int64]*kb.Title, len(ts))

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/kbserver/kbserver/internal/kb"
 )
@@ -39,14 +38,15 @@ func (s *Store) Vendors(ctx context.Context, custID string, q kb.VendorQuery) (k
 	args := []any{sql.Named("cust", custID)}
 	from := `vendors v`
 	order := "v.sort_name, v.id"
-	if m := ftsPrefixQuery(q.Search); m != "" {
-		from += ` JOIN (SELECT rowid AS id, bm25(vendor_fts) AS rank FROM vendor_fts WHERE vendor_fts MATCH :q) m ON m.id = v.id`
-		args = append(args, sql.Named("q", m))
+	join, ok := nameSearch("vendor_fts", "v", q.Search, &args)
+	if !ok {
+		return kb.VendorList{Vendors: []kb.Vendor{}}, nil
+	}
+	if join != "" {
+		from += join
 		if q.OrderBy != kb.OrderName {
 			order = "m.rank, v.sort_name, v.id"
 		}
-	} else if strings.TrimSpace(q.Search) != "" {
-		return kb.VendorList{Vendors: []kb.Vendor{}}, nil
 	}
 	where := `(v.customer_id IS NULL OR v.customer_id = :cust)`
 	var list kb.VendorList

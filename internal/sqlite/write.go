@@ -309,13 +309,9 @@ func checkCustomPackageName(ctx context.Context, tx *sql.Tx, vendorID int64, nam
 func (s *Store) CreateCustomPackage(ctx context.Context, custID string, vendorID int64, cp kb.CustomPackage) (int64, error) {
 	var id int64
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		var own int64
-		err := tx.QueryRowContext(ctx, `SELECT vendor_id FROM customers WHERE id = ?`, custID).Scan(&own)
-		if errors.Is(err, sql.ErrNoRows) {
-			return kb.NotFound("Customer")
-		}
+		own, err := customerVendor(ctx, tx, custID)
 		if err != nil {
-			return fmt.Errorf("customer %s: %w", custID, err)
+			return err
 		}
 		if vendorID != own {
 			if err := vendorForWrite(ctx, tx, custID, vendorID); err != nil {
