@@ -110,7 +110,7 @@ func TestExportAfterInterruptedBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	for _, q := range []string{`UPDATE snapshots SET status = 'In Progress', total = 0`, `DELETE FROM snapshot_rows`} {
+	for _, q := range []string{`UPDATE snapshots SET status = 'In Progress', total = 0`, `DELETE FROM snapshot_marks`} {
 		if _, err := conn.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}

@@ -22,6 +22,9 @@ import (
 	"github.com/kbserver/kbserver/internal/sqlite"
 )
 
+var snapshotDB = flag.String("snapshot-db", "",
+	"database file of BenchmarkSnapshotHTTP, kept between runs: the knowledge base is generated only when it has no packages (default: a temporary file)")
+
 var snapshotTitles = flag.Int("snapshot-titles", 760_000,
 	"titles of the generated knowledge base of BenchmarkSnapshotHTTP (all its packages are selected: about 2 holdings a title)")
 
@@ -30,24 +33,31 @@ var snapshotTitles = flag.Int("snapshot-titles", 760_000,
 // through the HTTP server: POST holdings until the status is Completed
 // ("build"), and every row read through GET holdings pages of 5000
 // ("serve"). It reports the peak RSS of the process. Slow to set up (the
-// import of the generated KB takes minutes): run it alone, e.g.
+// import of the generated KB takes minutes): run it alone, and keep the
+// knowledge base between runs with -snapshot-db, e.g.
 //
-//	go test -run X -bench BenchmarkSnapshotHTTP -benchtime 3x ./internal/httpapi
+//	go test -run X -bench BenchmarkSnapshotHTTP -benchtime 3x ./internal/httpapi -args -snapshot-db /tmp/snap.db
 func BenchmarkSnapshotHTTP(b *testing.B) {
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "kb.db"))
+	path := *snapshotDB
+	if path == "" {
+		path = filepath.Join(b.TempDir(), "kb.db")
+	}
+	st, err := sqlite.Open(ctx, path)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	if _, err := gen.Generate(ctx, st, gen.Options{Titles: *snapshotTitles, Seed: 1}, nil); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := st.AddCustomer(ctx, "big", ""); err != nil {
+	if _, err := st.AddCustomer(ctx, "big", ""); err != nil && kb.ErrorCode(err) != kb.CodeDuplicate {
 		b.Fatal(err)
 	}
 	if err := st.AddAPIKey(ctx, "big", kb.HashAPIKey("big-key")); err != nil {
 		b.Fatal(err)
+	}
+	if l, err := st.Packages(ctx, "big", kb.PackageQuery{Page: kb.Page{Count: 1, Number: 1}}); err != nil || l.Total == 0 {
+		if _, err := gen.Generate(ctx, st, gen.Options{Titles: *snapshotTitles, Seed: 1}, nil); err != nil {
+			b.Fatal(err)
+		}
 	}
 	for page := 1; ; page++ {
 		l, err := st.Packages(ctx, "big", kb.PackageQuery{Page: kb.Page{Count: kb.MaxCount, Number: page}})

@@ -241,8 +241,9 @@ type prepared struct {
 
 // titleRef is a title an import row belongs to.
 type titleRef struct {
-	id   int64
-	sort string
+	id      int64
+	sort    string
+	pubType kb.ResourceType
 }
 
 // batch imports one batch of rows.
@@ -287,7 +288,7 @@ func (imp *importer) batch(rows []kb.ImportRow) error {
 				}
 			}
 		} else {
-			t = titleRef{id: imp.nextTitle, sort: fold(p.name)}
+			t = titleRef{id: imp.nextTitle, sort: fold(p.name), pubType: p.pubType}
 			imp.nextTitle++
 			imp.res.TitlesCreated++
 			titles = append(titles, newTitle(t, p))
@@ -352,7 +353,7 @@ func (imp *importer) lookupTitles(ps []prepared) (map[string]titleRef, map[int64
 	byHash := make(map[int64]titleRef, len(hashes))
 	if len(norms) > 0 {
 		j, _ := json.Marshal(norms)
-		rows, err := imp.tx.QueryContext(imp.ctx, `SELECT ti.norm, t.id, t.sort_name FROM title_identifiers ti JOIN titles t ON t.id = ti.title_id
+		rows, err := imp.tx.QueryContext(imp.ctx, `SELECT ti.norm, t.id, t.sort_name, t.pub_type FROM title_identifiers ti JOIN titles t ON t.id = ti.title_id
 			WHERE ti.norm IN (SELECT value FROM json_each(?)) AND ti.valid = 1 AND t.customer_id IS NULL ORDER BY t.id`, string(j))
 		if err != nil {
 			return nil, nil, fmt.Errorf("match identifiers: %w", err)
@@ -360,7 +361,7 @@ func (imp *importer) lookupTitles(ps []prepared) (map[string]titleRef, map[int64
 		for rows.Next() {
 			var n string
 			var t titleRef
-			if err := rows.Scan(&n, &t.id, &t.sort); err != nil {
+			if err := rows.Scan(&n, &t.id, &t.sort, &t.pubType); err != nil {
 				rows.Close()
 				return nil, nil, err
 			}
@@ -375,7 +376,7 @@ func (imp *importer) lookupTitles(ps []prepared) (map[string]titleRef, map[int64
 	}
 	if len(hashes) > 0 {
 		j, _ := json.Marshal(hashes)
-		rows, err := imp.tx.QueryContext(imp.ctx, `SELECT match_hash, id, sort_name FROM titles
+		rows, err := imp.tx.QueryContext(imp.ctx, `SELECT match_hash, id, sort_name, pub_type FROM titles
 			WHERE match_hash IN (SELECT value FROM json_each(?)) AND customer_id IS NULL ORDER BY id`, string(j))
 		if err != nil {
 			return nil, nil, fmt.Errorf("match titles: %w", err)
@@ -383,7 +384,7 @@ func (imp *importer) lookupTitles(ps []prepared) (map[string]titleRef, map[int64
 		for rows.Next() {
 			var h int64
 			var t titleRef
-			if err := rows.Scan(&h, &t.id, &t.sort); err != nil {
+			if err := rows.Scan(&h, &t.id, &t.sort, &t.pubType); err != nil {
 				rows.Close()
 				return nil, nil, err
 			}
@@ -442,6 +443,7 @@ func (imp *importer) insertRows(prefix string, n int, rows [][]any) error {
 type resourceRow struct {
 	titleID  int64
 	sort     string
+	pubType  kb.ResourceType // the title's
 	url      string
 	coverage []json.RawMessage
 	eu       kb.EmbargoUnit
@@ -482,7 +484,7 @@ func (imp *importer) writeResources(ps []prepared, refs []titleRef) error {
 		cov := coverageJSON(v)
 		r, ok := pending[t.id]
 		if !ok {
-			r = &resourceRow{titleID: t.id, sort: t.sort}
+			r = &resourceRow{titleID: t.id, sort: t.sort, pubType: t.pubType}
 			if ex, ok := existing[t.id]; ok && ex.gen == imp.gen {
 				r.state, r.kbart, r.hash = resAppend, ex.kbart, fnv64(0, ex.kbart)
 				if err := json.Unmarshal([]byte(ex.coverage), &r.coverage); err != nil {
@@ -525,7 +527,7 @@ func (imp *importer) writeResources(ps []prepared, refs []titleRef) error {
 		switch r.state {
 		case resNew:
 			imp.res.ResourcesAdded++
-			inserts = append(inserts, []any{imp.packageID, r.titleID, r.sort, r.url, string(cov), int(r.eu), r.ev, r.kbart, int64(r.hash), imp.gen})
+			inserts = append(inserts, []any{imp.packageID, r.titleID, r.sort, int(r.pubType), r.url, string(cov), int(r.eu), r.ev, r.kbart, int64(r.hash), imp.gen})
 		case resPrior:
 			if err := imp.exec(`UPDATE resources SET sort_name = ?, url = ?, coverage = ?, embargo_unit = ?, embargo_value = ?,
 				kbart = ?, prev_hash = kbart_hash, kbart_hash = ?, gen = ? WHERE package_id = ? AND title_id = ?`,
@@ -539,7 +541,7 @@ func (imp *importer) writeResources(ps []prepared, refs []titleRef) error {
 			}
 		}
 	}
-	if err := imp.insertRows(`INSERT INTO resources(package_id, title_id, sort_name, url, coverage, embargo_unit, embargo_value, kbart, kbart_hash, gen) VALUES `, 10, inserts); err != nil {
+	if err := imp.insertRows(`INSERT INTO resources(package_id, title_id, sort_name, pub_type, url, coverage, embargo_unit, embargo_value, kbart, kbart_hash, gen) VALUES `, 11, inserts); err != nil {
 		return fmt.Errorf("add resources: %w", err)
 	}
 	return nil
@@ -682,7 +684,7 @@ func nullIfEmpty(s string) any {
 
 // finish counts the resources the import changed, indexes the titles it
 // created (one set-based statement per index, much faster than a row at a
-// time) and updates the package's title count.
+// time) and updates the package's title count and snapshot marks.
 func (imp *importer) finish() error {
 	ctx, tx := imp.ctx, imp.tx
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM resources WHERE package_id = ? AND prev_hash IS NOT NULL AND prev_hash <> kbart_hash`,
@@ -704,5 +706,5 @@ func (imp *importer) finish() error {
 		imp.packageID, imp.packageID); err != nil {
 		return fmt.Errorf("count titles: %w", err)
 	}
-	return nil
+	return refreshPackageMarks(ctx, tx, imp.packageID)
 }

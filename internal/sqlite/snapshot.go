@@ -12,13 +12,15 @@ import (
 )
 
 // The freeze copies a customer's state into the snapshot_* tables in the
-// POST's transaction: its cost is the number of the customer's
-// customisations, not of its holdings.
+// POST's transaction: its selections and customisations, and its custom
+// packages, which it edits. Its cost is the number of the customer's
+// customisations and custom titles, not of its holdings.
 var freezeStatements = []string{
 	`DELETE FROM snapshot_packages WHERE customer_id = :c`,
 	`DELETE FROM snapshot_resources WHERE customer_id = :c`,
 	`DELETE FROM snapshot_vendors WHERE customer_id = :c`,
 	`DELETE FROM snapshot_proxies WHERE customer_id = :c`,
+	`DELETE FROM snapshot_custom_resources WHERE customer_id = :c`,
 	`INSERT INTO snapshot_packages(customer_id, package_id, selected, hidden, proxy_id)
 		SELECT customer_id, package_id, selected, hidden, proxy_id FROM customer_packages WHERE customer_id = :c`,
 	`INSERT INTO snapshot_resources(customer_id, package_id, title_id, selected, hidden, custom_coverage, coverage_statement,
@@ -27,49 +29,13 @@ var freezeStatements = []string{
 		FROM customer_resources WHERE customer_id = :c`,
 	`INSERT INTO snapshot_vendors(customer_id, vendor_id, proxy_id) SELECT customer_id, vendor_id, proxy_id FROM customer_vendors WHERE customer_id = :c`,
 	`INSERT INTO snapshot_proxies(customer_id, id, url_mask) SELECT customer_id, id, url_mask FROM proxies WHERE customer_id = :c`,
+	`INSERT INTO snapshot_custom_resources(customer_id, package_id, title_id, url, name, pub_type, publisher, contributors, identifiers)
+		SELECT :c, r.package_id, r.title_id, r.url, t.name, t.pub_type, t.publisher, t.contributors,
+			(SELECT json_group_array(json_array(subtype, value)) FROM
+				(SELECT subtype, value FROM title_identifiers WHERE title_id = r.title_id ORDER BY type, subtype, value))
+		FROM packages p CROSS JOIN resources r ON r.package_id = p.id JOIN titles t ON t.id = r.title_id
+		WHERE p.customer_id = :c`,
 }
-
-// buildStatement materialises a snapshot from the frozen state and the
-// knowledge base in one set-based statement: the selected, visible
-// resources (of packages selected as a whole, less their title-level
-// deselections, plus titles selected one by one), each with its row count,
-// the running row offset, and the effective proxy's URL mask (rule 4:
-// resource, package, vendor, root).
-const buildStatement = `
-INSERT INTO snapshot_rows(customer_id, seq, nrows, package_id, title_id, kbart, title_name, pub_type, package_name,
-	vendor_id, vendor_name, url, custom_coverage, coverage_statement, embargo_unit, embargo_value, url_mask)
-SELECT :c, 1 + COALESCE(SUM(n) OVER (ORDER BY package_id, title_id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0),
-	n, package_id, title_id, kbart, title_name, pub_type, package_name, vendor_id, vendor_name, url, cov, stmt, eu, ev, mask
-FROM (
-	SELECT s.package_id, s.title_id, r.kbart, t.name AS title_name, t.pub_type, p.name AS package_name, p.vendor_id,
-		v.name AS vendor_name, r.url, COALESCE(sr.custom_coverage, '') AS cov, COALESCE(sr.coverage_statement, '') AS stmt,
-		COALESCE(sr.embargo_unit, 0) AS eu, COALESCE(sr.embargo_value, 0) AS ev,
-		COALESCE((SELECT px.url_mask FROM snapshot_proxies px WHERE px.customer_id = :c
-			AND px.id = COALESCE(sr.proxy_id, sp.proxy_id, sv.proxy_id, :root)), '') AS mask,
-		CASE WHEN COALESCE(sr.custom_coverage, '') <> '' THEN json_array_length(sr.custom_coverage)
-			WHEN r.kbart = '' THEN 1
-			ELSE length(r.kbart) - length(replace(r.kbart, char(10), '')) + 1 END AS n
-	FROM (
-		SELECT r.package_id, r.title_id
-		FROM snapshot_packages sp JOIN resources r ON r.package_id = sp.package_id
-		LEFT JOIN snapshot_resources sr ON sr.customer_id = :c AND sr.package_id = r.package_id AND sr.title_id = r.title_id
-		WHERE sp.customer_id = :c AND sp.selected = 1 AND sp.hidden = 0
-			AND COALESCE(sr.selected, 1) = 1 AND COALESCE(sr.hidden, 0) = 0
-		UNION ALL
-		SELECT sr.package_id, sr.title_id
-		FROM snapshot_resources sr
-		LEFT JOIN snapshot_packages sp ON sp.customer_id = :c AND sp.package_id = sr.package_id
-		WHERE sr.customer_id = :c AND sr.selected = 1 AND sr.hidden = 0
-			AND COALESCE(sp.selected, 0) = 0 AND COALESCE(sp.hidden, 0) = 0
-	) s
-	JOIN resources r ON r.package_id = s.package_id AND r.title_id = s.title_id
-	JOIN titles t ON t.id = r.title_id
-	JOIN packages p ON p.id = r.package_id
-	JOIN vendors v ON v.id = p.vendor_id
-	LEFT JOIN snapshot_packages sp ON sp.customer_id = :c AND sp.package_id = s.package_id
-	LEFT JOIN snapshot_resources sr ON sr.customer_id = :c AND sr.package_id = s.package_id AND sr.title_id = s.title_id
-	LEFT JOIN snapshot_vendors sv ON sv.customer_id = :c AND sv.vendor_id = p.vendor_id
-)`
 
 // StartSnapshot freezes the customer's state and starts a build in the
 // background. Two racing POSTs start one build: the check and the start are
@@ -130,8 +96,8 @@ func (s *Store) runBuild(custID string, build int64) {
 	}()
 }
 
-// build materialises build number build of the customer's snapshot, unless
-// a later POST replaced it.
+// build writes the segments and marks of build number build of the
+// customer's snapshot (snapshot_marks.go), unless a later POST replaced it.
 func (s *Store) build(ctx context.Context, custID string, build int64) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		var current int64
@@ -143,15 +109,14 @@ func (s *Store) build(ctx context.Context, custID string, build int64) error {
 		if current != build || status != kb.SnapshotInProgress {
 			return nil // replaced by a later POST
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM snapshot_rows WHERE customer_id = ?`, custID); err != nil {
-			return fmt.Errorf("clear snapshot of %s: %w", custID, err)
+		for _, q := range []string{`DELETE FROM snapshot_segments WHERE customer_id = ?`, `DELETE FROM snapshot_marks WHERE customer_id = ?`} {
+			if _, err := tx.ExecContext(ctx, q, custID); err != nil {
+				return fmt.Errorf("clear snapshot of %s: %w", custID, err)
+			}
 		}
-		if _, err := tx.ExecContext(ctx, buildStatement, sql.Named("c", custID), sql.Named("root", root)); err != nil {
+		total, err := writeSegments(ctx, tx, custID, root)
+		if err != nil {
 			return fmt.Errorf("build snapshot of %s: %w", custID, err)
-		}
-		var total int
-		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(SUM(nrows), 0) FROM snapshot_rows WHERE customer_id = ?`, custID).Scan(&total); err != nil {
-			return fmt.Errorf("count snapshot of %s: %w", custID, err)
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE snapshots SET status = ?, total = ? WHERE customer_id = ? AND build = ?`,
 			kb.SnapshotCompleted, total, custID, build)

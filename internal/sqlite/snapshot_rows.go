@@ -13,8 +13,9 @@ import (
 )
 
 // Holdings streams rows of the customer's completed snapshot, from the
-// 1-based row offset: a seek on the snapshot's row offsets, then one
-// ordered scan, so a page costs the same wherever it starts.
+// 1-based row offset: a seek on the snapshot's marks, then the segments
+// from there in package order, each one ordered scan of its resources, so
+// a page costs the same wherever it starts.
 func (s *Store) Holdings(ctx context.Context, custID string, offset, count int, fn func(*kb.Holding) error) error {
 	// One read transaction: the status and the rows come from the same
 	// state, even if a forced POST starts a new build meanwhile.
@@ -35,71 +36,262 @@ func (s *Store) Holdings(ctx context.Context, custID string, offset, count int, 
 	case kb.SnapshotFailed:
 		return kb.Errorf(kb.CodeNotFound, "The last holdings snapshot failed: POST holdings again.")
 	}
-	if offset < 1 {
-		offset = 1
-	}
+	offset = max(offset, 1)
 	if offset > st.Total {
 		return nil
 	}
-	var start int
-	err = tx.QueryRowContext(ctx, `SELECT seq FROM snapshot_rows WHERE customer_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1`,
-		custID, offset).Scan(&start)
+	sc := holdingsScan{ctx: ctx, tx: tx, cust: custID, left: count, fn: fn}
+	var seq int
+	err = tx.QueryRowContext(ctx, `SELECT seq, package_id, title_id FROM snapshot_marks WHERE customer_id = ? AND seq <= ?
+		ORDER BY seq DESC LIMIT 1`, custID, offset).Scan(&seq, &sc.fromPackage, &sc.fromTitle)
 	if err != nil {
 		return fmt.Errorf("holdings of %s: %w", custID, err)
 	}
-	// A resource without KBART rows (a custom title) gets its identifiers
-	// here, in the one query: a second query per row while this one is
-	// open would hold two reader connections per download.
-	rows, err := tx.QueryContext(ctx, `SELECT sr.seq, sr.package_id, sr.title_id, sr.kbart, sr.title_name, sr.pub_type,
-		COALESCE(p.name, sr.package_name), sr.vendor_id, COALESCE(v.name, sr.vendor_name), sr.url,
-		sr.custom_coverage, sr.coverage_statement, sr.embargo_unit, sr.embargo_value, sr.url_mask,
-		COALESCE(t.name, sr.title_name), COALESCE(t.publisher, ''), COALESCE(t.contributors, ''),
-		CASE WHEN sr.kbart = '' THEN (SELECT json_group_array(json_array(subtype, value)) FROM
-			(SELECT subtype, value FROM title_identifiers WHERE title_id = sr.title_id ORDER BY type, subtype, value)) ELSE '' END
-		FROM snapshot_rows sr
-		LEFT JOIN titles t ON t.id = sr.title_id
-		LEFT JOIN packages p ON p.id = sr.package_id
-		LEFT JOIN vendors v ON v.id = sr.vendor_id
-		WHERE sr.customer_id = ? AND sr.seq >= ? ORDER BY sr.seq`, custID, start)
+	sc.skip = offset - seq
+	if count <= 0 {
+		sc.left = -1
+	}
+	defer func() {
+		for _, st := range sc.stmts {
+			st.Close()
+		}
+	}()
+	return sc.run()
+}
+
+// holdingsScan reads the rows of a page of a snapshot.
+type holdingsScan struct {
+	ctx                    context.Context
+	tx                     *sql.Tx
+	cust                   string
+	fromPackage, fromTitle int64 // the mark the page starts from
+	skip                   int   // rows before the page's first, from the mark
+	left                   int   // rows still to give; -1 for all
+	fn                     func(*kb.Holding) error
+	proxies                map[string]string    // the frozen proxies' URL masks, read when first needed
+	stmts                  map[string]*sql.Stmt // prepared once a page, used for each of its segments
+	h                      kb.Holding
+}
+
+// segmentHead is a segment of a built snapshot as a page reads it.
+type segmentHead struct {
+	packageID, vendorID     int64
+	kind                    int
+	packageName, vendorName string
+	urlMask                 string
+	customised              bool // the customer has title-level state in the package
+}
+
+// run reads the segments from the mark's package on, a batch at a time.
+func (sc *holdingsScan) run() error {
+	after := sc.fromPackage - 1
+	for sc.left != 0 {
+		rows, err := sc.tx.QueryContext(sc.ctx, `SELECT sg.package_id, sg.kind, COALESCE(p.name, sg.package_name),
+				COALESCE(v.id, sg.vendor_id), COALESCE(v.name, sg.vendor_name), sg.url_mask, sg.customised
+			FROM snapshot_segments sg LEFT JOIN packages p ON p.id = sg.package_id LEFT JOIN vendors v ON v.id = p.vendor_id
+			WHERE sg.customer_id = ? AND sg.package_id > ? ORDER BY sg.package_id LIMIT 64`, sc.cust, after)
+		if err != nil {
+			return fmt.Errorf("holdings of %s: %w", sc.cust, err)
+		}
+		var segs []segmentHead
+		for rows.Next() {
+			var g segmentHead
+			if err := rows.Scan(&g.packageID, &g.kind, &g.packageName, &g.vendorID, &g.vendorName, &g.urlMask, &g.customised); err != nil {
+				rows.Close()
+				return fmt.Errorf("holdings of %s: %w", sc.cust, err)
+			}
+			segs = append(segs, g)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("holdings of %s: %w", sc.cust, err)
+		}
+		if len(segs) == 0 {
+			return nil
+		}
+		for i := range segs {
+			if sc.left == 0 {
+				return nil
+			}
+			from := int64(0)
+			if segs[i].packageID == sc.fromPackage {
+				from = sc.fromTitle
+			}
+			if err := sc.segment(&segs[i], from); err != nil {
+				return err
+			}
+		}
+		after = segs[len(segs)-1].packageID
+	}
+	return nil
+}
+
+// prepare returns the page's prepared statement of query q.
+func (sc *holdingsScan) prepare(q string) (*sql.Stmt, error) {
+	if st, ok := sc.stmts[q]; ok {
+		return st, nil
+	}
+	st, err := sc.tx.PrepareContext(sc.ctx, q)
 	if err != nil {
-		return fmt.Errorf("holdings of %s: %w", custID, err)
+		return nil, fmt.Errorf("holdings of %s: %w", sc.cust, err)
+	}
+	if sc.stmts == nil {
+		sc.stmts = map[string]*sql.Stmt{}
+	}
+	sc.stmts[q] = st
+	return st, nil
+}
+
+// frozenCustomisation is a resource's customisation frozen at the POST,
+// read as one JSON array: custom coverage, coverage statement, embargo unit
+// and value, proxy id (null: inherited).
+const frozenCustomisation = `CASE WHEN sr.title_id IS NULL THEN '' ELSE
+	json_array(sr.custom_coverage, sr.coverage_statement, sr.embargo_unit, sr.embargo_value, sr.proxy_id) END`
+
+// segmentRowsSQL reads, per segment kind, the resources of package :p of
+// customer :c from title :t on: title id, KBART rows, URL, pub type and
+// frozen customisation, and for a resource without KBART rows (a custom
+// package's) the title's name, publisher, contributors and identifiers.
+// plainPackageRowsSQL reads a managed package in which the customer has no
+// title-level state: one ordered scan of its resources.
+var segmentRowsSQL = [...]string{
+	segmentPackage: `SELECT r.title_id, r.kbart, r.url, r.pub_type, ` + frozenCustomisation + `, '', '', '', ''
+		FROM resources r
+		LEFT JOIN snapshot_resources sr ON sr.customer_id = :c AND sr.package_id = r.package_id AND sr.title_id = r.title_id
+		WHERE r.package_id = :p AND r.title_id >= :t AND COALESCE(sr.selected, 1) = 1 AND COALESCE(sr.hidden, 0) = 0
+		ORDER BY r.title_id`,
+	segmentTitles: `SELECT r.title_id, r.kbart, r.url, r.pub_type, ` + frozenCustomisation + `, '', '', '', ''
+		FROM snapshot_resources sr
+		CROSS JOIN resources r ON r.package_id = sr.package_id AND r.title_id = sr.title_id
+		WHERE sr.customer_id = :c AND sr.package_id = :p AND sr.title_id >= :t AND sr.selected = 1 AND sr.hidden = 0
+		ORDER BY sr.title_id`,
+	segmentCustom: `SELECT r.title_id, '', r.url, COALESCE(t.pub_type, r.pub_type), ` + frozenCustomisation + `,
+			COALESCE(t.name, r.name), COALESCE(t.publisher, r.publisher), COALESCE(t.contributors, r.contributors),
+			CASE WHEN t.id IS NULL THEN r.identifiers ELSE (SELECT json_group_array(json_array(subtype, value)) FROM
+				(SELECT subtype, value FROM title_identifiers WHERE title_id = t.id ORDER BY type, subtype, value)) END
+		FROM snapshot_custom_resources r LEFT JOIN titles t ON t.id = r.title_id
+		LEFT JOIN snapshot_resources sr ON sr.customer_id = :c AND sr.package_id = r.package_id AND sr.title_id = r.title_id
+		WHERE r.customer_id = :c AND r.package_id = :p AND r.title_id >= :t AND COALESCE(sr.selected, 1) = 1 AND COALESCE(sr.hidden, 0) = 0
+		ORDER BY r.title_id`,
+}
+
+// Its rows all have KBART rows, which hold their URLs: it reads only those
+// and the title's type.
+const plainPackageRowsSQL = `SELECT kbart, pub_type FROM resources WHERE package_id = :p AND title_id >= :t ORDER BY title_id`
+
+// segment gives the rows of one segment from title from on.
+func (sc *holdingsScan) segment(g *segmentHead, from int64) error {
+	q, plain := segmentRowsSQL[g.kind], g.kind == segmentPackage && !g.customised
+	if plain {
+		q = plainPackageRowsSQL
+	}
+	stmt, err := sc.prepare(q)
+	if err != nil {
+		return err
+	}
+	args := []any{sql.Named("p", g.packageID), sql.Named("t", from)}
+	if !plain {
+		args = append(args, sql.Named("c", sc.cust))
+	}
+	rows, err := stmt.QueryContext(sc.ctx, args...)
+	if err != nil {
+		return fmt.Errorf("holdings of %s, package %d: %w", sc.cust, g.packageID, err)
 	}
 	defer rows.Close()
-	left := count
-	var h kb.Holding
-	for (count <= 0 || left > 0) && rows.Next() {
-		var r snapshotResource
-		if err := rows.Scan(&r.seq, &r.packageID, &r.titleID, &r.kbart, &r.titleAtBuild, &r.pubType, &r.packageName, &r.vendorID,
-			&r.vendorName, &r.url, &r.customCoverage, &r.statement, &r.embargoUnit, &r.embargoValue, &r.urlMask,
-			&r.titleName, &r.publisher, &r.contributors, &r.identifiers); err != nil {
-			return fmt.Errorf("holdings of %s: %w", custID, err)
+	r := snapshotResource{packageID: g.packageID, vendorID: g.vendorID, packageName: g.packageName, vendorName: g.vendorName}
+	for sc.left != 0 && rows.Next() {
+		var cust string
+		dest := []any{&r.titleID, &r.kbart, &r.url, &r.pubType, &cust, &r.titleName, &r.publisher, &r.contributors, &r.identifiers}
+		if plain {
+			dest = []any{&r.kbart, &r.pubType}
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return fmt.Errorf("holdings of %s, package %d: %w", sc.cust, g.packageID, err)
+		}
+		if err := sc.customise(&r, cust, g.urlMask); err != nil {
+			return err
 		}
 		lines, err := r.rows()
 		if err != nil {
 			return err
 		}
-		for i, line := range lines {
-			if r.seq+i < offset {
-				continue
-			}
-			if count > 0 && left == 0 {
+		if sc.skip >= len(lines) {
+			sc.skip -= len(lines)
+			continue
+		}
+		for _, line := range lines[sc.skip:] {
+			if sc.left == 0 {
 				break
 			}
-			r.holding(&h, line)
-			if err := fn(&h); err != nil {
+			r.holding(&sc.h, line)
+			if err := sc.fn(&sc.h); err != nil {
 				return err
 			}
-			left--
+			sc.left--
 		}
+		sc.skip = 0
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("holdings of %s, package %d: %w", sc.cust, g.packageID, err)
+	}
+	return nil
 }
 
-// snapshotResource is one resource of a built snapshot.
+// customise sets the resource's frozen customisation from its JSON array
+// (empty: none) and its effective proxy's URL mask: its own proxy, else
+// the package's (which already falls back on the vendor's and the root's).
+func (sc *holdingsScan) customise(r *snapshotResource, cust, packageMask string) error {
+	r.customCoverage, r.statement, r.embargoUnit, r.embargoValue, r.urlMask = "", "", 0, 0, packageMask
+	if cust == "" {
+		return nil
+	}
+	var a [5]any
+	if err := json.Unmarshal([]byte(cust), &a); err != nil {
+		return fmt.Errorf("customisation of %d/%d: %w", r.packageID, r.titleID, err)
+	}
+	r.customCoverage, _ = a[0].(string)
+	r.statement, _ = a[1].(string)
+	unit, _ := a[2].(float64)
+	value, _ := a[3].(float64)
+	r.embargoUnit, r.embargoValue = int(unit), int(value)
+	proxy, ok := a[4].(string)
+	if !ok {
+		return nil // inherited
+	}
+	if sc.proxies == nil {
+		m, err := frozenProxies(sc.ctx, sc.tx, sc.cust)
+		if err != nil {
+			return err
+		}
+		sc.proxies = m
+	}
+	r.urlMask = sc.proxies[proxy]
+	return nil
+}
+
+// frozenProxies reads the URL masks of the customer's proxies as frozen at
+// the POST, by proxy id.
+func frozenProxies(ctx context.Context, tx *sql.Tx, custID string) (map[string]string, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, url_mask FROM snapshot_proxies WHERE customer_id = ?`, custID)
+	if err != nil {
+		return nil, fmt.Errorf("proxies of %s: %w", custID, err)
+	}
+	defer rows.Close()
+	m := map[string]string{}
+	for rows.Next() {
+		var id, mask string
+		if err := rows.Scan(&id, &mask); err != nil {
+			return nil, fmt.Errorf("proxies of %s: %w", custID, err)
+		}
+		m[id] = mask
+	}
+	return m, rows.Err()
+}
+
+// snapshotResource is one resource of a snapshot being read.
 type snapshotResource struct {
-	seq                              int
 	packageID, titleID, vendorID     int64
-	kbart, titleAtBuild, titleName   string
+	kbart, titleName                 string
 	pubType                          int
 	packageName, vendorName, url     string
 	customCoverage, statement        string
@@ -193,14 +385,10 @@ var embargoLetters = map[kb.EmbargoUnit]string{kb.EmbargoDays: "D", kb.EmbargoWe
 
 // holding fills h with one served row: the KBART fields with the frozen
 // customisations applied (embargo, proxied URL, coverage statement, the
-// default access type P), the current title name when the title was renamed
-// since the build, and the package, vendor and resource type.
+// default access type P), and the package, vendor and resource type.
 func (r *snapshotResource) holding(h *kb.Holding, line string) {
 	f := splitRow(line)
 	copy(h[:kb.KBARTFieldCount], f[:])
-	if r.titleName != r.titleAtBuild {
-		h[kbart.PublicationTitle] = r.titleName
-	}
 	if r.embargoValue > 0 {
 		h[kbart.EmbargoInfo] = "P" + strconv.Itoa(r.embargoValue) + embargoLetters[kb.EmbargoUnit(r.embargoUnit)]
 	}

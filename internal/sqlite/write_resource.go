@@ -161,8 +161,8 @@ func addToCustomPackage(ctx context.Context, tx *sql.Tx, packageID, titleID int6
 	if f != nil {
 		url = f.URL
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO resources(package_id, title_id, sort_name, url)
-		SELECT ?, id, sort_name, ? FROM titles WHERE id = ?`, packageID, url, titleID); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO resources(package_id, title_id, sort_name, pub_type, url)
+		SELECT ?, id, sort_name, pub_type, ? FROM titles WHERE id = ?`, packageID, url, titleID); err != nil {
 		return fmt.Errorf("add title %d: %w", titleID, err)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE packages SET title_count = title_count + 1 WHERE id = ?`, packageID); err != nil {
@@ -249,7 +249,7 @@ func writeTitleFields(ctx context.Context, tx *sql.Tx, id int64, f *kb.TitleFiel
 			return fmt.Errorf("update title %d: %w", id, err)
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE resources SET sort_name = ? WHERE title_id = ?`, fold(f.Name), id); err != nil {
+	if _, err := tx.ExecContext(ctx, `UPDATE resources SET sort_name = ?, pub_type = ? WHERE title_id = ?`, fold(f.Name), int(f.PubType), id); err != nil {
 		return fmt.Errorf("update title %d: %w", id, err)
 	}
 	if err := unindexTitle(ctx, tx, id); err != nil {

@@ -29,7 +29,7 @@ var HoldingsExtraColumns = kb.HoldingColumns[kb.KBARTFieldCount:]
 func WriteHoldingsKBART(ctx context.Context, st kb.SnapshotStore, custID string, offset, count int, w io.Writer) (int, error) {
 	kw := kbart.NewWriter(w, HoldingsExtraColumns...)
 	n := 0
-	err := st.Holdings(ctx, custID, offset, count, func(h *kb.Holding) error {
+	err := pipeHoldings(ctx, st, custID, offset, count, func(h *kb.Holding) error {
 		n++
 		return kw.Write(h[:])
 	})

@@ -151,7 +151,7 @@ func (h *handlers) holdings(w http.ResponseWriter, r *http.Request) error {
 		hd.Set("Content-Type", web.ContentTypeJSON)
 		hd.Set("X-Content-Type-Options", "nosniff")
 	}), q.offset)
-	if err := h.store.Holdings(r.Context(), custID, q.offset, q.count, out.row); err != nil {
+	if err := pipeHoldings(r.Context(), h.store, custID, q.offset, q.count, out.row); err != nil {
 		return fmt.Errorf("read holdings of %s (offset %d, count %d): %w", custID, q.offset, q.count, err)
 	}
 	return out.close()

@@ -1,0 +1,277 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// A snapshot is not a copy of its rows. The build writes one segment per
+// package that has holdings (its first row and row count) and a mark every
+// markEvery resources (the row at which that resource starts); a page seeks
+// the mark at or before its offset and reads the rows from the knowledge
+// base and the frozen state from there. A managed package selected as a
+// whole, with no title-level exclusion or custom coverage, takes its marks
+// from package_marks, which its import computes once for every customer:
+// such a segment costs its number of marks, not of its rows.
+
+// markEvery is the number of resources between two marks.
+const markEvery = 256
+
+// kbartRowsExpr counts the KBART rows of resource r: one per source row,
+// one for a resource without source rows, one per range of a custom
+// coverage (sr, the frozen customisation). Serving counts the same way
+// (snapshotResource.rows).
+const kbartRowsExpr = `CASE WHEN COALESCE(sr.custom_coverage, '') <> '' THEN json_array_length(sr.custom_coverage)
+	WHEN r.kbart = '' THEN 1 ELSE length(r.kbart) - length(replace(r.kbart, char(10), '')) + 1 END`
+
+// Segment kinds (snapshot_segments.kind).
+const (
+	segmentPackage = 0 // a managed package selected as a whole
+	segmentTitles  = 1 // titles selected one by one in a managed package
+	segmentCustom  = 2 // a custom package, from its frozen copy
+)
+
+// exceptionDeltasSQL lists the resources of package :p whose row count
+// customer :c changed (excluded: all their rows; custom coverage: one row
+// per range instead of their KBART rows), in title order, with the change.
+const exceptionDeltasSQL = `SELECT r.title_id,
+	(CASE WHEN sr.selected = 0 OR sr.hidden = 1 THEN 0 ELSE ` + kbartRowsExpr + ` END)
+	- (CASE WHEN r.kbart = '' THEN 1 ELSE length(r.kbart) - length(replace(r.kbart, char(10), '')) + 1 END)
+	FROM snapshot_resources sr CROSS JOIN resources r ON r.package_id = sr.package_id AND r.title_id = sr.title_id
+	WHERE sr.customer_id = :c AND sr.package_id = :p AND (sr.selected = 0 OR sr.hidden = 1 OR sr.custom_coverage <> '')
+	ORDER BY sr.title_id`
+
+// shiftedMarks writes the marks of a managed package selected whole in
+// which the customer excluded titles or set custom coverage: the package's
+// import marks, each moved by the row changes of the titles before it. A
+// mark on an excluded title still marks where the next included title
+// starts; marks that fall together keep the first, marks at or past the
+// segment's end are dropped. Its cost is the package's marks plus the
+// customer's exceptions in it, not the package's rows (the CROSS JOIN
+// keeps SQLite from scanning the package for the title order instead). It returns the
+// segment's row count.
+func shiftedMarks(ctx context.Context, tx *sql.Tx, custID string, s segment, seq int64) (int64, error) {
+	type delta struct{ title, rows int64 }
+	var deltas []delta
+	rows, err := tx.QueryContext(ctx, exceptionDeltasSQL, sql.Named("c", custID), sql.Named("p", s.packageID))
+	if err != nil {
+		return 0, fmt.Errorf("exceptions of package %d: %w", s.packageID, err)
+	}
+	n := s.rows
+	for rows.Next() {
+		var d delta
+		if err := rows.Scan(&d.title, &d.rows); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("exceptions of package %d: %w", s.packageID, err)
+		}
+		deltas = append(deltas, d)
+		n += d.rows
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("exceptions of package %d: %w", s.packageID, err)
+	}
+	if n <= 0 {
+		return 0, nil
+	}
+	type mark struct{ off, title int64 }
+	var marks []mark
+	rows, err = tx.QueryContext(ctx, `SELECT row_offset, title_id FROM package_marks WHERE package_id = ? ORDER BY row_offset`, s.packageID)
+	if err != nil {
+		return 0, fmt.Errorf("marks of package %d: %w", s.packageID, err)
+	}
+	for rows.Next() {
+		var m mark
+		if err := rows.Scan(&m.off, &m.title); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("marks of package %d: %w", s.packageID, err)
+		}
+		marks = append(marks, m)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("marks of package %d: %w", s.packageID, err)
+	}
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO snapshot_marks(customer_id, seq, package_id, title_id) VALUES (?, ?, ?, ?)`)
+	if err != nil {
+		return 0, fmt.Errorf("marks of package %d: %w", s.packageID, err)
+	}
+	defer ins.Close()
+	var shift int64
+	last := int64(-1)
+	for _, m := range marks {
+		for len(deltas) > 0 && deltas[0].title < m.title {
+			shift += deltas[0].rows
+			deltas = deltas[1:]
+		}
+		off := m.off + shift
+		if off == last || off >= n {
+			continue
+		}
+		last = off
+		if _, err := ins.ExecContext(ctx, custID, seq+off, s.packageID, m.title); err != nil {
+			return 0, fmt.Errorf("marks of package %d: %w", s.packageID, err)
+		}
+	}
+	return n, nil
+}
+
+// segmentSQL is, per kind, the resources of package :p that are holdings of
+// customer :c (FROM … WHERE, r the resource and sr its frozen
+// customisation) and the SQL count of a resource's rows.
+var segmentSQL = [...]struct{ from, rows string }{
+	segmentPackage: {`FROM resources r
+		LEFT JOIN snapshot_resources sr ON sr.customer_id = :c AND sr.package_id = r.package_id AND sr.title_id = r.title_id
+		WHERE r.package_id = :p AND COALESCE(sr.selected, 1) = 1 AND COALESCE(sr.hidden, 0) = 0`, kbartRowsExpr},
+	segmentTitles: {`FROM snapshot_resources sr
+		CROSS JOIN resources r ON r.package_id = sr.package_id AND r.title_id = sr.title_id
+		WHERE sr.customer_id = :c AND sr.package_id = :p AND sr.selected = 1 AND sr.hidden = 0`, kbartRowsExpr},
+	segmentCustom: {`FROM snapshot_custom_resources r
+		LEFT JOIN snapshot_resources sr ON sr.customer_id = :c AND sr.package_id = r.package_id AND sr.title_id = r.title_id
+		WHERE r.customer_id = :c AND r.package_id = :p AND COALESCE(sr.selected, 1) = 1 AND COALESCE(sr.hidden, 0) = 0`,
+		`CASE WHEN COALESCE(sr.custom_coverage, '') <> '' THEN json_array_length(sr.custom_coverage) ELSE 1 END`},
+}
+
+// marksSQL selects, from a set of resources with their row counts n (the
+// subquery %s, with columns title_id and n), every markEvery-th resource
+// from the first with the row offset (from 0) at which its rows start.
+const marksSQL = `SELECT title_id, off FROM (
+	SELECT title_id, SUM(n) OVER w - n AS off, ROW_NUMBER() OVER w AS rn FROM (%s)
+	WINDOW w AS (ORDER BY title_id ROWS UNBOUNDED PRECEDING)
+) WHERE (rn - 1) %% %d = 0`
+
+// refreshPackageMarks computes a managed package's marks and KBART row
+// count, for the snapshots of every customer that selects it whole.
+func refreshPackageMarks(ctx context.Context, tx *sql.Tx, packageID int64) error {
+	rows := `SELECT title_id, CASE WHEN kbart = '' THEN 1 ELSE length(kbart) - length(replace(kbart, char(10), '')) + 1 END AS n
+		FROM resources WHERE package_id = :p`
+	for _, q := range []string{
+		`DELETE FROM package_marks WHERE package_id = :p`,
+		`INSERT INTO package_marks(package_id, title_id, row_offset) SELECT :p, title_id, off FROM (` + fmt.Sprintf(marksSQL, rows, markEvery) + `)`,
+		`UPDATE packages SET kbart_rows = (SELECT COALESCE(SUM(n), 0) FROM (` + rows + `)), marks_ok = 1 WHERE id = :p`,
+	} {
+		if _, err := tx.ExecContext(ctx, q, sql.Named("p", packageID)); err != nil {
+			return fmt.Errorf("marks of package %d: %w", packageID, err)
+		}
+	}
+	return nil
+}
+
+// segment is a package's part of a snapshot being built.
+type segment struct {
+	packageID  int64
+	kind       int
+	exclusions bool  // (kind 0) title-level exclusions or custom coverage
+	marksOK    bool  // (kind 0) package_marks are current
+	rows       int64 // (kind 0) the package's KBART rows
+}
+
+// segmentsSQL lists the packages with holdings of customer :c from its
+// frozen state, in package id order.
+const segmentsSQL = `
+SELECT sp.package_id, CASE WHEN p.customer_id IS NULL THEN 0 ELSE 2 END,
+	EXISTS (SELECT 1 FROM snapshot_resources sr WHERE sr.customer_id = :c AND sr.package_id = sp.package_id
+		AND (sr.selected = 0 OR sr.hidden = 1 OR sr.custom_coverage <> '')),
+	p.marks_ok, p.kbart_rows
+FROM snapshot_packages sp JOIN packages p ON p.id = sp.package_id
+WHERE sp.customer_id = :c AND sp.selected = 1 AND sp.hidden = 0
+UNION ALL
+SELECT DISTINCT sr.package_id, 1, 1, 1, 0
+FROM snapshot_resources sr
+LEFT JOIN snapshot_packages sp ON sp.customer_id = :c AND sp.package_id = sr.package_id
+WHERE sr.customer_id = :c AND sr.selected = 1 AND sr.hidden = 0
+	AND COALESCE(sp.selected, 0) = 0 AND COALESCE(sp.hidden, 0) = 0
+ORDER BY 1`
+
+// writeSegments writes the segments and marks of the customer's snapshot
+// (whose old ones are gone) and returns its row count.
+func writeSegments(ctx context.Context, tx *sql.Tx, custID, root string) (int64, error) {
+	rows, err := tx.QueryContext(ctx, segmentsSQL, sql.Named("c", custID))
+	if err != nil {
+		return 0, fmt.Errorf("list snapshot packages: %w", err)
+	}
+	var segs []segment
+	for rows.Next() {
+		var s segment
+		if err := rows.Scan(&s.packageID, &s.kind, &s.exclusions, &s.marksOK, &s.rows); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("list snapshot packages: %w", err)
+		}
+		segs = append(segs, s)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("list snapshot packages: %w", err)
+	}
+	seq := int64(1)
+	for _, s := range segs {
+		n, err := writeSegment(ctx, tx, custID, root, s, seq)
+		if err != nil {
+			return 0, err
+		}
+		seq += n
+	}
+	return seq - 1, nil
+}
+
+// writeSegment writes one package's segment, starting at row seq, and its
+// marks; it returns the segment's row count.
+func writeSegment(ctx context.Context, tx *sql.Tx, custID, root string, s segment, seq int64) (int64, error) {
+	args := []any{sql.Named("c", custID), sql.Named("p", s.packageID), sql.Named("seq", seq)}
+	var n int64
+	switch {
+	case s.kind == segmentPackage:
+		if !s.marksOK {
+			if err := refreshPackageMarks(ctx, tx, s.packageID); err != nil {
+				return 0, err
+			}
+			if err := tx.QueryRowContext(ctx, `SELECT kbart_rows FROM packages WHERE id = ?`, s.packageID).Scan(&s.rows); err != nil {
+				return 0, fmt.Errorf("rows of package %d: %w", s.packageID, err)
+			}
+		}
+		if !s.exclusions {
+			n = s.rows
+			if n > 0 {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot_marks(customer_id, seq, package_id, title_id)
+					SELECT :c, :seq + row_offset, :p, title_id FROM package_marks WHERE package_id = :p`, args...); err != nil {
+					return 0, fmt.Errorf("marks of package %d: %w", s.packageID, err)
+				}
+			}
+			break
+		}
+		var err error
+		if n, err = shiftedMarks(ctx, tx, custID, s, seq); err != nil {
+			return 0, err
+		}
+	default:
+		q := segmentSQL[s.kind]
+		set := `SELECT r.title_id AS title_id, ` + q.rows + ` AS n ` + q.from
+		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(SUM(n), 0) FROM (`+set+`)`, args...).Scan(&n); err != nil {
+			return 0, fmt.Errorf("rows of package %d: %w", s.packageID, err)
+		}
+		if n > 0 {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot_marks(customer_id, seq, package_id, title_id)
+				SELECT :c, :seq + off, :p, title_id FROM (`+fmt.Sprintf(marksSQL, set, markEvery)+`)`, args...); err != nil {
+				return 0, fmt.Errorf("marks of package %d: %w", s.packageID, err)
+			}
+		}
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO snapshot_segments(customer_id, package_id, kind, seq, nrows, package_name, vendor_id, vendor_name,
+			url_mask, customised)
+		SELECT :c, p.id, :kind, :seq, :n, p.name, p.vendor_id, v.name,
+			COALESCE((SELECT px.url_mask FROM snapshot_proxies px WHERE px.customer_id = :c
+				AND px.id = COALESCE(sp.proxy_id, sv.proxy_id, :root)), ''),
+			EXISTS (SELECT 1 FROM snapshot_resources sr WHERE sr.customer_id = :c AND sr.package_id = p.id)
+		FROM packages p JOIN vendors v ON v.id = p.vendor_id
+		LEFT JOIN snapshot_packages sp ON sp.customer_id = :c AND sp.package_id = p.id
+		LEFT JOIN snapshot_vendors sv ON sv.customer_id = :c AND sv.vendor_id = p.vendor_id
+		WHERE p.id = :p`, append(args, sql.Named("kind", s.kind), sql.Named("n", n), sql.Named("root", root))...)
+	if err != nil {
+		return 0, fmt.Errorf("segment of package %d: %w", s.packageID, err)
+	}
+	return n, nil
+}
