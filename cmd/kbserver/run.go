@@ -51,6 +51,7 @@ func commands() []*command {
 		apikeyRevokeCommand(),
 		proxyAddCommand(),
 		proxyRemoveCommand(),
+		profileAddCommand(),
 		exportHoldingsCommand(),
 		genCommand(),
 		genKBARTCommand(),

@@ -53,7 +53,7 @@ func routes(store kb.Store) []web.Route {
 	var all []web.Route
 	all = append(all, rmapi.Routes(store)...)
 	all = append(all, ermapi.Routes(store)...)
-	all = append(all, pfapi.Routes()...)
+	all = append(all, pfapi.Routes(store)...)
 	all = append(all, docs.Routes()...)
 	return all
 }

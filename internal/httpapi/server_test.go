@@ -32,6 +32,21 @@ func newServer(t *testing.T, deps httpapi.Deps) *httptest.Server {
 	if err := st.AddAPIKey(ctx, "lib", kb.HashAPIKey("lib-key")); err != nil {
 		t.Fatal(err)
 	}
+	// Publication search profiles: lib.main.pf (password pf-pass) and
+	// lib.main.guest (guest access, password guest-pass).
+	for _, p := range []struct {
+		id, password string
+		guest        bool
+	}{{"pf", "pf-pass", false}, {"guest", "guest-pass", true}} {
+		hash, err := kb.HashPassword(p.password)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := kb.ProfileID{CustomerID: "lib", GroupID: "main", ProfileID: p.id}
+		if err := st.SaveProfile(ctx, kb.Profile{ID: id, PasswordHash: hash, Guest: p.guest}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	deps.Store = st
 	return apitest.NewServer(t, httpapi.NewServer(deps))
 }

@@ -38,7 +38,8 @@ func sendKey(t *testing.T, srv *httptest.Server, method, path, key string) (*htt
 // TestNotImplementedRoutes checks every route that is not served yet: the
 // holdings and resource management ones check the API key first and then
 // answer 501 with code 1012 as an error array; the publication search ones
-// answer 501 with no body and the message in X-Error-Message.
+// authenticate the profile and then answer 501 with no body and the
+// message in X-Error-Message.
 func TestNotImplementedRoutes(t *testing.T) {
 	srv := newServer(t, httpapi.Deps{})
 	n := 0
@@ -52,7 +53,10 @@ func TestNotImplementedRoutes(t *testing.T) {
 		wantMessage := "Not implemented yet: " + r.Pattern
 		t.Run(r.Pattern, func(t *testing.T) {
 			if strings.HasPrefix(pattern, "/pf/") {
-				res, body := sendKey(t, srv, method, path, "")
+				if res, body := sendPassword(t, srv, path, ""); res.StatusCode != 401 || len(body) != 0 {
+					t.Errorf("without a password: status %d, body %q; want 401, no body", res.StatusCode, body)
+				}
+				res, body := sendPassword(t, srv, path, "pf-pass")
 				if res.StatusCode != 501 || len(body) != 0 || res.Header.Get("X-Error-Message") != wantMessage {
 					t.Errorf("status %d, X-Error-Message %q, body %q; want 501, %q, no body",
 						res.StatusCode, res.Header.Get("X-Error-Message"), body, wantMessage)

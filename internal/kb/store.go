@@ -10,6 +10,7 @@ type Store interface {
 	HoldingsWriter
 	SnapshotStore
 	CustomerStore
+	ProfileStore
 	Importer
 	StateWriter
 	Close() error

@@ -19,6 +19,7 @@ type Opener func(t *testing.T) kb.Store
 func Run(t *testing.T, open Opener) {
 	t.Run("Customers", func(t *testing.T) { testCustomers(t, open(t)) })
 	t.Run("APIKeys", func(t *testing.T) { testAPIKeys(t, open(t)) })
+	t.Run("Profiles", func(t *testing.T) { testProfiles(t, open(t)) })
 	t.Run("Import", func(t *testing.T) { testImport(t, open(t)) })
 	t.Run("Reimport", func(t *testing.T) { testReimport(t, open(t)) })
 	t.Run("ImportRollback", func(t *testing.T) { testImportRollback(t, open(t)) })

@@ -1,0 +1,103 @@
+package web
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// PasswordHeader is the request header that carries a profile's password.
+const PasswordHeader = "password"
+
+// ProfileLookup finds a publication search profile; kb.ProfileStore
+// implements it.
+type ProfileLookup interface {
+	LookupProfile(ctx context.Context, id kb.ProfileID) (kb.Profile, error)
+}
+
+type profileKey struct{}
+
+// ProfileFrom returns the profile RequireProfile admitted the request for.
+func ProfileFrom(ctx context.Context) (kb.ProfileID, bool) {
+	p, ok := ctx.Value(profileKey{}).(kb.ProfileID)
+	return p, ok
+}
+
+// RequireProfile returns a middleware that admits a request for the
+// profile named by the path parameter profile (custid.groupid.profileid):
+// with the profile's password in the password header, or without one when
+// the profile allows guest access. A malformed profile is CodeInvalid
+// (400); an unknown profile, a wrong password, or no password on a profile
+// without guest access is CodeUnauthenticated (401), the same for all so
+// as not to tell which profiles exist. Passwords are checked against their
+// slow hash once, then remembered as verified for a while (a hash of
+// profile, stored hash and password, never the password) so that a search
+// box does not pay the slow hash on every request.
+func RequireProfile(profiles ProfileLookup) Middleware {
+	verified := newVerifiedCache(10*time.Minute, 10_000)
+	return func(next HandlerFunc) HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) error {
+			id, err := kb.ParseProfileID(r.PathValue("profile"))
+			if err != nil {
+				return err
+			}
+			p, err := profiles.LookupProfile(r.Context(), id)
+			if err != nil && kb.ErrorCode(err) != kb.CodeNotFound {
+				return fmt.Errorf("look up profile %s: %w", id, err)
+			}
+			known := err == nil
+			password := r.Header.Get(PasswordHeader)
+			given := password != "" // an empty header is no password
+			switch {
+			case !given && known && p.Guest:
+			case !given:
+				return kb.Errorf(kb.CodeUnauthenticated, "A password is required for this profile (header password).")
+			case !known || p.PasswordHash == "" || !verified.check(id.String(), p.PasswordHash, password):
+				return kb.Errorf(kb.CodeUnauthenticated, "Profile authentication failed: unknown profile or wrong password.")
+			}
+			return next(w, r.WithContext(context.WithValue(r.Context(), profileKey{}, id)))
+		}
+	}
+}
+
+// verifiedCache remembers (profile, stored hash, password) triples whose
+// check succeeded, by a SHA-256 of the three, until they expire. A changed
+// password hash makes the old entries useless.
+type verifiedCache struct {
+	ttl time.Duration
+	max int
+	mu  sync.Mutex
+	m   map[[sha256.Size]byte]time.Time
+}
+
+func newVerifiedCache(ttl time.Duration, max int) *verifiedCache {
+	return &verifiedCache{ttl: ttl, max: max, m: map[[sha256.Size]byte]time.Time{}}
+}
+
+// check reports whether password matches hash, from the cache or by the
+// slow check.
+func (c *verifiedCache) check(profile, hash, password string) bool {
+	key := sha256.Sum256([]byte(profile + "\x00" + hash + "\x00" + password))
+	now := time.Now()
+	c.mu.Lock()
+	exp, ok := c.m[key]
+	c.mu.Unlock()
+	if ok && now.Before(exp) {
+		return true
+	}
+	if !kb.CheckPassword(hash, password) {
+		return false
+	}
+	c.mu.Lock()
+	if len(c.m) >= c.max {
+		clear(c.m)
+	}
+	c.m[key] = now.Add(c.ttl)
+	c.mu.Unlock()
+	return true
+}

@@ -1,0 +1,38 @@
+package storetest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// testProfiles: profiles are saved for existing customers only, found by
+// their three parts, and saving again changes password and guest access.
+func testProfiles(t *testing.T, s kb.Store) {
+	ctx := context.Background()
+	id := kb.ProfileID{CustomerID: "p1", GroupID: "main", ProfileID: "az"}
+	if err := s.SaveProfile(ctx, kb.Profile{ID: id, Guest: true}); kb.ErrorCode(err) != kb.CodeNotFound {
+		t.Fatalf("profile of a missing customer: %v, want CodeNotFound", err)
+	}
+	if _, err := s.AddCustomer(ctx, "p1", ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.LookupProfile(ctx, id); kb.ErrorCode(err) != kb.CodeNotFound {
+		t.Fatalf("missing profile: %v, want CodeNotFound", err)
+	}
+	if err := s.SaveProfile(ctx, kb.Profile{ID: id, PasswordHash: "h1", Guest: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveProfile(ctx, kb.Profile{ID: id, PasswordHash: "h2"}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.LookupProfile(ctx, id)
+	if err != nil || got != (kb.Profile{ID: id, PasswordHash: "h2"}) {
+		t.Errorf("profile after a second save = %+v, %v", got, err)
+	}
+	other := kb.ProfileID{CustomerID: "p1", GroupID: "main", ProfileID: "other"}
+	if _, err := s.LookupProfile(ctx, other); kb.ErrorCode(err) != kb.CodeNotFound {
+		t.Errorf("another profile id: %v, want CodeNotFound", err)
+	}
+}
