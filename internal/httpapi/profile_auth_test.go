@@ -44,7 +44,7 @@ func TestProfileAuth(t *testing.T) {
 		message                 string // part of X-Error-Message
 	}{
 		{"password", "lib.main.pf", "pf-pass", 501, ""},
-		{"password twice (verified cache)", "lib.main.pf", "pf-pass", 501, ""},
+		{"password again", "lib.main.pf", "pf-pass", 501, ""},
 		{"wrong password", "lib.main.pf", "pf-pas", 401, "wrong password"},
 		{"no password, no guest access", "lib.main.pf", "", 401, "password is required"},
 		{"guest without password", "lib.main.guest", "", 501, ""},

@@ -18,12 +18,15 @@ import (
 // markEvery is the number of resources between two marks.
 const markEvery = 256
 
-// kbartRowsExpr counts the KBART rows of resource r: one per source row,
-// one for a resource without source rows, one per range of a custom
-// coverage (sr, the frozen customisation). Serving counts the same way
-// (snapshotResource.rows).
+// sourceRowsExpr counts the KBART rows of resource r as imported: one per
+// source row, one for a resource without source rows.
+const sourceRowsExpr = `CASE WHEN r.kbart = '' THEN 1 ELSE length(r.kbart) - length(replace(r.kbart, char(10), '')) + 1 END`
+
+// kbartRowsExpr counts the KBART rows of resource r as served: one per
+// range of a custom coverage (sr, the frozen customisation), else its
+// source rows. Serving counts the same way (snapshotResource.rows).
 const kbartRowsExpr = `CASE WHEN COALESCE(sr.custom_coverage, '') <> '' THEN json_array_length(sr.custom_coverage)
-	WHEN r.kbart = '' THEN 1 ELSE length(r.kbart) - length(replace(r.kbart, char(10), '')) + 1 END`
+	ELSE ` + sourceRowsExpr + ` END`
 
 // Segment kinds (snapshot_segments.kind).
 const (
@@ -36,8 +39,7 @@ const (
 // customer :c changed (excluded: all their rows; custom coverage: one row
 // per range instead of their KBART rows), in title order, with the change.
 const exceptionDeltasSQL = `SELECT r.title_id,
-	(CASE WHEN sr.selected = 0 OR sr.hidden = 1 THEN 0 ELSE ` + kbartRowsExpr + ` END)
-	- (CASE WHEN r.kbart = '' THEN 1 ELSE length(r.kbart) - length(replace(r.kbart, char(10), '')) + 1 END)
+	(CASE WHEN sr.selected = 0 OR sr.hidden = 1 THEN 0 ELSE ` + kbartRowsExpr + ` END) - ` + sourceRowsExpr + `
 	FROM snapshot_resources sr CROSS JOIN resources r ON r.package_id = sr.package_id AND r.title_id = sr.title_id
 	WHERE sr.customer_id = :c AND sr.package_id = :p AND (sr.selected = 0 OR sr.hidden = 1 OR sr.custom_coverage <> '')
 	ORDER BY sr.title_id`
@@ -53,44 +55,22 @@ const exceptionDeltasSQL = `SELECT r.title_id,
 // segment's row count.
 func shiftedMarks(ctx context.Context, tx *sql.Tx, custID string, s segment, seq int64) (int64, error) {
 	type delta struct{ title, rows int64 }
-	var deltas []delta
-	rows, err := tx.QueryContext(ctx, exceptionDeltasSQL, sql.Named("c", custID), sql.Named("p", s.packageID))
+	deltas, err := queryAll(ctx, tx, exceptionDeltasSQL, []any{sql.Named("c", custID), sql.Named("p", s.packageID)},
+		func(r *sql.Rows) (d delta, err error) { return d, r.Scan(&d.title, &d.rows) })
 	if err != nil {
 		return 0, fmt.Errorf("exceptions of package %d: %w", s.packageID, err)
 	}
 	n := s.rows
-	for rows.Next() {
-		var d delta
-		if err := rows.Scan(&d.title, &d.rows); err != nil {
-			rows.Close()
-			return 0, fmt.Errorf("exceptions of package %d: %w", s.packageID, err)
-		}
-		deltas = append(deltas, d)
+	for _, d := range deltas {
 		n += d.rows
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return 0, fmt.Errorf("exceptions of package %d: %w", s.packageID, err)
 	}
 	if n <= 0 {
 		return 0, nil
 	}
 	type mark struct{ off, title int64 }
-	var marks []mark
-	rows, err = tx.QueryContext(ctx, `SELECT row_offset, title_id FROM package_marks WHERE package_id = ? ORDER BY row_offset`, s.packageID)
+	marks, err := queryAll(ctx, tx, `SELECT row_offset, title_id FROM package_marks WHERE package_id = ? ORDER BY row_offset`,
+		[]any{s.packageID}, func(r *sql.Rows) (m mark, err error) { return m, r.Scan(&m.off, &m.title) })
 	if err != nil {
-		return 0, fmt.Errorf("marks of package %d: %w", s.packageID, err)
-	}
-	for rows.Next() {
-		var m mark
-		if err := rows.Scan(&m.off, &m.title); err != nil {
-			rows.Close()
-			return 0, fmt.Errorf("marks of package %d: %w", s.packageID, err)
-		}
-		marks = append(marks, m)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return 0, fmt.Errorf("marks of package %d: %w", s.packageID, err)
 	}
 	ins, err := tx.PrepareContext(ctx, `INSERT INTO snapshot_marks(customer_id, seq, package_id, title_id) VALUES (?, ?, ?, ?)`)
@@ -144,8 +124,7 @@ const marksSQL = `SELECT title_id, off FROM (
 // refreshPackageMarks computes a managed package's marks and KBART row
 // count, for the snapshots of every customer that selects it whole.
 func refreshPackageMarks(ctx context.Context, tx *sql.Tx, packageID int64) error {
-	rows := `SELECT title_id, CASE WHEN kbart = '' THEN 1 ELSE length(kbart) - length(replace(kbart, char(10), '')) + 1 END AS n
-		FROM resources WHERE package_id = :p`
+	rows := `SELECT r.title_id AS title_id, ` + sourceRowsExpr + ` AS n FROM resources r WHERE r.package_id = :p`
 	for _, q := range []string{
 		`DELETE FROM package_marks WHERE package_id = :p`,
 		`INSERT INTO package_marks(package_id, title_id, row_offset) SELECT :p, title_id, off FROM (` + fmt.Sprintf(marksSQL, rows, markEvery) + `)`,
@@ -187,21 +166,10 @@ ORDER BY 1`
 // writeSegments writes the segments and marks of the customer's snapshot
 // (whose old ones are gone) and returns its row count.
 func writeSegments(ctx context.Context, tx *sql.Tx, custID, root string) (int64, error) {
-	rows, err := tx.QueryContext(ctx, segmentsSQL, sql.Named("c", custID))
+	segs, err := queryAll(ctx, tx, segmentsSQL, []any{sql.Named("c", custID)}, func(r *sql.Rows) (s segment, err error) {
+		return s, r.Scan(&s.packageID, &s.kind, &s.exclusions, &s.marksOK, &s.rows)
+	})
 	if err != nil {
-		return 0, fmt.Errorf("list snapshot packages: %w", err)
-	}
-	var segs []segment
-	for rows.Next() {
-		var s segment
-		if err := rows.Scan(&s.packageID, &s.kind, &s.exclusions, &s.marksOK, &s.rows); err != nil {
-			rows.Close()
-			return 0, fmt.Errorf("list snapshot packages: %w", err)
-		}
-		segs = append(segs, s)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return 0, fmt.Errorf("list snapshot packages: %w", err)
 	}
 	seq := int64(1)

@@ -86,24 +86,14 @@ type segmentHead struct {
 func (sc *holdingsScan) run() error {
 	after := sc.fromPackage - 1
 	for sc.left != 0 {
-		rows, err := sc.tx.QueryContext(sc.ctx, `SELECT sg.package_id, sg.kind, COALESCE(p.name, sg.package_name),
+		segs, err := queryAll(sc.ctx, sc.tx, `SELECT sg.package_id, sg.kind, COALESCE(p.name, sg.package_name),
 				COALESCE(v.id, sg.vendor_id), COALESCE(v.name, sg.vendor_name), sg.url_mask, sg.customised
 			FROM snapshot_segments sg LEFT JOIN packages p ON p.id = sg.package_id LEFT JOIN vendors v ON v.id = p.vendor_id
-			WHERE sg.customer_id = ? AND sg.package_id > ? ORDER BY sg.package_id LIMIT 64`, sc.cust, after)
+			WHERE sg.customer_id = ? AND sg.package_id > ? ORDER BY sg.package_id LIMIT 64`, []any{sc.cust, after},
+			func(r *sql.Rows) (g segmentHead, err error) {
+				return g, r.Scan(&g.packageID, &g.kind, &g.packageName, &g.vendorID, &g.vendorName, &g.urlMask, &g.customised)
+			})
 		if err != nil {
-			return fmt.Errorf("holdings of %s: %w", sc.cust, err)
-		}
-		var segs []segmentHead
-		for rows.Next() {
-			var g segmentHead
-			if err := rows.Scan(&g.packageID, &g.kind, &g.packageName, &g.vendorID, &g.vendorName, &g.urlMask, &g.customised); err != nil {
-				rows.Close()
-				return fmt.Errorf("holdings of %s: %w", sc.cust, err)
-			}
-			segs = append(segs, g)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return fmt.Errorf("holdings of %s: %w", sc.cust, err)
 		}
 		if len(segs) == 0 {
@@ -152,8 +142,6 @@ const frozenCustomisation = `CASE WHEN sr.title_id IS NULL THEN '' ELSE
 // customer :c from title :t on: title id, KBART rows, URL, pub type and
 // frozen customisation, and for a resource without KBART rows (a custom
 // package's) the title's name, publisher, contributors and identifiers.
-// plainPackageRowsSQL reads a managed package in which the customer has no
-// title-level state: one ordered scan of its resources.
 var segmentRowsSQL = [...]string{
 	segmentPackage: `SELECT r.title_id, r.kbart, r.url, r.pub_type, ` + frozenCustomisation + `, '', '', '', ''
 		FROM resources r
@@ -175,8 +163,10 @@ var segmentRowsSQL = [...]string{
 		ORDER BY r.title_id`,
 }
 
-// Its rows all have KBART rows, which hold their URLs: it reads only those
-// and the title's type.
+// plainPackageRowsSQL reads a managed package in which the customer has no
+// title-level state: one ordered scan of its resources. They all have
+// KBART rows, which hold their URLs: it reads only those and the title's
+// type.
 const plainPackageRowsSQL = `SELECT kbart, pub_type FROM resources WHERE package_id = :p AND title_id >= :t ORDER BY title_id`
 
 // segment gives the rows of one segment from title from on.
@@ -199,12 +189,12 @@ func (sc *holdingsScan) segment(g *segmentHead, from int64) error {
 	}
 	defer rows.Close()
 	r := snapshotResource{packageID: g.packageID, vendorID: g.vendorID, packageName: g.packageName, vendorName: g.vendorName}
+	var cust string
+	dest := []any{&r.titleID, &r.kbart, &r.url, &r.pubType, &cust, &r.titleName, &r.publisher, &r.contributors, &r.identifiers}
+	if plain {
+		dest = []any{&r.kbart, &r.pubType}
+	}
 	for sc.left != 0 && rows.Next() {
-		var cust string
-		dest := []any{&r.titleID, &r.kbart, &r.url, &r.pubType, &cust, &r.titleName, &r.publisher, &r.contributors, &r.identifiers}
-		if plain {
-			dest = []any{&r.kbart, &r.pubType}
-		}
 		if err := rows.Scan(dest...); err != nil {
 			return fmt.Errorf("holdings of %s, package %d: %w", sc.cust, g.packageID, err)
 		}

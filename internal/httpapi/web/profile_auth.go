@@ -79,10 +79,15 @@ func newVerifiedCache(ttl time.Duration, max int) *verifiedCache {
 	return &verifiedCache{ttl: ttl, max: max, m: map[[sha256.Size]byte]time.Time{}}
 }
 
+// keyOf is the cache key of a (profile, stored hash, password) triple.
+func keyOf(profile, hash, password string) [sha256.Size]byte {
+	return sha256.Sum256([]byte(profile + "\x00" + hash + "\x00" + password))
+}
+
 // check reports whether password matches hash, from the cache or by the
 // slow check.
 func (c *verifiedCache) check(profile, hash, password string) bool {
-	key := sha256.Sum256([]byte(profile + "\x00" + hash + "\x00" + password))
+	key := keyOf(profile, hash, password)
 	now := time.Now()
 	c.mu.Lock()
 	exp, ok := c.m[key]
