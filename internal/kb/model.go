@@ -147,6 +147,10 @@ type Resource struct {
 	CustomEmbargo     Embargo
 	URL               string
 	UserDefined       [5]string
+	// VendorToken and PackageToken are filled by the publication search
+	// service only, as are Notes.
+	VendorToken, PackageToken *Token
+	Notes                     []Note
 }
 
 // Label is one of a customer's five custom title-field labels.

@@ -11,6 +11,7 @@ type Store interface {
 	SnapshotStore
 	CustomerStore
 	ProfileStore
+	PublicationStore
 	Importer
 	StateWriter
 	Close() error

@@ -1,0 +1,27 @@
+package kb
+
+import "context"
+
+// ResourceLink is what a link-out needs of a resource in a customer's
+// collection: its URL, the vendor and package tokens to substitute into it
+// and the URL mask of its effective proxy ("" for none).
+type ResourceLink struct {
+	URL          string
+	VendorToken  *Token
+	PackageToken *Token
+	ProxyMask    string
+}
+
+// LinkStore backs the publication search service's link-outs.
+type LinkStore interface {
+	// LinkSecret returns the server's link-signing secret, creating it at
+	// first use; every server over the same store shares it.
+	LinkSecret(ctx context.Context) ([]byte, error)
+	// ResourceLink returns the link of a resource in the customer's
+	// collection (selected, not hidden); CodeNotFound otherwise.
+	ResourceLink(ctx context.Context, custID string, key ResourceKey) (ResourceLink, error)
+	// CountLinkOut adds one to the resource's link-out count.
+	CountLinkOut(ctx context.Context, custID string, key ResourceKey) error
+	// LinkOutCount returns the resource's link-out count.
+	LinkOutCount(ctx context.Context, custID string, key ResourceKey) (int64, error)
+}

@@ -1,0 +1,141 @@
+package kb
+
+import (
+	"context"
+	"strings"
+)
+
+// PubDefaultCount is the page size of publication and package lists of
+// the publication search service when a request names none.
+const PubDefaultCount = 50
+
+// PubQuery is a publication search over one customer's collection: the
+// titles of its selected, not hidden resources.
+type PubQuery struct {
+	Search string
+	Field  SearchField
+	Type   SearchType
+	// ByName orders by title name (the Locale's collation, leading
+	// articles ignored); false orders by relevance, which is by name when
+	// there is no search.
+	ByName bool
+	Page   Page
+	// Locale is the collation locale of ordering and of the AlphaMenus
+	// facet and filter, e.g. "en".
+	Locale string
+
+	// Filters. Values of one filter are alternatives (OR); different
+	// filters all apply (AND).
+	ResourceType  ResourceType   // ResourceAll: any
+	ResourceTypes []ResourceType // resourcetypefacet
+	Subjects      []string       // subjectfacet: subject names, any case
+	PackageIDs    []int64        // packagefacet
+	AlphaMenu     string         // alphamenufacet: a top-level entry, e.g. "A" or "0-9"
+	PeerReviewed  *bool          // ispeerreviewed
+
+	// Facets asks for facet counts over the whole filtered result.
+	Facets bool
+	// SubjectSchema keeps only subjects of one scheme (e.g. "TLI") in the
+	// Subjects facet; "" keeps all.
+	SubjectSchema string
+	// Facet limits: the most entries of each facet, biggest counts first;
+	// 0 means the default (FacetDefaultCount).
+	SubjectFacetCount, ResourceTypeFacetCount, PackageFacetCount, AlphaMenuFacetCount int
+}
+
+// FacetDefaultCount is how many entries a facet holds when the request
+// sets no limit.
+const FacetDefaultCount = 25
+
+// PubResult is a page of publications, the number of publications that
+// match, and the facets when asked for.
+type PubResult struct {
+	Total  int
+	Titles []Title // each with only its resources in the collection
+	Facets *PubFacets
+}
+
+// PubFacets are the facet counts of a publication search: each counts
+// titles of the whole filtered result.
+type PubFacets struct {
+	Subjects      []SubjectFacet
+	ResourceTypes []ResourceTypeFacet
+	Packages      []PackageFacet
+	AlphaMenus    []AlphaMenuFacet
+	PeerReviewed  []PeerReviewedFacet
+}
+
+// SubjectFacet counts the titles with a subject. ParentID is the subject
+// one level up in a hierarchical name ("MEDICAL / Nursing" has parent
+// "MEDICAL"), "" at the top.
+type SubjectFacet struct {
+	ID, Name, ParentID string
+	Count              int
+}
+
+// ResourceTypeFacet counts the titles of a publication type.
+type ResourceTypeFacet struct {
+	Type  ResourceType
+	Count int
+}
+
+// PackageFacet counts the titles a package of the collection holds.
+type PackageFacet struct {
+	ID    int64
+	Name  string
+	Count int
+}
+
+// AlphaMenuFacet counts the titles under a top-level alpha menu entry.
+type AlphaMenuFacet struct {
+	Menu  string
+	Count int
+}
+
+// PeerReviewedFacet counts peer-reviewed or other titles.
+type PeerReviewedFacet struct {
+	PeerReviewed bool
+	Count        int
+}
+
+// CollectionPackageQuery lists the packages of a customer's collection:
+// those with at least one selected title, not hidden.
+type CollectionPackageQuery struct {
+	ContentType ContentType // ContentAll: any
+	Search      string      // words matched against the package name
+	ByName      bool        // order by name; false: relevance (by name without a search)
+	Page        Page        // zero Page: all packages
+}
+
+// PublicationStore answers the publication search service: everything is
+// limited to the customer's collection (selected, not hidden resources).
+type PublicationStore interface {
+	// Publications searches the collection.
+	Publications(ctx context.Context, custID string, q PubQuery) (PubResult, error)
+	// Publication returns a title with only its resource in the package,
+	// CodeNotFound unless that resource is in the collection.
+	Publication(ctx context.Context, custID string, packageID, titleID int64) (Title, error)
+	// CollectionPackages lists the packages of the collection.
+	CollectionPackages(ctx context.Context, custID string, q CollectionPackageQuery) (PackageList, error)
+	// CollectionTitleNames calls fn with the name of every title of the
+	// collection, of one publication type unless rt is ResourceAll.
+	CollectionTitleNames(ctx context.Context, custID string, rt ResourceType, fn func(name string)) error
+}
+
+// ParsePubResourceType reads the resourcetype parameter of a publication
+// search: a display value such as "Web site", "Book Series" or
+// "Thesis/Dissertation", a query name such as "bookseries", or a number.
+// Case, spaces and '/' do not matter.
+func ParsePubResourceType(s string) (ResourceType, error) {
+	squeezed := strings.Map(func(r rune) rune {
+		if r == ' ' || r == '/' || r == '-' {
+			return -1
+		}
+		return r
+	}, s)
+	rt, err := ParseResourceType(squeezed)
+	if err != nil {
+		return 0, Errorf(CodeInvalid, "Parameter resourcetype has an invalid value %q: allowed values are Journal, Newsletter, Report, Proceedings, Web site, Newspaper, Unspecified, Book, Book Series, Database, Thesis/Dissertation, Streaming Audio, Streaming Video, Audio Book.", s)
+	}
+	return rt, nil
+}
