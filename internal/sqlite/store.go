@@ -26,6 +26,7 @@ type Store struct {
 	life   context.Context // ends when the store closes: background builds stop
 	stop   context.CancelFunc
 	builds sync.WaitGroup
+	secret linkSecret // the link-signing secret once read (linkout.go)
 }
 
 var _ kb.Store = (*Store)(nil)

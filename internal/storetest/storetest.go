@@ -20,6 +20,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Customers", func(t *testing.T) { testCustomers(t, open(t)) })
 	t.Run("APIKeys", func(t *testing.T) { testAPIKeys(t, open(t)) })
 	t.Run("Profiles", func(t *testing.T) { testProfiles(t, open(t)) })
+	t.Run("Notes", func(t *testing.T) { testNotes(t, open(t)) })
 	t.Run("Import", func(t *testing.T) { testImport(t, open(t)) })
 	t.Run("Reimport", func(t *testing.T) { testReimport(t, open(t)) })
 	t.Run("ImportRollback", func(t *testing.T) { testImportRollback(t, open(t)) })
@@ -30,6 +31,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Isolation", func(t *testing.T) { testIsolation(t, open(t)) })
 	t.Run("Writes", func(t *testing.T) { testWrites(t, open) })
 	t.Run("Snapshot", func(t *testing.T) { testSnapshot(t, open(t)) })
+	t.Run("LinkOut", func(t *testing.T) { testLinkOut(t, open(t)) })
 }
 
 // Row describes one KBART row of a test package.
