@@ -145,6 +145,9 @@ func (r ResourceType) String() string { return resourceTypes.name(int(r)) }
 // Display returns the response form, e.g. "BookSeries".
 func (r ResourceType) Display() string { return resourceTypes.displayName(int(r)) }
 
+// ResourceTypeNames lists the query names of the resource types, "all" first.
+func ResourceTypeNames() []string { return append([]string(nil), resourceTypes.names...) }
+
 // SearchField names the title field a search runs over.
 type SearchField int
 

@@ -107,11 +107,31 @@ type CollectionPackageQuery struct {
 	Page        Page        // zero Page: all packages
 }
 
+// PubHit is one title of a customer's collection that a publication
+// search matches, with what the search's filters, facets and ordering need.
+type PubHit struct {
+	ID           int64
+	Rank         float64 // relevance: lower is better; 0 without a word search
+	Name         string
+	SortName     string // the folded name, a tie-break of relevance
+	PubType      ResourceType
+	PeerReviewed bool
+	Subjects     []Subject // filled only when asked for
+	PackageIDs   []int64   // the title's packages in the collection
+}
+
 // PublicationStore answers the publication search service: everything is
 // limited to the customer's collection (selected, not hidden resources).
 type PublicationStore interface {
-	// Publications searches the collection.
-	Publications(ctx context.Context, custID string, q PubQuery) (PubResult, error)
+	// PublicationHits calls fn once for every title of the collection
+	// that matches q.Search (with q.Field and q.Type) and q.ResourceType,
+	// in no particular order; the other fields of q are the caller's.
+	// Subjects are loaded only when withSubjects is true.
+	PublicationHits(ctx context.Context, custID string, q PubQuery, withSubjects bool, fn func(PubHit)) error
+	// CollectionTitles returns the titles with the ids, in that order,
+	// each with only its resources in the collection, their tokens and
+	// notes; a title not in the collection is left out.
+	CollectionTitles(ctx context.Context, custID string, ids []int64) ([]Title, error)
 	// Publication returns a title with only its resource in the package,
 	// CodeNotFound unless that resource is in the collection.
 	Publication(ctx context.Context, custID string, packageID, titleID int64) (Title, error)

@@ -12,6 +12,8 @@ type Store interface {
 	CustomerStore
 	ProfileStore
 	PublicationStore
+	NoteStore
+	LinkStore
 	Importer
 	StateWriter
 	Close() error

@@ -1,30 +1,28 @@
 // Package pfapi serves the publication search service under
 // /pf/pfaccount/{profile}: alpha browser menus, package lists, publication
-// records and publication searches in the context of a customer profile.
-// Every route first authenticates the profile (web.RequireProfile). None of
-// its operations is served yet: after authentication each answers 501 Not
-// Implemented with no body and the message in the X-Error-Message header,
-// as the service answers every error.
+// records and publication searches over the collection of the profile's
+// customer (its selected, not hidden resources), and the signed link-outs
+// the records carry (/pf/linkout/{token}). Every route under the profile
+// first authenticates it (web.RequireProfile). Errors have no body: the
+// status, and a message in the X-Error-Message header.
 package pfapi
 
 import "github.com/kbserver/kbserver/internal/httpapi/web"
 
-// Routes returns every route of the publication search service. A route
-// with no Handler in the table answers 501 until it is given one. Every
-// route answers errors with no body (web.Route.HeaderErrors).
-func Routes(profiles web.ProfileLookup) []web.Route {
+// Routes returns every route of the publication search service.
+func Routes(store Store) []web.Route {
+	h := &handlers{store: store}
 	routes := []web.Route{
-		{Pattern: "GET /pf/pfaccount/{profile}/alphabrowser/menu/{localeid}"},
-		{Pattern: "GET /pf/pfaccount/{profile}/allpackages"},
-		{Pattern: "GET /pf/pfaccount/{profile}/packages"},
-		{Pattern: "GET /pf/pfaccount/{profile}/packages/{packageid}/titles/{kbid}"},
-		{Pattern: "GET /pf/pfaccount/{profile}/publications"},
+		{Pattern: "GET /pf/pfaccount/{profile}/alphabrowser/menu/{localeid}", Handler: h.alphaMenu},
+		{Pattern: "GET /pf/pfaccount/{profile}/allpackages", Handler: h.allPackages},
+		{Pattern: "GET /pf/pfaccount/{profile}/packages", Handler: h.packages},
+		{Pattern: "GET /pf/pfaccount/{profile}/packages/{packageid}/titles/{kbid}", Handler: h.publication},
+		{Pattern: "GET /pf/pfaccount/{profile}/publications", Handler: h.publications},
 	}
-	web.FillNotImplemented(routes)
-	auth := web.RequireProfile(profiles)
+	auth := web.RequireProfile(store)
 	for i := range routes {
 		routes[i].HeaderErrors = true
 		routes[i].Handler = auth(routes[i].Handler)
 	}
-	return routes
+	return append(routes, LinkOutRoute(store))
 }

@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -70,4 +71,26 @@ func Enum[T any](q Query, name string, def T, parse func(string) (T, error)) (T,
 		return def, nil
 	}
 	return parse(s)
+}
+
+// All returns every non-empty value of a repeated parameter (subjectfacet=a
+// &subjectfacet=b), trimmed, from all spellings of its name in order of
+// the spellings.
+func (q Query) All(name string) []string {
+	var keys []string
+	for k := range q.values {
+		if strings.EqualFold(k, name) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	var out []string
+	for _, k := range keys {
+		for _, v := range q.values[k] {
+			if v = strings.TrimSpace(v); v != "" {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
 }
