@@ -40,7 +40,7 @@ func TestProfileAuth(t *testing.T) {
 	srv := newServer(t, httpapi.Deps{})
 	for _, tc := range []struct {
 		name, profile, password string
-		want                    int // 0: admitted (neither 400 nor 401)
+		want                    int    // 0: admitted (neither 400 nor 401)
 		message                 string // part of X-Error-Message
 	}{
 		{"password", "lib.main.pf", "pf-pass", 0, ""},
