@@ -124,6 +124,11 @@ func (c *cli) serve(o serveOptions) error {
 	return nil
 }
 
+// demoProfile is the demo customer's guest publication search profile.
+func demoProfile() kb.ProfileID {
+	return kb.ProfileID{CustomerID: demoCustomer, GroupID: "main", ProfileID: "az"}
+}
+
 // prepareDemo makes sure the demo knowledge base and customer exist and
 // returns a new API key for the customer.
 func (c *cli) prepareDemo(st kb.Store, titles int, logger *slog.Logger) (string, error) {
@@ -141,6 +146,11 @@ func (c *cli) prepareDemo(st kb.Store, titles int, logger *slog.Logger) (string,
 	key := kb.NewAPIKey()
 	if err := st.AddAPIKey(c.ctx, demoCustomer, kb.HashAPIKey(key)); err != nil {
 		return "", fmt.Errorf("demo API key: %w", err)
+	}
+	// A guest publication search profile, so that the finder can be tried
+	// without a password; saving it again is harmless.
+	if err := st.SaveProfile(c.ctx, kb.Profile{ID: demoProfile(), Guest: true}); err != nil {
+		return "", fmt.Errorf("demo profile: %w", err)
 	}
 	return key, nil
 }
@@ -195,5 +205,6 @@ API key (shown only now: only its hash is stored; each start creates a new one):
   %s
 Try:
   curl -H 'x-api-key: %s' '%s/rm/rmaccounts/%s/vendors?count=10&offset=1'
-`, demoCustomer, demoCustomerName, key, key, base, demoCustomer)
+  curl '%s/pf/pfaccount/%s/publications?search=journal&includefacets=true&count=5'
+`, demoCustomer, demoCustomerName, key, key, base, demoCustomer, base, demoProfile())
 }

@@ -147,6 +147,15 @@ func TestServeDemo(t *testing.T) {
 	if code, _ := get(t, strings.Replace(url, "/vendors?", "/proxies?", 1), key); code != http.StatusOK {
 		t.Errorf("proxies: %d", code)
 	}
+	// The demo's guest profile searches the demo collection without a password.
+	pf := strings.SplitN(url, "/rm/", 2)[0] + "/pf/pfaccount/demo.main.az/publications?includefacets=true&count=5"
+	code, body = get(t, pf, "")
+	var found struct {
+		SearchResult struct{ Statistics struct{ TotalHits int } }
+	}
+	if err := json.Unmarshal([]byte(body), &found); code != http.StatusOK || err != nil || found.SearchResult.Statistics.TotalHits == 0 {
+		t.Errorf("GET %s: %d %.300s", pf, code, body)
+	}
 	stderr := s.stderr.String()
 	for _, w := range []string{"msg=listening addr=127.0.0.1:", "generating demo knowledge base: 100%", "demo customer created"} {
 		if !strings.Contains(stderr, w) {

@@ -70,7 +70,7 @@ func TestHandlerReportsMismatches(t *testing.T) {
 		{"wrong content type", "GET", vendor, true, fake(200, "text/plain", vendorOK), "Content-Type"},
 		{"error body not an array", "GET", vendor, true, fake(404, json, `{"code":1001,"subcode":0,"message":"x"}`), "404"},
 		{"undeclared status", "GET", "/pf/pfaccount/a.b.c/allpackages", false, fake(418, "", ""), "418"},
-		{"pf error without header", "GET", "/pf/pfaccount/a.b.c/allpackages", false, fake(501, "", ""), "X-Error-Message"},
+		{"pf error without header", "GET", "/pf/pfaccount/a.b.c/allpackages", false, fake(400, "", ""), "X-Error-Message"},
 		{"accepted invalid parameter", "GET", "/rm/rmaccounts/c/vendors?count=0", true, fake(200, json, `{"totalResults":0,"vendors":[]}`), "count"},
 		{"accepted without key", "GET", vendor, false, fake(200, json, vendorOK), "x-api-key"},
 		{"refused invalid parameter", "GET", "/rm/rmaccounts/c/vendors?count=0", true, fake(400, json, `[{"code":1006,"subcode":0,"message":"bad"}]`), ""},
