@@ -755,3 +755,65 @@ func TestPFAuthOnEveryRoute(t *testing.T) {
 		}
 	}
 }
+
+// TestPublicationsFollowChanges: the server keeps the collection in
+// memory between searches; every change of the customer's holdings and
+// every import shows in the next answer.
+func TestPublicationsFollowChanges(t *testing.T) {
+	f := newPFFixture(t)
+	ctx := t.Context()
+	journals, books := f.pkgs["Nursing Journals"], f.pkgs["Health Books"]
+	browse := func() []string {
+		t.Helper()
+		return sorted(f.search(t, "count=100").names())
+	}
+	without := func(names []string, drop ...string) []string {
+		return slices.DeleteFunc(slices.Clone(names), func(n string) bool { return slices.Contains(drop, n) })
+	}
+	want := sorted(collection)
+	if diff := cmp.Diff(want, browse()); diff != "" {
+		t.Fatalf("before (-want +got):\n%s", diff)
+	}
+	steps := []struct {
+		name   string
+		change func() error
+		want   []string
+	}{
+		{"hide a resource", func() error {
+			return f.store.UpdateResource(ctx, "1001", f.vendor, journals, f.ids["Éclair Studies"], kb.ResourceUpdate{Selected: true, Hidden: true})
+		}, without(want, "Éclair Studies")},
+		{"deselect a title", func() error {
+			return f.store.UpdateResource(ctx, "1001", f.vendor, books, f.ids["Nursing Handbook"], kb.ResourceUpdate{Selected: false})
+		}, without(want, "Éclair Studies", "Nursing Handbook")},
+		{"select a package whole", func() error {
+			return f.store.UpdatePackage(ctx, "1001", f.vendor, books, kb.PackageUpdate{Selected: true})
+		}, sorted(append(without(want, "Éclair Studies"), "Unselected Nursing Atlas"))},
+		{"import a title into a selected package", func() error {
+			_, err := f.store.ImportPackage(ctx, kb.PackageSpec{VendorName: "Care Press", PackageName: "Health Books", ContentType: kb.ContentEBook},
+				rowsOf("Nursing Handbook", "Unselected Nursing Atlas", "Brand New Nursing Annual"))
+			return err
+		}, sorted(append(without(want, "Éclair Studies"), "Unselected Nursing Atlas", "Brand New Nursing Annual"))},
+	}
+	for _, st := range steps {
+		if err := st.change(); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		if diff := cmp.Diff(st.want, browse()); diff != "" {
+			t.Errorf("after %s (-want +got):\n%s", st.name, diff)
+		}
+	}
+}
+
+// rowsOf is an import of Care Press books with these names.
+func rowsOf(names ...string) func() (kb.ImportRow, error) {
+	i := 0
+	return func() (kb.ImportRow, error) {
+		if i == len(names) {
+			return kb.ImportRow{}, io.EOF
+		}
+		var r kb.ImportRow
+		r.Line, r.KBART[0], r.KBART[15], r.KBART[16], r.PubType = i+1, names[i], "Care Press", "monograph", kb.ResourceBook
+		i++
+		return r, nil
+	}
+}

@@ -107,27 +107,35 @@ type CollectionPackageQuery struct {
 	Page        Page        // zero Page: all packages
 }
 
-// PubHit is one title of a customer's collection that a publication
-// search matches, with what the search's filters, facets and ordering need.
+// PubHit is one title of a customer's collection, with what the filters,
+// facets and ordering of a publication search need.
 type PubHit struct {
 	ID           int64
-	Rank         float64 // relevance: lower is better; 0 without a word search
 	Name         string
-	SortName     string // the folded name, a tie-break of relevance
 	PubType      ResourceType
 	PeerReviewed bool
-	Subjects     []Subject // filled only when asked for
-	PackageIDs   []int64   // the title's packages in the collection
+	Subjects     []Subject
+	PackageIDs   []int64 // the title's packages in the collection
 }
 
 // PublicationStore answers the publication search service: everything is
 // limited to the customer's collection (selected, not hidden resources).
 type PublicationStore interface {
-	// PublicationHits calls fn once for every title of the collection
-	// that matches q.Search (with q.Field and q.Type) and q.ResourceType,
-	// in no particular order; the other fields of q are the caller's.
-	// Subjects are loaded only when withSubjects is true.
-	PublicationHits(ctx context.Context, custID string, q PubQuery, withSubjects bool, fn func(PubHit)) error
+	// CollectionVersion returns a value that changes whenever the
+	// customer's collection may have changed (an import, a change of the
+	// customer's holdings): a cache of the collection keyed by it is
+	// never stale.
+	CollectionVersion(ctx context.Context, custID string) (string, error)
+	// TitleMatches calls fn with every title, in or out of the
+	// collection, that q.Search matches with q.Field and q.Type, and its
+	// relevance rank (lower is better; 0 where the match has no rank, and
+	// always 0 when q.ByName, which needs none). A
+	// search with no words matches nothing. The other fields of q are the
+	// caller's.
+	TitleMatches(ctx context.Context, custID string, q PubQuery, fn func(id int64, rank float64)) error
+	// CollectionHits calls fn once for every title of the collection, in
+	// no particular order, with its packages in the collection.
+	CollectionHits(ctx context.Context, custID string, fn func(PubHit)) error
 	// CollectionTitles returns the titles with the ids, in that order,
 	// each with only its resources in the collection, their tokens and
 	// notes; a title not in the collection is left out.
@@ -137,9 +145,6 @@ type PublicationStore interface {
 	Publication(ctx context.Context, custID string, packageID, titleID int64) (Title, error)
 	// CollectionPackages lists the packages of the collection.
 	CollectionPackages(ctx context.Context, custID string, q CollectionPackageQuery) (PackageList, error)
-	// CollectionTitleNames calls fn with the name of every title of the
-	// collection, of one publication type unless rt is ResourceAll.
-	CollectionTitleNames(ctx context.Context, custID string, rt ResourceType, fn func(name string)) error
 }
 
 // ParsePubResourceType reads the resourcetype parameter of a publication

@@ -11,53 +11,53 @@ import (
 )
 
 // facetCounter counts the facets of the filtered result, a title at a
-// time; a title counts once in each subject, type, package and menu entry
-// it has.
+// time, in arrays indexed like the collection's interned values; a title
+// counts once in each subject, type, package and menu entry it has.
 type facetCounter struct {
+	c        *collection
 	q        kb.PubQuery
-	schema   string // lower-cased subject scheme kept, "" for all
-	subjects map[string]int
-	types    map[kb.ResourceType]int
-	packages map[int64]int
-	menus    map[string]int
+	inSchema []bool // by interned subject: kept by the scheme filter
+	subjects []int
+	types    []int
+	packages []int
+	menus    []int
 	peer     [2]int // not peer reviewed, peer reviewed
-	seen     map[string]bool
 }
 
-func newFacetCounter(q kb.PubQuery) *facetCounter {
-	return &facetCounter{
+func newFacetCounter(c *collection, q kb.PubQuery) *facetCounter {
+	fc := &facetCounter{
+		c:        c,
 		q:        q,
-		schema:   strings.ToLower(q.SubjectSchema),
-		subjects: map[string]int{},
-		types:    map[kb.ResourceType]int{},
-		packages: map[int64]int{},
-		menus:    map[string]int{},
-		seen:     map[string]bool{},
+		inSchema: make([]bool, len(c.subjects)),
+		subjects: make([]int, len(c.subjects)),
+		types:    make([]int, len(kb.ResourceTypeNames())),
+		packages: make([]int, len(c.packages)),
+		menus:    make([]int, len(alpha.TopEntries())),
 	}
+	for i, s := range c.subjects {
+		fc.inSchema[i] = q.SubjectSchema == "" || strings.EqualFold(s.Type, q.SubjectSchema)
+	}
+	return fc
 }
 
-func (c *facetCounter) add(h kb.PubHit, top string) {
-	clear(c.seen)
-	for _, s := range h.Subjects {
-		if c.schema != "" && strings.ToLower(s.Type) != c.schema {
-			continue
-		}
-		if !c.seen[s.Name] {
-			c.seen[s.Name] = true
-			c.subjects[s.Name]++
+func (fc *facetCounter) add(i int, v *localeView) {
+	c := fc.c
+	for _, j := range c.subjectsOf(i) {
+		if fc.inSchema[j] {
+			fc.subjects[j]++
 		}
 	}
-	c.types[h.PubType]++
-	for i, id := range h.PackageIDs {
-		if !slices.Contains(h.PackageIDs[:i], id) {
-			c.packages[id]++
-		}
+	if t := int(c.types[i]); t >= 0 && t < len(fc.types) {
+		fc.types[t]++
 	}
-	c.menus[top]++
-	if h.PeerReviewed {
-		c.peer[1]++
+	for _, j := range c.packagesOf(i) {
+		fc.packages[j]++
+	}
+	fc.menus[v.top[i]]++
+	if c.peer[i] {
+		fc.peer[1]++
 	} else {
-		c.peer[0]++
+		fc.peer[0]++
 	}
 }
 
@@ -69,22 +69,26 @@ func limit(n int) int {
 	return n
 }
 
-// biggest returns the keys of m, biggest count first, then by tie, at most n.
-func biggest[K comparable](m map[K]int, n int, tie func(a, b K) int) []K {
-	keys := make([]K, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// biggest returns the indexes of the non-zero counts, biggest first, then
+// by tie, at most n.
+func biggest(counts []int, n int, tie func(a, b int) int) []int {
+	var idx []int
+	for i, c := range counts {
+		if c > 0 {
+			idx = append(idx, i)
+		}
 	}
-	slices.SortFunc(keys, func(a, b K) int {
-		if c := cmp.Compare(m[b], m[a]); c != 0 {
+	slices.SortFunc(idx, func(a, b int) int {
+		if c := cmp.Compare(counts[b], counts[a]); c != 0 {
 			return c
 		}
 		return tie(a, b)
 	})
-	return keys[:min(n, len(keys))]
+	return idx[:min(n, len(idx))]
 }
 
-func (c *facetCounter) result(ctx context.Context, st kb.PublicationStore, custID string) (*kb.PubFacets, error) {
+func (fc *facetCounter) result(ctx context.Context, st kb.PublicationStore, custID string) (*kb.PubFacets, error) {
+	c := fc.c
 	f := &kb.PubFacets{
 		Subjects:      []kb.SubjectFacet{},
 		ResourceTypes: []kb.ResourceTypeFacet{},
@@ -92,13 +96,31 @@ func (c *facetCounter) result(ctx context.Context, st kb.PublicationStore, custI
 		AlphaMenus:    []kb.AlphaMenuFacet{},
 		PeerReviewed:  []kb.PeerReviewedFacet{},
 	}
-	for _, name := range biggest(c.subjects, limit(c.q.SubjectFacetCount), strings.Compare) {
-		f.Subjects = append(f.Subjects, kb.SubjectFacet{ID: name, Name: name, ParentID: parentSubject(name), Count: c.subjects[name]})
+	// A subject name may come in several schemes: the facet counts
+	// titles per name.
+	byName := map[string]int{}
+	var names []string
+	for j, n := range fc.subjects {
+		if n == 0 {
+			continue
+		}
+		name := c.subjects[j].Name
+		if _, ok := byName[name]; !ok {
+			names = append(names, name)
+		}
+		byName[name] += n
 	}
-	for _, t := range biggest(c.types, limit(c.q.ResourceTypeFacetCount), cmp.Compare[kb.ResourceType]) {
-		f.ResourceTypes = append(f.ResourceTypes, kb.ResourceTypeFacet{Type: t, Count: c.types[t]})
+	counts := make([]int, len(names))
+	for i, name := range names {
+		counts[i] = byName[name]
 	}
-	if len(c.packages) > 0 {
+	for _, i := range biggest(counts, limit(fc.q.SubjectFacetCount), func(a, b int) int { return strings.Compare(names[a], names[b]) }) {
+		f.Subjects = append(f.Subjects, kb.SubjectFacet{ID: names[i], Name: names[i], ParentID: parentSubject(names[i]), Count: counts[i]})
+	}
+	for _, t := range biggest(fc.types, limit(fc.q.ResourceTypeFacetCount), cmp.Compare[int]) {
+		f.ResourceTypes = append(f.ResourceTypes, kb.ResourceTypeFacet{Type: kb.ResourceType(t), Count: fc.types[t]})
+	}
+	if slices.ContainsFunc(fc.packages, func(n int) bool { return n > 0 }) {
 		names := map[int64]string{}
 		all, err := st.CollectionPackages(ctx, custID, kb.CollectionPackageQuery{})
 		if err != nil {
@@ -107,31 +129,32 @@ func (c *facetCounter) result(ctx context.Context, st kb.PublicationStore, custI
 		for _, p := range all.Packages {
 			names[p.ID] = p.Name
 		}
-		for _, id := range biggest(c.packages, limit(c.q.PackageFacetCount), func(a, b int64) int {
-			if c := strings.Compare(names[a], names[b]); c != 0 {
-				return c
+		for _, j := range biggest(fc.packages, limit(fc.q.PackageFacetCount), func(a, b int) int {
+			if r := strings.Compare(names[c.packages[a]], names[c.packages[b]]); r != 0 {
+				return r
 			}
-			return cmp.Compare(a, b)
+			return cmp.Compare(c.packages[a], c.packages[b])
 		}) {
-			f.Packages = append(f.Packages, kb.PackageFacet{ID: id, Name: names[id], Count: c.packages[id]})
+			id := c.packages[j]
+			f.Packages = append(f.Packages, kb.PackageFacet{ID: id, Name: names[id], Count: fc.packages[j]})
 		}
 	}
 	// The alpha menu facet keeps the menu's order: it reads as an A–Z bar.
-	n := c.q.AlphaMenuFacetCount
+	n := fc.q.AlphaMenuFacetCount
 	if n <= 0 {
-		n = len(alpha.TopEntries())
+		n = len(fc.menus)
 	}
-	keep := map[string]bool{}
-	for _, m := range biggest(c.menus, n, strings.Compare) {
-		keep[m] = true
+	keep := make([]bool, len(fc.menus))
+	for _, i := range biggest(fc.menus, n, cmp.Compare[int]) {
+		keep[i] = true
 	}
-	for _, m := range alpha.TopEntries() {
-		if keep[m] {
-			f.AlphaMenus = append(f.AlphaMenus, kb.AlphaMenuFacet{Menu: m, Count: c.menus[m]})
+	for i, m := range alpha.TopEntries() {
+		if keep[i] {
+			f.AlphaMenus = append(f.AlphaMenus, kb.AlphaMenuFacet{Menu: m, Count: fc.menus[i]})
 		}
 	}
 	for _, v := range []bool{true, false} {
-		if n := c.peer[boolIndex(v)]; n > 0 {
+		if n := fc.peer[boolIndex(v)]; n > 0 {
 			f.PeerReviewed = append(f.PeerReviewed, kb.PeerReviewedFacet{PeerReviewed: v, Count: n})
 		}
 	}

@@ -3,21 +3,24 @@ package pubsearch
 import (
 	"strings"
 
+	"github.com/kbserver/kbserver/internal/alpha"
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
-// filter holds the facet filters of a query but the alpha menu, which
-// needs the locale. Values of one filter are alternatives; a title must
-// pass every filter given.
+// filter holds the filters of a query over one collection. Values of one
+// filter are alternatives; a title must pass every filter given.
 type filter struct {
+	c        *collection
+	rt       kb.ResourceType
 	types    map[kb.ResourceType]bool
-	subjects map[string]bool // lower-cased names
-	packages map[int64]bool
+	subjects []bool // by interned subject; nil: no subject filter
+	packages []bool // by interned package; nil: no package filter
 	peer     *bool
+	top      int // index of the alpha menu entry; -1: any
 }
 
-func newFilter(q kb.PubQuery) filter {
-	var f filter
+func newFilter(c *collection, q kb.PubQuery) filter {
+	f := filter{c: c, rt: q.ResourceType, peer: q.PeerReviewed, top: -1}
 	if len(q.ResourceTypes) > 0 {
 		f.types = map[kb.ResourceType]bool{}
 		for _, t := range q.ResourceTypes {
@@ -25,40 +28,62 @@ func newFilter(q kb.PubQuery) filter {
 		}
 	}
 	if len(q.Subjects) > 0 {
-		f.subjects = map[string]bool{}
+		want := map[string]bool{}
 		for _, s := range q.Subjects {
-			f.subjects[strings.ToLower(strings.TrimSpace(s))] = true
+			want[strings.ToLower(strings.TrimSpace(s))] = true
+		}
+		f.subjects = make([]bool, len(c.subjects))
+		for i, s := range c.subjects {
+			f.subjects[i] = want[strings.ToLower(s.Name)]
 		}
 	}
 	if len(q.PackageIDs) > 0 {
-		f.packages = map[int64]bool{}
+		want := map[int64]bool{}
 		for _, id := range q.PackageIDs {
-			f.packages[id] = true
+			want[id] = true
+		}
+		f.packages = make([]bool, len(c.packages))
+		for i, id := range c.packages {
+			f.packages[i] = want[id]
 		}
 	}
-	f.peer = q.PeerReviewed
+	if q.AlphaMenu != "" {
+		for i, t := range alpha.TopEntries() {
+			if t == q.AlphaMenu {
+				f.top = i
+			}
+		}
+	}
 	return f
 }
 
-func (f filter) keep(h kb.PubHit) bool {
-	if f.types != nil && !f.types[h.PubType] {
+func (f filter) keep(i int, v *localeView) bool {
+	c := f.c
+	if f.rt != kb.ResourceAll && c.types[i] != f.rt {
 		return false
 	}
-	if f.peer != nil && h.PeerReviewed != *f.peer {
+	if f.types != nil && !f.types[c.types[i]] {
 		return false
 	}
-	if f.packages != nil && !anyOf(h.PackageIDs, func(id int64) bool { return f.packages[id] }) {
+	if f.peer != nil && c.peer[i] != *f.peer {
 		return false
 	}
-	if f.subjects != nil && !anyOf(h.Subjects, func(s kb.Subject) bool { return f.subjects[strings.ToLower(s.Name)] }) {
+	if f.top >= 0 && int(v.top[i]) != f.top {
+		return false
+	}
+	if f.packages != nil && !anyOf(c.packagesOf(i), f.packages) {
+		return false
+	}
+	if f.subjects != nil && !anyOf(c.subjectsOf(i), f.subjects) {
 		return false
 	}
 	return true
 }
 
-func anyOf[T any](s []T, ok func(T) bool) bool {
-	for _, v := range s {
-		if ok(v) {
+// anyOf reports whether any of the interned indexes is set in set.
+func anyOf(idx []uint32, set []bool) bool {
+	for _, j := range idx {
+		if set[j] {
 			return true
 		}
 	}

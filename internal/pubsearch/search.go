@@ -1,10 +1,13 @@
-// Package pubsearch runs a publication search of the publication search
-// service over a store: the store finds the titles of a customer's
-// collection that match the search words; this package applies the facet
-// filters, counts the facets over the whole filtered result, orders the
-// result (by relevance, or by title name under a locale's collation with
-// its leading articles ignored) and loads the requested page. It holds no
-// state and does no I/O of its own, so every store shares it.
+// Package pubsearch runs the publication searches and alpha menus of the
+// publication search service over a store. It keeps recently searched
+// customers' collections in memory (Index), keyed by the store's
+// collection version so that no answer is stale: the store finds the
+// titles a search's words match (its indexes); this package keeps those
+// in the collection, applies the facet filters, counts the facets over the
+// whole filtered result, orders the result (by relevance, or by title
+// name under a locale's collation with its leading articles ignored) and
+// loads the requested page from the store, which checks each of its titles
+// against the customer's current state once more.
 package pubsearch
 
 import (
@@ -17,44 +20,51 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
-// hit is a title of the filtered result: what ordering needs.
+// hit is a title of the filtered result: its index in the collection and
+// its relevance rank.
 type hit struct {
-	id       int64
-	rank     float64
-	name     string
-	sortName string
-	key      []byte // collation key, when ordering by name
+	i    uint32
+	rank float64
 }
 
-// Search runs q over the customer's collection in st. loc orders titles
-// by name and places them in the AlphaMenus facet and filter.
-func Search(ctx context.Context, st kb.PublicationStore, custID string, loc *alpha.Locale, q kb.PubQuery) (kb.PubResult, error) {
+// Search runs q over the customer's collection. loc orders titles by name
+// and places them in the AlphaMenus facet and filter.
+func (x *Index) Search(ctx context.Context, st kb.PublicationStore, custID string, loc *alpha.Locale, q kb.PubQuery) (kb.PubResult, error) {
 	res := kb.PubResult{Titles: []kb.Title{}}
-	f := newFilter(q)
-	var fc *facetCounter
-	if q.Facets {
-		fc = newFacetCounter(q)
-	}
-	var hits []hit
-	needTop := q.Facets || q.AlphaMenu != ""
-	err := st.PublicationHits(ctx, custID, q, q.Facets || len(q.Subjects) > 0, func(h kb.PubHit) {
-		if !f.keep(h) {
-			return
-		}
-		var top string
-		if needTop {
-			top = loc.Top(h.Name)
-			if q.AlphaMenu != "" && top != q.AlphaMenu {
-				return
-			}
-		}
-		if fc != nil {
-			fc.add(h, top)
-		}
-		hits = append(hits, hit{id: h.ID, rank: h.Rank, name: h.Name, sortName: h.SortName})
-	})
+	c, err := x.collection(ctx, st, custID)
 	if err != nil {
 		return res, err
+	}
+	view := c.view(loc)
+	f := newFilter(c, q)
+	var fc *facetCounter
+	if q.Facets {
+		fc = newFacetCounter(c, q)
+	}
+	var hits []hit
+	consider := func(i int, rank float64) {
+		if !f.keep(i, view) {
+			return
+		}
+		if fc != nil {
+			fc.add(i, view)
+		}
+		hits = append(hits, hit{i: uint32(i), rank: rank})
+	}
+	words := strings.TrimSpace(q.Search) != ""
+	if words {
+		err = st.TitleMatches(ctx, custID, q, func(id int64, rank float64) {
+			if i := c.find(id); i >= 0 {
+				consider(i, rank)
+			}
+		})
+		if err != nil {
+			return res, err
+		}
+	} else {
+		for i := range c.ids {
+			consider(i, 0)
+		}
 	}
 	res.Total = len(hits)
 	if fc != nil {
@@ -62,13 +72,9 @@ func Search(ctx context.Context, st kb.PublicationStore, custID string, loc *alp
 			return res, err
 		}
 	}
-	page := pageOf(hits, q, loc)
-	if len(page) == 0 {
+	ids := pageOf(c, view, hits, q.Page, q.ByName || !words)
+	if len(ids) == 0 {
 		return res, nil
-	}
-	ids := make([]int64, len(page))
-	for i, h := range page {
-		ids[i] = h.id
 	}
 	if res.Titles, err = st.CollectionTitles(ctx, custID, ids); err != nil {
 		return res, err
@@ -76,48 +82,44 @@ func Search(ctx context.Context, st kb.PublicationStore, custID string, loc *alp
 	return res, nil
 }
 
-// pageOf orders the hits and returns the page q asks for. Relevance
-// orders by rank, then folded name and id; by name (or relevance without
-// a search, which has no rank) orders by the locale's collation key, then
-// id. Only the hits up to the end of the page are fully ordered.
-func pageOf(hits []hit, q kb.PubQuery, loc *alpha.Locale) []hit {
-	start := q.Page.Offset()
+// Menu counts the customer's collection (of type rt unless
+// kb.ResourceAll) into m.
+func (x *Index) Menu(ctx context.Context, st kb.PublicationStore, custID string, rt kb.ResourceType, m *alpha.Menu) error {
+	c, err := x.collection(ctx, st, custID)
+	if err != nil {
+		return err
+	}
+	for i, name := range c.names {
+		if rt == kb.ResourceAll || c.types[i] == rt {
+			m.Add(name)
+		}
+	}
+	return nil
+}
+
+// pageOf orders the hits and returns the title ids of the page. By name
+// orders by the locale's collation (ties by title id); relevance by rank,
+// then by name. Only the hits up to the end of the page are ordered.
+func pageOf(c *collection, view *localeView, hits []hit, page kb.Page, byName bool) []int64 {
+	start := page.Offset()
 	if start >= len(hits) {
 		return nil
 	}
-	end := min(start+q.Page.Count, len(hits))
-	var less func(a, b *hit) int
-	if q.ByName || strings.TrimSpace(q.Search) == "" {
-		for i := range hits {
-			hits[i].key = loc.Key(hits[i].name)
-		}
-		less = func(a, b *hit) int {
-			if c := strings.Compare(string(a.key), string(b.key)); c != 0 {
-				return c
+	end := min(start+page.Count, len(hits))
+	cmpf := func(a, b hit) int {
+		if !byName {
+			if r := cmp.Compare(a.rank, b.rank); r != 0 {
+				return r
 			}
-			return cmp.Compare(a.id, b.id)
 		}
-	} else {
-		less = func(a, b *hit) int {
-			if c := cmp.Compare(a.rank, b.rank); c != 0 {
-				return c
-			}
-			if c := strings.Compare(a.sortName, b.sortName); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.id, b.id)
-		}
+		return cmp.Compare(view.rank[a.i], view.rank[b.i])
 	}
-	ptrs := make([]*hit, len(hits))
-	for i := range hits {
-		ptrs[i] = &hits[i]
+	partialSort(hits, end, cmpf)
+	ids := make([]int64, 0, end-start)
+	for _, h := range hits[start:end] {
+		ids = append(ids, c.ids[h.i])
 	}
-	partialSort(ptrs, end, less)
-	out := make([]hit, 0, end-start)
-	for _, p := range ptrs[start:end] {
-		out = append(out, *p)
-	}
-	return out
+	return ids
 }
 
 // partialSort leaves the k smallest elements of s, in order, at its

@@ -37,7 +37,10 @@ func (s *Store) ImportPackage(ctx context.Context, spec kb.PackageSpec, next fun
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		imp := &importer{ctx: ctx, tx: tx, res: &res, stmts: map[string]*sql.Stmt{}}
 		defer imp.close()
-		return imp.run(spec, next)
+		if err := imp.run(spec, next); err != nil {
+			return err
+		}
+		return bumpVersion(ctx, tx, "kb")
 	})
 	if err != nil {
 		return kb.ImportResult{}, fmt.Errorf("import %s / %s: %w", spec.VendorName, spec.PackageName, err)

@@ -10,81 +10,41 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
-// A resource r is in a customer's collection when it is selected (its
-// title-level state, else its package's) and neither it nor its package is
-// hidden. cp and cr are the customer's package and resource state, joined
-// LEFT for :cust. A customer has state only on packages it may see, so the
-// condition implies the package's visibility.
-const sqlInCollection = `COALESCE(cr.selected, cp.selected, 0) = 1 AND COALESCE(cp.hidden, 0) = 0 AND COALESCE(cr.hidden, 0) = 0`
-
 // sqlCollection lists the (title_id, package_id) resources of the
 // customer's collection, driven from the customer's state rather than from
 // the titles: the resources of its selected, visible packages less their
 // title-level exceptions, then the titles selected one by one in packages
 // not selected whole. Its cost is the size of the collection, whatever the
 // size of the knowledge base; a package with a few selected titles costs
-// those titles only. The optional :rt restricts the publication type.
+// those titles only.
 const sqlCollection = `
 	SELECT r.title_id, r.package_id FROM customer_packages cp
 	JOIN resources r ON r.package_id = cp.package_id
 	LEFT JOIN customer_resources cr ON cr.customer_id = cp.customer_id AND cr.package_id = r.package_id AND cr.title_id = r.title_id
 	WHERE cp.customer_id = :cust AND cp.selected = 1 AND cp.hidden = 0
-		AND COALESCE(cr.selected, 1) = 1 AND COALESCE(cr.hidden, 0) = 0 AND (:rt = 0 OR r.pub_type = :rt)
+		AND COALESCE(cr.selected, 1) = 1 AND COALESCE(cr.hidden, 0) = 0
 	UNION ALL
 	SELECT r.title_id, r.package_id FROM customer_resources cr
 	JOIN resources r ON r.package_id = cr.package_id AND r.title_id = cr.title_id
 	LEFT JOIN customer_packages cp ON cp.customer_id = cr.customer_id AND cp.package_id = cr.package_id
 	WHERE cr.customer_id = :cust AND cr.selected = 1 AND cr.hidden = 0
-		AND COALESCE(cp.selected, 0) = 0 AND COALESCE(cp.hidden, 0) = 0 AND (:rt = 0 OR r.pub_type = :rt)`
+		AND COALESCE(cp.selected, 0) = 0 AND COALESCE(cp.hidden, 0) = 0`
 
-// PublicationHits calls fn for every title of the customer's collection
-// that matches the search and resource type of q. With a search, the
-// indexes give the matching titles and each is checked against the
-// customer's state (a few index lookups a title); without one, the
-// collection is read from the customer's state (sqlCollection).
-func (s *Store) PublicationHits(ctx context.Context, custID string, q kb.PubQuery, withSubjects bool, fn func(kb.PubHit)) error {
+// CollectionHits calls fn for every title of the customer's collection,
+// read from the customer's state (sqlCollection).
+func (s *Store) CollectionHits(ctx context.Context, custID string, fn func(kb.PubHit)) error {
 	if _, err := s.rootProxy(ctx, custID); err != nil {
 		return err
 	}
-	subjects := "''"
-	if withSubjects {
-		subjects = "t.subjects"
-	}
-	cols := `t.id, t.name, t.sort_name, t.pub_type, t.peer_reviewed, ` + subjects + `, r.package_id`
-	args := []any{sql.Named("cust", custID), sql.Named("rt", int(q.ResourceType))}
-	var query string
-	if strings.TrimSpace(q.Search) == "" {
-		query = `SELECT ` + cols + `, 0 FROM (` + sqlCollection + `) r JOIN titles t ON t.id = r.title_id`
-	} else {
-		m, err := buildTitleMatch(kb.TitleQuery{Search: q.Search, Field: q.Field, Type: q.Type})
-		if err != nil {
-			return err
-		}
-		if m.none {
-			return nil
-		}
-		args = append(args, m.args...)
-		from, rank := `titles t`, `0`
-		where := []string{sqlTitleVisible, sqlInCollection, `(:rt = 0 OR r.pub_type = :rt)`}
-		if m.sub != "" {
-			from, rank = `(`+m.sub+`) m JOIN titles t ON t.id = m.id`, `m.rank`
-		} else {
-			where = append(where, m.cond)
-		}
-		query = `SELECT ` + cols + `, ` + rank + ` FROM ` + from + `
-			JOIN resources r ON r.title_id = t.id
-			LEFT JOIN customer_packages cp ON cp.customer_id = :cust AND cp.package_id = r.package_id
-			LEFT JOIN customer_resources cr ON cr.customer_id = :cust AND cr.package_id = r.package_id AND cr.title_id = r.title_id
-			WHERE ` + strings.Join(where, " AND ")
-	}
-	rows, err := s.r.QueryContext(ctx, query, args...)
+	rows, err := s.r.QueryContext(ctx, `SELECT t.id, t.name, t.pub_type, t.peer_reviewed, t.subjects, r.package_id
+		FROM (`+sqlCollection+`) r JOIN titles t ON t.id = r.title_id`, sql.Named("cust", custID))
 	if err != nil {
-		return fmt.Errorf("publication search: %w", err)
+		return fmt.Errorf("collection of %s: %w", custID, err)
 	}
 	defer rows.Close()
 	// A title in several packages of the collection comes once per
-	// package, not always on adjacent rows: hits are gathered by id and
-	// handed to fn at the end.
+	// package, not on adjacent rows: hits are gathered by id and handed
+	// to fn at the end.
 	hits := map[int64]*kb.PubHit{}
 	var order []*kb.PubHit
 	for rows.Next() {
@@ -92,8 +52,8 @@ func (s *Store) PublicationHits(ctx context.Context, custID string, q kb.PubQuer
 		var pt int
 		var subj string
 		var pkg int64
-		if err := rows.Scan(&h.ID, &h.Name, &h.SortName, &pt, &h.PeerReviewed, &subj, &pkg, &h.Rank); err != nil {
-			return fmt.Errorf("publication search: %w", err)
+		if err := rows.Scan(&h.ID, &h.Name, &pt, &h.PeerReviewed, &subj, &pkg); err != nil {
+			return fmt.Errorf("collection of %s: %w", custID, err)
 		}
 		if prev, ok := hits[h.ID]; ok {
 			prev.PackageIDs = append(prev.PackageIDs, pkg)
@@ -101,71 +61,24 @@ func (s *Store) PublicationHits(ctx context.Context, custID string, q kb.PubQuer
 		}
 		h.PubType = kb.ResourceType(pt)
 		h.PackageIDs = []int64{pkg}
-		if subj != "" {
-			ps, err := decodePairs(subj)
-			if err != nil {
-				return fmt.Errorf("title %d subjects: %w", h.ID, err)
-			}
-			h.Subjects = make([]kb.Subject, len(ps))
-			for i, p := range ps {
-				h.Subjects[i] = kb.Subject{Type: p[0], Name: p[1]}
-			}
+		ps, err := decodePairs(subj)
+		if err != nil {
+			return fmt.Errorf("title %d subjects: %w", h.ID, err)
 		}
-		hp := &h
-		hits[h.ID] = hp
-		order = append(order, hp)
+		h.Subjects = make([]kb.Subject, len(ps))
+		for i, p := range ps {
+			h.Subjects[i] = kb.Subject{Type: p[0], Name: p[1]}
+		}
+		hits[h.ID] = &h
+		order = append(order, &h)
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("publication search: %w", err)
+		return fmt.Errorf("collection of %s: %w", custID, err)
 	}
 	for _, h := range order {
 		fn(*h)
 	}
 	return nil
-}
-
-// CollectionTitleNames calls fn with the name of every title of the
-// customer's collection (of type rt unless kb.ResourceAll), once a title.
-func (s *Store) CollectionTitleNames(ctx context.Context, custID string, rt kb.ResourceType, fn func(name string)) error {
-	if _, err := s.rootProxy(ctx, custID); err != nil {
-		return err
-	}
-	rows, err := s.r.QueryContext(ctx, `SELECT r.title_id, t.name FROM (`+sqlCollection+`) r JOIN titles t ON t.id = r.title_id`,
-		sql.Named("cust", custID), sql.Named("rt", int(rt)))
-	if err != nil {
-		return fmt.Errorf("collection titles: %w", err)
-	}
-	defer rows.Close()
-	var seen bitset
-	for rows.Next() {
-		var id int64
-		var name string
-		if err := rows.Scan(&id, &name); err != nil {
-			return fmt.Errorf("collection titles: %w", err)
-		}
-		if seen.testAndSet(id) {
-			continue
-		}
-		fn(name)
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("collection titles: %w", err)
-	}
-	return nil
-}
-
-// bitset is a set of non-negative ids, one bit an id.
-type bitset []uint64
-
-// testAndSet adds id and reports whether it was there already.
-func (b *bitset) testAndSet(id int64) bool {
-	i, bit := int(id>>6), uint64(1)<<(uint(id)&63)
-	if i >= len(*b) {
-		*b = append(*b, make([]uint64, i-len(*b)+1+len(*b)/2)...)
-	}
-	was := (*b)[i]&bit != 0
-	(*b)[i] |= bit
-	return was
 }
 
 // CollectionTitles returns the titles with the ids, in that order, each
@@ -346,4 +259,43 @@ func (s *Store) CollectionPackages(ctx context.Context, custID string, q kb.Coll
 		return list, fmt.Errorf("list collection packages: %w", err)
 	}
 	return list, nil
+}
+
+// TitleMatches calls fn with every title the search of q matches and its
+// rank (0 when q orders by name), through the same indexes as the title
+// search of the holdings service; it does not look at the customer's
+// collection.
+func (s *Store) TitleMatches(ctx context.Context, custID string, q kb.PubQuery, fn func(id int64, rank float64)) error {
+	if strings.TrimSpace(q.Search) == "" {
+		return nil
+	}
+	tq := kb.TitleQuery{Search: q.Search, Field: q.Field, Type: q.Type}
+	if q.ByName {
+		tq.OrderBy = kb.OrderName // no rank needed
+	}
+	m, err := buildTitleMatch(tq)
+	if err != nil || m.none {
+		return err
+	}
+	query := `SELECT m.id, m.rank FROM (` + m.sub + `) m`
+	if m.sub == "" {
+		query = `SELECT t.id, 0 FROM titles t WHERE ` + m.cond
+	}
+	rows, err := s.r.QueryContext(ctx, query, m.args...)
+	if err != nil {
+		return fmt.Errorf("title matches: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var rank float64
+		if err := rows.Scan(&id, &rank); err != nil {
+			return fmt.Errorf("title matches: %w", err)
+		}
+		fn(id, rank)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("title matches: %w", err)
+	}
+	return nil
 }

@@ -34,8 +34,16 @@ func ftsColumn(f kb.SearchField) string {
 // buildTitleMatch translates a title search into SQL over the indexes: the
 // FTS5 word index (bm25 relevance), the FTS5 trigram index (substrings), the
 // folded-name B-tree indexes (exact and begins-with) and the identifier
-// index (ISSN/ISBN). None of them scans the title table.
+// index (ISSN/ISBN). None of them scans the title table. Ordered by name
+// (q.OrderBy is kb.OrderName), the rank is 0: bm25 is most of the cost of
+// a broad word search.
 func buildTitleMatch(q kb.TitleQuery) (titleMatch, error) {
+	rank := func(table string) string {
+		if q.OrderBy == kb.OrderName {
+			return "0"
+		}
+		return "bm25(" + table + ")"
+	}
 	search := strings.TrimSpace(q.Search)
 	if q.Field == kb.FieldISXN {
 		return isxnMatch(search, q.Type), nil
@@ -59,7 +67,7 @@ func buildTitleMatch(q kb.TitleQuery) (titleMatch, error) {
 	phrase := quote(strings.Join(ws, " "))
 	word := func(expr string) titleMatch {
 		return titleMatch{
-			sub:  `SELECT rowid AS id, bm25(title_fts) AS rank FROM title_fts WHERE title_fts MATCH :m`,
+			sub:  `SELECT rowid AS id, ` + rank("title_fts") + ` AS rank FROM title_fts WHERE title_fts MATCH :m`,
 			args: []any{sql.Named("m", "{"+col+"} : ("+expr+")")},
 		}
 	}
@@ -88,13 +96,13 @@ func buildTitleMatch(q kb.TitleQuery) (titleMatch, error) {
 	case kb.SearchAdvanced:
 		return word(advanced), nil
 	}
-	return containsMatch(ws, col), nil
+	return containsMatch(ws, col, rank), nil
 }
 
 // containsMatch matches titles whose field contains every word as a
 // substring: words of three or more characters through the trigram index,
 // shorter words (which a trigram cannot hold) as word prefixes.
-func containsMatch(ws []string, col string) titleMatch {
+func containsMatch(ws []string, col string, rank func(table string) string) titleMatch {
 	var long, short []string
 	for _, w := range ws {
 		if utf8.RuneCountInString(w) >= 3 && col != "subjects" {
@@ -107,14 +115,14 @@ func containsMatch(ws []string, col string) titleMatch {
 	shortQ := "{" + col + "} : (" + joinQuoted(short, " AND ", "*") + ")"
 	switch {
 	case len(long) > 0:
-		m.sub = `SELECT rowid AS id, bm25(title_tri) AS rank FROM title_tri WHERE title_tri MATCH :m`
+		m.sub = `SELECT rowid AS id, ` + rank("title_tri") + ` AS rank FROM title_tri WHERE title_tri MATCH :m`
 		m.args = []any{sql.Named("m", "{"+col+"} : ("+joinQuoted(long, " AND ", "")+")")}
 		if len(short) > 0 {
 			m.sub += ` AND +rowid IN (SELECT rowid FROM title_fts WHERE title_fts MATCH :m2)`
 			m.args = append(m.args, sql.Named("m2", shortQ))
 		}
 	default:
-		m.sub = `SELECT rowid AS id, bm25(title_fts) AS rank FROM title_fts WHERE title_fts MATCH :m`
+		m.sub = `SELECT rowid AS id, ` + rank("title_fts") + ` AS rank FROM title_fts WHERE title_fts MATCH :m`
 		m.args = []any{sql.Named("m", shortQ)}
 	}
 	return m

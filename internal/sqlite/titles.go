@@ -322,7 +322,7 @@ func (s *Store) SetPackageState(ctx context.Context, custID string, packageID in
 		if err != nil {
 			return fmt.Errorf("set package state: %w", err)
 		}
-		return nil
+		return bumpVersion(ctx, tx, customerVersion(custID))
 	})
 }
 
@@ -349,7 +349,7 @@ func (s *Store) SetResourceState(ctx context.Context, custID string, packageID, 
 		if err != nil {
 			return fmt.Errorf("set resource state: %w", err)
 		}
-		return nil
+		return bumpVersion(ctx, tx, customerVersion(custID))
 	})
 }
 

@@ -32,6 +32,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Writes", func(t *testing.T) { testWrites(t, open) })
 	t.Run("Snapshot", func(t *testing.T) { testSnapshot(t, open(t)) })
 	t.Run("LinkOut", func(t *testing.T) { testLinkOut(t, open(t)) })
+	t.Run("Publications", func(t *testing.T) { testPublications(t, open(t)) })
 }
 
 // Row describes one KBART row of a test package.

@@ -27,6 +27,7 @@ type Store interface {
 
 type handlers struct {
 	store Store
+	index *pubsearch.Index
 
 	mu     sync.Mutex
 	signer *kb.LinkSigner // loaded at first use
@@ -108,7 +109,7 @@ func (h *handlers) publications(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	custID := customer(r)
-	res, err := pubsearch.Search(r.Context(), h.store, custID, requestLocale(r), q)
+	res, err := h.index.Search(r.Context(), h.store, custID, requestLocale(r), q)
 	if err != nil {
 		return fmt.Errorf("publication search of %s: %w", custID, err)
 	}
@@ -267,7 +268,7 @@ func (h *handlers) alphaMenu(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	custID := customer(r)
-	if err := h.store.CollectionTitleNames(r.Context(), custID, rt, menu.Add); err != nil {
+	if err := h.index.Menu(r.Context(), h.store, custID, rt, menu); err != nil {
 		return fmt.Errorf("alpha menu of %s: %w", custID, err)
 	}
 	res := menu.Result()

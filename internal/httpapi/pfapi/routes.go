@@ -7,11 +7,14 @@
 // status, and a message in the X-Error-Message header.
 package pfapi
 
-import "github.com/kbserver/kbserver/internal/httpapi/web"
+import (
+	"github.com/kbserver/kbserver/internal/httpapi/web"
+	"github.com/kbserver/kbserver/internal/pubsearch"
+)
 
 // Routes returns every route of the publication search service.
 func Routes(store Store) []web.Route {
-	h := &handlers{store: store}
+	h := &handlers{store: store, index: pubsearch.NewIndex(0)}
 	routes := []web.Route{
 		{Pattern: "GET /pf/pfaccount/{profile}/alphabrowser/menu/{localeid}", Handler: h.alphaMenu},
 		{Pattern: "GET /pf/pfaccount/{profile}/allpackages", Handler: h.allPackages},
