@@ -14,13 +14,13 @@ import (
 // customer, at a version the test sets, counting the builds.
 type countingStore struct {
 	kb.PublicationStore // only the methods below are called
-	mu       sync.Mutex
-	version  map[string]string
-	size     map[string]int
-	fail     atomic.Bool
-	builds   atomic.Int32
-	started  chan struct{} // receives at each build start when non-nil
-	proceeds chan struct{} // a build waits on it when non-nil
+	mu                  sync.Mutex
+	version             map[string]string
+	size                map[string]int
+	fail                atomic.Bool
+	builds              atomic.Int32
+	started             chan struct{} // receives at each build start when non-nil
+	proceeds            chan struct{} // a build waits on it when non-nil
 }
 
 func (s *countingStore) CollectionVersion(_ context.Context, custID string) (string, error) {
