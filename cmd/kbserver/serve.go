@@ -13,6 +13,7 @@ import (
 	"github.com/kbserver/kbserver/internal/gen"
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/pubsearch"
 )
 
 // The demo customer that serve --demo creates.
@@ -25,9 +26,10 @@ const (
 const shutdownTimeout = 10 * time.Second
 
 type serveOptions struct {
-	addr       string
-	demo       bool
-	demoTitles int
+	addr        string
+	demo        bool
+	demoTitles  int
+	cacheTitles int
 }
 
 func serveCommand() *command {
@@ -43,7 +45,12 @@ With --demo, a first start generates a demo knowledge base (100,000 invented
 titles by default), creates the customer "demo" (Demo Library) with a few
 packages selected and an EZProxy proxy, and every start prints a new API key
 for it and a curl command to try. Keys are stored hashed, so an earlier key
-cannot be shown again.`,
+cannot be shown again.
+
+Publication search keeps the collections it searches in memory, about 100
+bytes a title, rebuilt after any change of the customer's holdings or any
+import; --pf-cache-titles bounds the titles kept in all (least recently
+used collections go first).`,
 		example: "kbserver serve\n" +
 			"kbserver serve --addr :8080 --db /var/lib/kbserver/kb.db\n" +
 			"kbserver serve --demo --db demo.db\n" +
@@ -53,9 +60,13 @@ cannot be shown again.`,
 			fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "`host:port` to listen on; port 0 picks a free port")
 			fs.BoolVar(&o.demo, "demo", false, "generate a demo knowledge base and customer \"demo\" when missing, and print an API key for it")
 			fs.IntVar(&o.demoTitles, "demo-titles", 100_000, "`number` of titles of a generated demo knowledge base")
+			fs.IntVar(&o.cacheTitles, "pf-cache-titles", pubsearch.DefaultMaxTitles, "`number` of titles of the collections publication search keeps in memory, in all")
 			return func(args []string) error {
 				if len(args) > 0 {
 					return usageErrorf("serve", "unexpected argument %q", args[0])
+				}
+				if o.cacheTitles < 1 {
+					return usageErrorf("serve", "--pf-cache-titles must be 1 or more")
 				}
 				if o.demoTitles < 1 || o.demoTitles > gen.MaxTitles {
 					return usageErrorf("serve", "--demo-titles must be between 1 and %d", gen.MaxTitles)
@@ -89,7 +100,7 @@ func (c *cli) serve(o serveOptions) error {
 		return fmt.Errorf("listen: %w", err)
 	}
 	srv := &http.Server{
-		Handler:           httpapi.NewServer(httpapi.Deps{Store: st, Logger: logger}),
+		Handler:           httpapi.NewServer(httpapi.Deps{Store: st, Logger: logger, PublicationCacheTitles: o.cacheTitles}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
 		WriteTimeout:      120 * time.Second,

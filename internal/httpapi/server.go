@@ -29,6 +29,10 @@ type Deps struct {
 	// MaxBodyBytes limits request bodies; 0 or less means
 	// DefaultMaxBodyBytes.
 	MaxBodyBytes int64
+	// PublicationCacheTitles bounds the titles of the collections the
+	// publication search service keeps in memory; 0 or less means
+	// pubsearch.DefaultMaxTitles.
+	PublicationCacheTitles int
 }
 
 // NewServer returns the HTTP handler of all of kbserver's APIs.
@@ -42,18 +46,18 @@ func NewServer(deps Deps) http.Handler {
 		maxBody = DefaultMaxBodyBytes
 	}
 	mux := http.NewServeMux()
-	web.Mount(mux, logger, routes(deps.Store))
+	web.Mount(mux, logger, routes(deps.Store, deps.PublicationCacheTitles))
 	return web.Serve(web.Fallback(mux), logger, maxBody)
 }
 
 // routes returns the routes of every API family over store: the holdings
 // service, the resource management service, the publication search service
 // and the API description with its docs page.
-func routes(store kb.Store) []web.Route {
+func routes(store kb.Store, cacheTitles int) []web.Route {
 	var all []web.Route
 	all = append(all, rmapi.Routes(store)...)
 	all = append(all, ermapi.Routes(store)...)
-	all = append(all, pfapi.Routes(store)...)
+	all = append(all, pfapi.Routes(store, cacheTitles)...)
 	all = append(all, docs.Routes()...)
 	return all
 }
@@ -69,7 +73,7 @@ type RouteInfo struct {
 // Routes lists every route NewServer registers, in registration order. The
 // tests compare it with the API description in package api.
 func Routes() []RouteInfo {
-	rs := routes(nil)
+	rs := routes(nil, 0)
 	out := make([]RouteInfo, len(rs))
 	for i, r := range rs {
 		out[i] = RouteInfo{Pattern: r.Pattern, Implemented: !r.NotImplemented}

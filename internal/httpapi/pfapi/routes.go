@@ -12,9 +12,11 @@ import (
 	"github.com/kbserver/kbserver/internal/pubsearch"
 )
 
-// Routes returns every route of the publication search service.
-func Routes(store Store) []web.Route {
-	h := &handlers{store: store, index: pubsearch.NewIndex(0)}
+// Routes returns every route of the publication search service. It keeps
+// searched collections of up to cacheTitles titles in all in memory
+// (pubsearch.DefaultMaxTitles when 0 or less).
+func Routes(store Store, cacheTitles int) []web.Route {
+	h := &handlers{store: store, index: pubsearch.NewIndex(cacheTitles)}
 	routes := []web.Route{
 		{Pattern: "GET /pf/pfaccount/{profile}/alphabrowser/menu/{localeid}", Handler: h.alphaMenu},
 		{Pattern: "GET /pf/pfaccount/{profile}/allpackages", Handler: h.allPackages},

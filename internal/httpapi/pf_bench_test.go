@@ -1,0 +1,177 @@
+package httpapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/kbserver/kbserver/internal/gen"
+	"github.com/kbserver/kbserver/internal/httpapi"
+	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/sqlite"
+)
+
+var pfDB = flag.String("pf-db", "",
+	"database file of BenchmarkPublicationSearchHTTP, kept between runs: the knowledge base is generated only when it has no packages (default: a temporary file)")
+
+var pfTitles = flag.Int("pf-titles", 600_000,
+	"titles of the generated knowledge base of BenchmarkPublicationSearchHTTP; the customer selects packages holding about 5/6 of them")
+
+// BenchmarkPublicationSearchHTTP times GET publications with
+// includefacets=true through the HTTP server for a customer whose
+// collection holds about 500,000 titles (of a generated 600,000-title
+// knowledge base): a broad search ("a", about half the collection), a
+// medium one ("review"), a narrow one ("nursing"), a browse of the whole
+// collection by title name, and the alpha menu. Each reports its median
+// and 99th percentile in milliseconds; "first" is the first search after
+// a change of the customer's holdings, which rebuilds the in-memory
+// collection. Slow to set up (generating the knowledge base takes
+// minutes): keep it between runs with -pf-db, e.g.
+//
+//	go test -run X -bench BenchmarkPublicationSearchHTTP -benchtime 100x ./internal/httpapi -args -pf-db /tmp/pf.db
+func BenchmarkPublicationSearchHTTP(b *testing.B) {
+	ctx := context.Background()
+	path := *pfDB
+	if path == "" {
+		path = filepath.Join(b.TempDir(), "kb.db")
+	}
+	st, err := sqlite.Open(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	if l, err := st.Packages(ctx, "", kb.PackageQuery{Page: kb.Page{Count: 1, Number: 1}}); err != nil || l.Total == 0 {
+		if _, err := gen.Generate(ctx, st, gen.Options{Titles: *pfTitles, Seed: 1}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := st.AddCustomer(ctx, "pfbench", ""); err == nil {
+		selectFiveSixths(ctx, b, st)
+	} else if kb.ErrorCode(err) != kb.CodeDuplicate {
+		b.Fatal(err)
+	}
+	profile := kb.ProfileID{CustomerID: "pfbench", GroupID: "main", ProfileID: "az"}
+	if err := st.SaveProfile(ctx, kb.Profile{ID: profile, Guest: true}); err != nil {
+		b.Fatal(err)
+	}
+	srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	defer srv.Close()
+	get := func(b *testing.B, query string) int {
+		resp, err := http.Get(srv.URL + "/pf/pfaccount/" + profile.String() + "/" + query)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out struct {
+			SearchResult struct{ Statistics struct{ TotalHits int } }
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != http.StatusOK {
+			b.Fatalf("%s: %s, %v", query, resp.Status, err)
+		}
+		return out.SearchResult.Statistics.TotalHits
+	}
+	collection := get(b, "publications?count=1")
+	b.ReportMetric(float64(collection), "collection-titles")
+	b.Run("first", func(b *testing.B) {
+		var times []time.Duration
+		for i := 0; i < b.N; i++ {
+			// A change of the customer's holdings: the next search rebuilds.
+			b.StopTimer()
+			if err := st.SetPackageState(ctx, "pfbench", 1, kb.PackageState{Selected: i%2 == 0}); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			start := time.Now()
+			get(b, "publications?search=nursing&includefacets=true")
+			times = append(times, time.Since(start))
+		}
+		reportQuantiles(b, times)
+	})
+	for _, c := range []struct{ name, query string }{
+		{"broad", "publications?search=a&includefacets=true"},
+		{"broad-by-name", "publications?search=a&includefacets=true&orderby=titlename"},
+		{"medium", "publications?search=review&includefacets=true"},
+		{"narrow", "publications?search=nursing&includefacets=true"},
+		{"browse-by-name", "publications?includefacets=true&orderby=titlename"},
+		{"alpha-menu", "alphabrowser/menu/en-US?menuid=2"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			hits := 0
+			if c.name != "alpha-menu" {
+				hits = get(b, c.query) // also warms the collection
+			}
+			var times []time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				start := time.Now()
+				resp, err := http.Get(srv.URL + "/pf/pfaccount/" + profile.String() + "/" + c.query)
+				if err != nil {
+					b.Fatal(err)
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK {
+					b.Fatalf("%s: %s", c.query, resp.Status)
+				}
+				times = append(times, time.Since(start))
+			}
+			reportQuantiles(b, times)
+			b.ReportMetric(float64(hits), "hits")
+		})
+	}
+	b.ReportMetric(peakRSSMiB(), "peak-RSS-MiB")
+}
+
+// selectFiveSixths selects whole packages for customer pfbench, in id
+// order, until they hold 70% of the knowledge base's resources: about
+// 5/6 of the generator's titles (each is in about two packages).
+func selectFiveSixths(ctx context.Context, b *testing.B, st *sqlite.Store) {
+	var pkgs []kb.Package
+	resources := 0
+	for page := 1; ; page++ {
+		l, err := st.Packages(ctx, "pfbench", kb.PackageQuery{Page: kb.Page{Count: kb.MaxCount, Number: page}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, p := range l.Packages {
+			pkgs = append(pkgs, p)
+			resources += p.TitleCount
+		}
+		if len(l.Packages) < kb.MaxCount {
+			break
+		}
+	}
+	slices.SortFunc(pkgs, func(x, y kb.Package) int { return int(x.ID - y.ID) })
+	selected := 0
+	for _, p := range pkgs {
+		if selected >= resources*7/10 {
+			break
+		}
+		if err := st.SetPackageState(ctx, "pfbench", p.ID, kb.PackageState{Selected: true}); err != nil {
+			b.Fatal(err)
+		}
+		selected += p.TitleCount
+	}
+}
+
+// reportQuantiles reports the median and 99th percentile of times in
+// milliseconds.
+func reportQuantiles(b *testing.B, times []time.Duration) {
+	if len(times) == 0 {
+		return
+	}
+	slices.Sort(times)
+	q := func(p float64) float64 {
+		return float64(times[min(len(times)-1, int(p*float64(len(times))))].Microseconds()) / 1000
+	}
+	b.ReportMetric(q(0.5), "p50-ms")
+	b.ReportMetric(q(0.99), "p99-ms")
+}
