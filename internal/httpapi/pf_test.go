@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kbserver/kbserver/internal/httpapi"
@@ -167,7 +168,7 @@ func newPFFixture(t *testing.T) *pfFixture {
 	_, err = st.AddNote(ctx, "1001", kb.Note{PackageID: journals.PackageID, TitleID: f.ids["The Journal of Nursing"],
 		Name: "Access", Rank: 1, Text: "Walk-in users only", ShowOn: []string{"PublicationFinder"}})
 	must(err)
-	f.srv = apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: st}))
+	f.srv = apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: st, PublicationConsistent: true}))
 	return f
 }
 
@@ -815,5 +816,36 @@ func rowsOf(names ...string) func() (kb.ImportRow, error) {
 		r.Line, r.KBART[0], r.KBART[15], r.KBART[16], r.PubType = i+1, names[i], "Care Press", "monograph", kb.ResourceBook
 		i++
 		return r, nil
+	}
+}
+
+// TestPublicationsWhileRebuilding: by default a search that follows a
+// change may be answered from the previous collection while the new one
+// builds, but a title that left the collection is never among its
+// records, and the change shows once the rebuild ends.
+func TestPublicationsWhileRebuilding(t *testing.T) {
+	f := newPFFixture(t)
+	f.srv = apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: f.store}))
+	query := "search=les+miserables&count=100"
+	if got := f.search(t, query).names(); len(got) != 1 {
+		t.Fatalf("before: %v", got)
+	}
+	if err := f.store.UpdateResource(t.Context(), "1001", f.vendor, f.pkgs["Nursing Journals"], f.ids["Les Misérables Quarterly"],
+		kb.ResourceUpdate{Selected: true, Hidden: true}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got := f.search(t, query)
+		if len(got.names()) != 0 {
+			t.Fatalf("a hidden title was shown: %v", got.names())
+		}
+		if got.SearchResult.Statistics.TotalHits == 0 {
+			break // rebuilt
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the hidden title is still counted after 10 s")
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

@@ -33,6 +33,11 @@ type Deps struct {
 	// publication search service keeps in memory; 0 or less means
 	// pubsearch.DefaultMaxTitles.
 	PublicationCacheTitles int
+	// PublicationConsistent makes a publication search that follows a
+	// change of the customer's holdings wait for the rebuild of its
+	// collection, instead of being answered from the previous one
+	// meanwhile (records are checked live either way).
+	PublicationConsistent bool
 }
 
 // NewServer returns the HTTP handler of all of kbserver's APIs.
@@ -46,18 +51,19 @@ func NewServer(deps Deps) http.Handler {
 		maxBody = DefaultMaxBodyBytes
 	}
 	mux := http.NewServeMux()
-	web.Mount(mux, logger, routes(deps.Store, deps.PublicationCacheTitles))
+	web.Mount(mux, logger, routes(deps))
 	return web.Serve(web.Fallback(mux), logger, maxBody)
 }
 
-// routes returns the routes of every API family over store: the holdings
+// routes returns the routes of every API family over deps: the holdings
 // service, the resource management service, the publication search service
 // and the API description with its docs page.
-func routes(store kb.Store, cacheTitles int) []web.Route {
+func routes(deps Deps) []web.Route {
+	store := deps.Store
 	var all []web.Route
 	all = append(all, rmapi.Routes(store)...)
 	all = append(all, ermapi.Routes(store)...)
-	all = append(all, pfapi.Routes(store, cacheTitles)...)
+	all = append(all, pfapi.Routes(store, deps.PublicationCacheTitles, deps.PublicationConsistent)...)
 	all = append(all, docs.Routes()...)
 	return all
 }
@@ -73,7 +79,7 @@ type RouteInfo struct {
 // Routes lists every route NewServer registers, in registration order. The
 // tests compare it with the API description in package api.
 func Routes() []RouteInfo {
-	rs := routes(nil, 0)
+	rs := routes(Deps{})
 	out := make([]RouteInfo, len(rs))
 	for i, r := range rs {
 		out[i] = RouteInfo{Pattern: r.Pattern, Implemented: !r.NotImplemented}

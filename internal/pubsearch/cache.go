@@ -17,11 +17,19 @@ const DefaultMaxTitles = 2_000_000
 // collection of half a million titles does not read half a million rows.
 // Each is keyed by the store's CollectionVersion, read at every search: a
 // change of the customer's holdings or an import makes the next search
-// rebuild it, so answers are never stale. Concurrent searches of one
-// customer share one build. Collections beyond the budget are dropped,
-// least recently used first. An Index is safe for concurrent use.
+// rebuild it. Concurrent searches of one customer share one build.
+// Collections beyond the budget are dropped, least recently used first.
+// An Index is safe for concurrent use.
+//
+// A consistent Index makes the search that finds a new version wait for
+// the rebuild (seconds for half a million titles). Otherwise, while a
+// rebuild runs in the background, searches are answered from the previous
+// version: their records are still checked against the customer's current
+// state (a title that left the collection is never shown), but counts and
+// facets lag the change by the rebuild's duration.
 type Index struct {
-	maxTitles int
+	maxTitles  int
+	consistent bool
 
 	mu      sync.Mutex
 	entries map[string]*entry
@@ -34,16 +42,20 @@ type entry struct {
 	coll    *collection
 	err     error
 	used    int64
+	// previous is the last built collection of an older version, served
+	// while this entry builds when the Index is not consistent.
+	previous *collection
 }
 
 // NewIndex returns an Index that keeps collections of up to maxTitles
-// titles in all (DefaultMaxTitles when 0 or less). A collection larger
-// than the budget is built for each search and not kept.
-func NewIndex(maxTitles int) *Index {
+// titles in all (DefaultMaxTitles when 0 or less); a collection larger
+// than the budget is built for each search and not kept. consistent makes
+// every search wait for the rebuild of a changed collection.
+func NewIndex(maxTitles int, consistent bool) *Index {
 	if maxTitles <= 0 {
 		maxTitles = DefaultMaxTitles
 	}
-	return &Index{maxTitles: maxTitles, entries: map[string]*entry{}}
+	return &Index{maxTitles: maxTitles, consistent: consistent, entries: map[string]*entry{}}
 }
 
 // collection returns the customer's current collection.
@@ -57,7 +69,15 @@ func (x *Index) collection(ctx context.Context, st kb.PublicationStore, custID s
 	e, ok := x.entries[custID]
 	if ok && e.version == version {
 		e.used = x.clock
+		prev := e.previous // nil once built
 		x.mu.Unlock()
+		if !x.consistent && prev != nil {
+			select {
+			case <-e.ready:
+			default:
+				return prev, nil // being rebuilt
+			}
+		}
 		select {
 		case <-e.ready:
 		case <-ctx.Done():
@@ -65,23 +85,54 @@ func (x *Index) collection(ctx context.Context, st kb.PublicationStore, custID s
 		}
 		return e.coll, e.err
 	}
-	e = &entry{version: version, ready: make(chan struct{}), used: x.clock}
-	x.entries[custID] = e
+	next := &entry{version: version, ready: make(chan struct{}), used: x.clock}
+	if ok && !x.consistent {
+		if prev := e.built(); prev != nil {
+			next.previous = prev
+		} else {
+			next.previous = e.previous
+		}
+	}
+	x.entries[custID] = next
 	x.mu.Unlock()
+	if prev := next.previous; prev != nil {
+		// A failed background build drops the entry: the next search
+		// builds again, and waits for it.
+		go x.build(context.WithoutCancel(ctx), st, custID, next)
+		return prev, nil
+	}
+	x.build(ctx, st, custID, next)
+	return next.coll, next.err
+}
 
-	// The build goes on if this request goes away: others may wait on it.
-	e.coll, e.err = buildCollection(context.WithoutCancel(ctx), st, custID, version)
+// built returns the entry's collection when its build is over, else nil.
+func (e *entry) built() *collection {
+	select {
+	case <-e.ready:
+		return e.coll
+	default:
+		return nil
+	}
+}
+
+// build builds e's collection and closes e.ready.
+func (x *Index) build(ctx context.Context, st kb.PublicationStore, custID string, e *entry) {
+	// The build goes on if the request goes away: others may wait on it.
+	e.coll, e.err = buildCollection(context.WithoutCancel(ctx), st, custID, e.version)
 	if e.err != nil {
 		e.err = fmt.Errorf("build the collection of %s: %w", custID, e.err)
 	}
-	close(e.ready)
 	x.mu.Lock()
-	if e.err != nil && x.entries[custID] == e {
-		delete(x.entries, custID) // the next search tries again
+	if x.entries[custID] == e {
+		if e.err != nil {
+			delete(x.entries, custID) // the next search tries again
+		} else {
+			e.previous = nil
+		}
 	}
+	close(e.ready)
 	x.evict(custID)
 	x.mu.Unlock()
-	return e.coll, e.err
 }
 
 // evict drops least recently used collections, never keep's, until the

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
 )
@@ -52,7 +53,7 @@ func (s *countingStore) CollectionHits(_ context.Context, custID string, fn func
 func TestIndexRebuildsOnNewVersionOnly(t *testing.T) {
 	ctx := context.Background()
 	st := &countingStore{version: map[string]string{"a": "1"}, size: map[string]int{"a": 10}}
-	x := NewIndex(100)
+	x := NewIndex(100, true)
 	for range 3 {
 		if c, err := x.collection(ctx, st, "a"); err != nil || c.size() != 10 {
 			t.Fatalf("collection: %v, %v", c, err)
@@ -72,7 +73,7 @@ func TestIndexRebuildsOnNewVersionOnly(t *testing.T) {
 func TestIndexEvictsLeastRecentlyUsed(t *testing.T) {
 	ctx := context.Background()
 	st := &countingStore{version: map[string]string{}, size: map[string]int{"a": 40, "b": 40, "c": 40, "huge": 500}}
-	x := NewIndex(100)
+	x := NewIndex(100, true)
 	for _, c := range []string{"a", "b", "a", "c"} { // b is the least recently used when c arrives
 		if _, err := x.collection(ctx, st, c); err != nil {
 			t.Fatal(err)
@@ -99,7 +100,7 @@ func TestIndexSharesOneBuildAndForgetsErrors(t *testing.T) {
 	ctx := context.Background()
 	st := &countingStore{version: map[string]string{"a": "1"}, size: map[string]int{"a": 5},
 		started: make(chan struct{}, 10), proceeds: make(chan struct{})}
-	x := NewIndex(0)
+	x := NewIndex(0, true)
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Go(func() {
@@ -127,5 +128,48 @@ func TestIndexSharesOneBuildAndForgetsErrors(t *testing.T) {
 	st.fail.Store(false)
 	if c, err := x.collection(ctx, st, "a"); err != nil || c.size() != 5 || st.builds.Load() != 3 {
 		t.Errorf("after the failure: %v, %v, %d builds; want a third build", c, err, st.builds.Load())
+	}
+}
+
+// TestIndexServesPreviousWhileRebuilding: an Index that is not consistent
+// answers from the previous collection while the new version builds in
+// the background, then from the new one; the first build of a customer is
+// waited for.
+func TestIndexServesPreviousWhileRebuilding(t *testing.T) {
+	ctx := context.Background()
+	st := &countingStore{version: map[string]string{"a": "1"}, size: map[string]int{"a": 3}}
+	x := NewIndex(0, false)
+	if c, err := x.collection(ctx, st, "a"); err != nil || c.size() != 3 {
+		t.Fatalf("first build: %v, %v", c, err)
+	}
+	st.mu.Lock()
+	st.version["a"], st.size["a"] = "2", 4
+	st.mu.Unlock()
+	st.proceeds = make(chan struct{})
+	for range 3 {
+		if c, err := x.collection(ctx, st, "a"); err != nil || c.size() != 3 || c.version != "1" {
+			t.Fatalf("during the rebuild: %v, %v; want the previous collection", c, err)
+		}
+	}
+	close(st.proceeds)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := x.collection(ctx, st, "a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.version == "2" {
+			if c.size() != 4 {
+				t.Errorf("new collection: %d titles, want 4", c.size())
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the new version never replaced the previous one")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if n := st.builds.Load(); n != 2 {
+		t.Errorf("%d builds, want 2", n)
 	}
 }

@@ -14,9 +14,11 @@ import (
 
 // Routes returns every route of the publication search service. It keeps
 // searched collections of up to cacheTitles titles in all in memory
-// (pubsearch.DefaultMaxTitles when 0 or less).
-func Routes(store Store, cacheTitles int) []web.Route {
-	h := &handlers{store: store, index: pubsearch.NewIndex(cacheTitles)}
+// (pubsearch.DefaultMaxTitles when 0 or less); with consistent, a search
+// after a change of the collection waits for its rebuild instead of being
+// answered from the previous version meanwhile (pubsearch.Index).
+func Routes(store Store, cacheTitles int, consistent bool) []web.Route {
+	h := &handlers{store: store, index: pubsearch.NewIndex(cacheTitles, consistent)}
 	routes := []web.Route{
 		{Pattern: "GET /pf/pfaccount/{profile}/alphabrowser/menu/{localeid}", Handler: h.alphaMenu},
 		{Pattern: "GET /pf/pfaccount/{profile}/allpackages", Handler: h.allPackages},
