@@ -157,9 +157,9 @@ func BenchmarkPublicationSearchHTTP(b *testing.B) {
 			}
 			reportQuantiles(b, times)
 			b.ReportMetric(float64(hits), "hits")
+			b.ReportMetric(peakRSSMiB(), "peak-RSS-MiB")
 		})
 	}
-	b.ReportMetric(peakRSSMiB(), "peak-RSS-MiB")
 }
 
 // selectFiveSixths selects whole packages for customer pf500k: 71% of
