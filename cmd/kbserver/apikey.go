@@ -82,14 +82,11 @@ func checkKey(key string) error {
 }
 
 func (c *cli) apikeyAdd(custID, key string) error {
-	st, err := c.openStore()
+	st, err := c.openCustomerStore(custID)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if err := c.requireCustomer(st, custID); err != nil {
-		return err
-	}
 	if key == "" {
 		key = kb.NewAPIKey()
 	}

@@ -49,6 +49,20 @@ func (c *cli) customerAdd(id, name string) error {
 	return nil
 }
 
+// openCustomerStore opens the store and checks that the customer exists
+// (requireCustomer); the caller closes the store.
+func (c *cli) openCustomerStore(custID string) (kb.Store, error) {
+	st, err := c.openStore()
+	if err != nil {
+		return nil, err
+	}
+	if err := c.requireCustomer(st, custID); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return st, nil
+}
+
 // requireCustomer returns an error that says how to create the customer
 // when st has no customer custID.
 func (c *cli) requireCustomer(st kb.Store, custID string) error {

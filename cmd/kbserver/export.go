@@ -63,14 +63,11 @@ and where they went are printed on stderr.`,
 // exportHoldings builds custID's snapshot (or waits for the build in
 // progress) and writes it to out.
 func (c *cli) exportHoldings(custID, out string, wait time.Duration) error {
-	st, err := c.openStore()
+	st, err := c.openCustomerStore(custID)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if err := c.requireCustomer(st, custID); err != nil {
-		return err
-	}
 	status, err := c.buildSnapshot(st, custID, wait)
 	if err != nil {
 		return err

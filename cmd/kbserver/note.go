@@ -152,14 +152,11 @@ func splitShowOn(s string) []string {
 }
 
 func (c *cli) noteAdd(custID string, n kb.Note) error {
-	st, err := c.openStore()
+	st, err := c.openCustomerStore(custID)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if err := c.requireCustomer(st, custID); err != nil {
-		return err
-	}
 	added, err := st.AddNote(c.ctx, custID, n)
 	if err != nil {
 		if kb.ErrorCode(err) == kb.CodeNotFound {
@@ -183,14 +180,11 @@ func resourceNotFound(err error, custID string, k kb.ResourceKey) error {
 }
 
 func (c *cli) noteRemove(custID string, id int64) error {
-	st, err := c.openStore()
+	st, err := c.openCustomerStore(custID)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if err := c.requireCustomer(st, custID); err != nil {
-		return err
-	}
 	if err := st.RemoveNote(c.ctx, custID, id); err != nil {
 		if kb.ErrorCode(err) == kb.CodeNotFound {
 			return fmt.Errorf("customer %q has no note %d", custID, id)
@@ -202,14 +196,11 @@ func (c *cli) noteRemove(custID string, id int64) error {
 }
 
 func (c *cli) noteList(custID string, k kb.ResourceKey) error {
-	st, err := c.openStore()
+	st, err := c.openCustomerStore(custID)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if err := c.requireCustomer(st, custID); err != nil {
-		return err
-	}
 	notes, err := st.Notes(c.ctx, custID, []kb.ResourceKey{k})
 	if err != nil {
 		return fmt.Errorf("list notes: %w", err)

@@ -9,12 +9,10 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
-	"github.com/kbserver/kbserver/internal/gen"
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/sqlite"
@@ -42,20 +40,7 @@ var pfTitles = flag.Int("pf-titles", 600_000,
 //	go test -run X -bench BenchmarkPublicationSearchHTTP -benchtime 100x ./internal/httpapi -args -pf-db /tmp/pf.db
 func BenchmarkPublicationSearchHTTP(b *testing.B) {
 	ctx := context.Background()
-	path := *pfDB
-	if path == "" {
-		path = filepath.Join(b.TempDir(), "kb.db")
-	}
-	st, err := sqlite.Open(ctx, path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	if l, err := st.Packages(ctx, "", kb.PackageQuery{Page: kb.Page{Count: 1, Number: 1}}); err != nil || l.Total == 0 {
-		if _, err := gen.Generate(ctx, st, gen.Options{Titles: *pfTitles, Seed: 1}, nil); err != nil {
-			b.Fatal(err)
-		}
-	}
+	st := openGeneratedKB(b, *pfDB, *pfTitles)
 	if _, err := st.AddCustomer(ctx, "pf500k", ""); err == nil {
 		selectFiveSixths(ctx, b, st)
 	} else if kb.ErrorCode(err) != kb.CodeDuplicate {

@@ -39,25 +39,12 @@ var snapshotTitles = flag.Int("snapshot-titles", 760_000,
 //	go test -run X -bench BenchmarkSnapshotHTTP -benchtime 3x ./internal/httpapi -args -snapshot-db /tmp/snap.db
 func BenchmarkSnapshotHTTP(b *testing.B) {
 	ctx := context.Background()
-	path := *snapshotDB
-	if path == "" {
-		path = filepath.Join(b.TempDir(), "kb.db")
-	}
-	st, err := sqlite.Open(ctx, path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
+	st := openGeneratedKB(b, *snapshotDB, *snapshotTitles)
 	if _, err := st.AddCustomer(ctx, "big", ""); err != nil && kb.ErrorCode(err) != kb.CodeDuplicate {
 		b.Fatal(err)
 	}
 	if err := st.AddAPIKey(ctx, "big", kb.HashAPIKey("big-key")); err != nil {
 		b.Fatal(err)
-	}
-	if l, err := st.Packages(ctx, "big", kb.PackageQuery{Page: kb.Page{Count: 1, Number: 1}}); err != nil || l.Total == 0 {
-		if _, err := gen.Generate(ctx, st, gen.Options{Titles: *snapshotTitles, Seed: 1}, nil); err != nil {
-			b.Fatal(err)
-		}
 	}
 	for page := 1; ; page++ {
 		l, err := st.Packages(ctx, "big", kb.PackageQuery{Page: kb.Page{Count: kb.MaxCount, Number: page}})
@@ -130,6 +117,27 @@ func BenchmarkSnapshotHTTP(b *testing.B) {
 		}
 		b.ReportMetric(peakRSSMiB(), "peak-RSS-MiB")
 	})
+}
+
+// openGeneratedKB opens the database file path (a temporary one when
+// "") and generates a knowledge base of titles titles into it unless it
+// has packages already. The store closes when the benchmark ends.
+func openGeneratedKB(b *testing.B, path string, titles int) *sqlite.Store {
+	ctx := context.Background()
+	if path == "" {
+		path = filepath.Join(b.TempDir(), "kb.db")
+	}
+	st, err := sqlite.Open(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	if l, err := st.Packages(ctx, "", kb.PackageQuery{Page: kb.Page{Count: 1, Number: 1}}); err != nil || l.Total == 0 {
+		if _, err := gen.Generate(ctx, st, gen.Options{Titles: titles, Seed: 1}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return st
 }
 
 // peakRSSMiB reads the process's peak resident set size (Linux).

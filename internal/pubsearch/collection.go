@@ -59,37 +59,40 @@ func buildCollection(ctx context.Context, st kb.PublicationStore, custID, versio
 		pkgOff:  make([]uint32, n+1),
 		locales: map[string]*localeView{},
 	}
-	subjIdx := map[kb.Subject]uint32{}
-	pkgIdx := map[int64]uint32{}
+	subjects := interner[kb.Subject]{index: map[kb.Subject]uint32{}}
+	packages := interner[int64]{index: map[int64]uint32{}}
 	for i, h := range hits {
 		c.ids[i], c.names[i], c.types[i], c.peer[i] = h.ID, h.Name, h.PubType, h.PeerReviewed
-		for _, s := range h.Subjects {
-			j, ok := subjIdx[s]
-			if !ok {
-				j = uint32(len(c.subjects))
-				subjIdx[s] = j
-				c.subjects = append(c.subjects, s)
-			}
-			if !slices.Contains(c.subj[c.subjOff[i]:], j) {
-				c.subj = append(c.subj, j)
-			}
-		}
+		c.subj = subjects.appendAll(c.subj, c.subjOff[i], h.Subjects)
 		c.subjOff[i+1] = uint32(len(c.subj))
-		for _, p := range h.PackageIDs {
-			j, ok := pkgIdx[p]
-			if !ok {
-				j = uint32(len(c.packages))
-				pkgIdx[p] = j
-				c.packages = append(c.packages, p)
-			}
-			if !slices.Contains(c.pkg[c.pkgOff[i]:], j) {
-				c.pkg = append(c.pkg, j)
-			}
-		}
+		c.pkg = packages.appendAll(c.pkg, c.pkgOff[i], h.PackageIDs)
 		c.pkgOff[i+1] = uint32(len(c.pkg))
 		hits[i] = kb.PubHit{} // let the subjects and package lists go
 	}
+	c.subjects, c.packages = subjects.values, packages.values
 	return c, nil
+}
+
+// interner numbers distinct values in order of first sight.
+type interner[K comparable] struct {
+	index  map[K]uint32
+	values []K
+}
+
+// appendAll appends to list the numbers of vs not yet in list[from:].
+func (n *interner[K]) appendAll(list []uint32, from uint32, vs []K) []uint32 {
+	for _, v := range vs {
+		j, ok := n.index[v]
+		if !ok {
+			j = uint32(len(n.values))
+			n.index[v] = j
+			n.values = append(n.values, v)
+		}
+		if !slices.Contains(list[from:], j) {
+			list = append(list, j)
+		}
+	}
+	return list
 }
 
 // find returns the index of title id, or -1.
