@@ -30,7 +30,7 @@ type serveOptions struct {
 	demo        bool
 	demoTitles  int
 	cacheTitles int
-	consistent  bool
+	stale       bool
 }
 
 func serveCommand() *command {
@@ -51,12 +51,12 @@ cannot be shown again.
 Publication search keeps the collections it searches in memory, about 100
 bytes a title, rebuilt after any change of the customer's holdings or any
 import; --pf-cache-titles bounds the titles kept in all (least recently
-used collections go first). While a changed collection is rebuilt
-(seconds for half a million titles), searches are answered from the
-previous one: records are checked against the current holdings, so a
-title that left the collection is never shown, but counts and facets lag
-the change until the rebuild ends. --pf-consistent makes such searches
-wait for the rebuild instead.`,
+used collections go first). The first search after a change waits for
+the rebuild (seconds for half a million titles). With --pf-stale it is
+answered from the previous collection instead: its records are checked
+against the current holdings, so a title that left the collection is
+never shown, but counts, facets and alpha menus lag the change until the
+rebuild ends.`,
 		example: "kbserver serve\n" +
 			"kbserver serve --addr :8080 --db /var/lib/kbserver/kb.db\n" +
 			"kbserver serve --demo --db demo.db\n" +
@@ -67,7 +67,7 @@ wait for the rebuild instead.`,
 			fs.BoolVar(&o.demo, "demo", false, "generate a demo knowledge base and customer \"demo\" when missing, and print an API key for it")
 			fs.IntVar(&o.demoTitles, "demo-titles", 100_000, "`number` of titles of a generated demo knowledge base")
 			fs.IntVar(&o.cacheTitles, "pf-cache-titles", pubsearch.DefaultMaxTitles, "`number` of titles of the collections publication search keeps in memory, in all")
-			fs.BoolVar(&o.consistent, "pf-consistent", false, "make a publication search after a change of the holdings wait for the rebuild of the collection")
+			fs.BoolVar(&o.stale, "pf-stale", false, "answer publication searches from the previous collection while a changed one rebuilds (counts and facets lag the change)")
 			return func(args []string) error {
 				if len(args) > 0 {
 					return usageErrorf("serve", "unexpected argument %q", args[0])
@@ -107,7 +107,7 @@ func (c *cli) serve(o serveOptions) error {
 		return fmt.Errorf("listen: %w", err)
 	}
 	srv := &http.Server{
-		Handler:           httpapi.NewServer(httpapi.Deps{Store: st, Logger: logger, PublicationCacheTitles: o.cacheTitles, PublicationConsistent: o.consistent}),
+		Handler:           httpapi.NewServer(httpapi.Deps{Store: st, Logger: logger, PublicationCacheTitles: o.cacheTitles, PublicationServeStale: o.stale}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
 		WriteTimeout:      120 * time.Second,
@@ -166,8 +166,13 @@ func (c *cli) prepareDemo(st kb.Store, titles int, logger *slog.Logger) (string,
 		return "", fmt.Errorf("demo API key: %w", err)
 	}
 	// A guest publication search profile, so that the finder can be tried
-	// without a password; saving it again is harmless.
-	if err := st.SaveProfile(c.ctx, kb.Profile{ID: demoProfile(), Guest: true}); err != nil {
+	// without a password; one changed since (a password, no guests) is
+	// left as it is.
+	if _, err := st.LookupProfile(c.ctx, demoProfile()); kb.ErrorCode(err) == kb.CodeNotFound {
+		if err := st.SaveProfile(c.ctx, kb.Profile{ID: demoProfile(), Guest: true}); err != nil {
+			return "", fmt.Errorf("demo profile: %w", err)
+		}
+	} else if err != nil {
 		return "", fmt.Errorf("demo profile: %w", err)
 	}
 	return key, nil

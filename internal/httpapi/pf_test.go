@@ -168,7 +168,7 @@ func newPFFixture(t *testing.T) *pfFixture {
 	_, err = st.AddNote(ctx, "1001", kb.Note{PackageID: journals.PackageID, TitleID: f.ids["The Journal of Nursing"],
 		Name: "Access", Rank: 1, Text: "Walk-in users only", ShowOn: []string{"PublicationFinder"}})
 	must(err)
-	f.srv = apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: st, PublicationConsistent: true}))
+	f.srv = apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: st}))
 	return f
 }
 
@@ -602,6 +602,11 @@ func TestPFPackages(t *testing.T) {
 		}
 		for _, p := range l.PackagesList {
 			names = append(names, p.PackageName+"/"+p.ContentType)
+			// Selected count = titles in the collection: hidden and
+			// deselected ones left out.
+			if want := map[string]int{"Nursing Journals": 6, "Health Books": 2}[p.PackageName]; p.SelectedCount != 0 && p.SelectedCount != want {
+				t.Errorf("%s: selectedCount %d, want %d", p.PackageName, p.SelectedCount, want)
+			}
 		}
 		return names, l.TotalResults
 	}
@@ -819,13 +824,13 @@ func rowsOf(names ...string) func() (kb.ImportRow, error) {
 	}
 }
 
-// TestPublicationsWhileRebuilding: by default a search that follows a
-// change may be answered from the previous collection while the new one
+// TestPublicationsWhileRebuilding: with PublicationServeStale a search
+// that follows a change may be answered from the previous collection while the new one
 // builds, but a title that left the collection is never among its
 // records, and the change shows once the rebuild ends.
 func TestPublicationsWhileRebuilding(t *testing.T) {
 	f := newPFFixture(t)
-	f.srv = apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: f.store}))
+	f.srv = apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: f.store, PublicationServeStale: true}))
 	query := "search=les+miserables&count=100"
 	if got := f.search(t, query).names(); len(got) != 1 {
 		t.Fatalf("before: %v", got)

@@ -33,11 +33,11 @@ type Deps struct {
 	// publication search service keeps in memory; 0 or less means
 	// pubsearch.DefaultMaxTitles.
 	PublicationCacheTitles int
-	// PublicationConsistent makes a publication search that follows a
-	// change of the customer's holdings wait for the rebuild of its
-	// collection, instead of being answered from the previous one
-	// meanwhile (records are checked live either way).
-	PublicationConsistent bool
+	// PublicationServeStale answers a publication search that follows a
+	// change of the customer's holdings from the previous collection while
+	// the changed one rebuilds, instead of waiting for the rebuild: its
+	// records are checked live, but its counts and facets lag the change.
+	PublicationServeStale bool
 }
 
 // NewServer returns the HTTP handler of all of kbserver's APIs.
@@ -63,7 +63,7 @@ func routes(deps Deps) []web.Route {
 	var all []web.Route
 	all = append(all, rmapi.Routes(store)...)
 	all = append(all, ermapi.Routes(store)...)
-	all = append(all, pfapi.Routes(store, deps.PublicationCacheTitles, deps.PublicationConsistent)...)
+	all = append(all, pfapi.Routes(store, deps.PublicationCacheTitles, !deps.PublicationServeStale)...)
 	all = append(all, docs.Routes()...)
 	return all
 }

@@ -20,9 +20,6 @@ type PubQuery struct {
 	// there is no search.
 	ByName bool
 	Page   Page
-	// Locale is the collation locale of ordering and of the AlphaMenus
-	// facet and filter, e.g. "en".
-	Locale string
 
 	// Filters. Values of one filter are alternatives (OR); different
 	// filters all apply (AND).

@@ -34,6 +34,9 @@ type Index struct {
 	mu      sync.Mutex
 	entries map[string]*entry
 	clock   int64
+	// building serialises the builds of each customer: a burst of changes
+	// makes builds one after the other, never many at once.
+	building sync.Map // customer id → *sync.Mutex
 }
 
 type entry struct {
@@ -115,8 +118,12 @@ func (e *entry) built() *collection {
 	}
 }
 
-// build builds e's collection and closes e.ready.
+// build builds e's collection and closes e.ready, after any build of the
+// same customer still running.
 func (x *Index) build(ctx context.Context, st kb.PublicationStore, custID string, e *entry) {
+	m, _ := x.building.LoadOrStore(custID, &sync.Mutex{})
+	m.(*sync.Mutex).Lock()
+	defer m.(*sync.Mutex).Unlock()
 	// The build goes on if the request goes away: others may wait on it.
 	e.coll, e.err = buildCollection(context.WithoutCancel(ctx), st, custID, e.version)
 	if e.err != nil {

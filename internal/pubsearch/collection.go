@@ -34,6 +34,10 @@ type collection struct {
 	locales map[string]*localeView
 }
 
+// maxViews bounds the locales whose view a collection keeps (8 bytes a
+// title each).
+const maxViews = 4
+
 // localeView is a collection's order and alpha menu entries under one
 // locale.
 type localeView struct {
@@ -114,6 +118,12 @@ func (c *collection) view(loc *alpha.Locale) *localeView {
 	defer c.mu.Unlock()
 	if v, ok := c.locales[loc.Tag()]; ok {
 		return v
+	}
+	if len(c.locales) >= maxViews {
+		for tag := range c.locales { // drop one: they are cheap to redo
+			delete(c.locales, tag)
+			break
+		}
 	}
 	n := len(c.ids)
 	tops := alpha.TopEntries()

@@ -1,8 +1,9 @@
 // Package pubsearch runs the publication searches and alpha menus of the
 // publication search service over a store. It keeps recently searched
 // customers' collections in memory (Index), keyed by the store's
-// collection version so that no answer is stale: the store finds the
-// titles a search's words match (its indexes); this package keeps those
+// collection version, which moves with every change of the collection.
+// The store finds the titles a search's words match (its indexes); this
+// package keeps those
 // in the collection, applies the facet filters, counts the facets over the
 // whole filtered result, orders the result (by relevance, or by title
 // name under a locale's collation with its leading articles ignored) and

@@ -23,11 +23,14 @@ const (
 		ELSE (SELECT count(*) FROM customer_resources cr WHERE cr.customer_id = :cust AND cr.package_id = p.id AND cr.selected = 1) END`
 	sqlPackageSelected = `(COALESCE(cp.selected, 0) = 1 OR EXISTS (SELECT 1 FROM customer_resources cr
 		WHERE cr.customer_id = :cust AND cr.package_id = p.id AND cr.selected = 1))`
-	sqlPackageColumns = `p.id, p.name, p.vendor_id, v.name, p.customer_id IS NOT NULL, p.content_type, p.package_type,
-		p.title_count, COALESCE(cp.selected, 0), COALESCE(cp.hidden, 0), ` + sqlSelectedCount + `,
+	// The columns scanPackage reads: head, a selected count, tail.
+	sqlPackageColumnsHead = `p.id, p.name, p.vendor_id, v.name, p.customer_id IS NOT NULL, p.content_type, p.package_type,
+		p.title_count, COALESCE(cp.selected, 0), COALESCE(cp.hidden, 0), `
+	sqlPackageColumnsTail = `,
 		p.token_fact, p.token_prompt, p.token_help, cp.token_value, COALESCE(cp.cov_begin, ''), COALESCE(cp.cov_end, ''),
 		COALESCE(cp.allow_add, 0), cp.proxy_id,
 		(SELECT cv.proxy_id FROM customer_vendors cv WHERE cv.customer_id = :cust AND cv.vendor_id = p.vendor_id)`
+	sqlPackageColumns = sqlPackageColumnsHead + sqlSelectedCount + sqlPackageColumnsTail
 )
 
 // selectionFilter returns the SQL condition of a selection filter over the

@@ -219,9 +219,18 @@ func (s *Store) resourceTokens(ctx context.Context, custID string, keys []kb.Res
 	return out, rows.Err()
 }
 
+// sqlCollectionCount is the number of a package's titles in the
+// customer's collection: its selected count less its hidden titles. Like
+// sqlSelectedCount, its cost is the package's exceptions.
+const sqlCollectionCount = `CASE WHEN COALESCE(cp.selected, 0) = 1
+		THEN p.title_count - (SELECT count(*) FROM customer_resources cr WHERE cr.customer_id = :cust AND cr.package_id = p.id
+			AND (cr.selected = 0 OR cr.hidden = 1))
+		ELSE (SELECT count(*) FROM customer_resources cr WHERE cr.customer_id = :cust AND cr.package_id = p.id
+			AND cr.selected = 1 AND cr.hidden = 0) END`
+
 // CollectionPackages lists the packages of the customer's collection:
 // those it selected whole or in part, not hidden, with at least one title
-// selected.
+// in the collection. Their selectedCount counts those titles only.
 func (s *Store) CollectionPackages(ctx context.Context, custID string, q kb.CollectionPackageQuery) (kb.PackageList, error) {
 	root, err := s.rootProxy(ctx, custID)
 	if err != nil {
@@ -232,7 +241,7 @@ func (s *Store) CollectionPackages(ctx context.Context, custID string, q kb.Coll
 	where := []string{sqlPackageVisible, `p.id IN (
 		SELECT package_id FROM customer_packages WHERE customer_id = :cust AND selected = 1 AND hidden = 0
 		UNION SELECT package_id FROM customer_resources WHERE customer_id = :cust AND selected = 1 AND hidden = 0)`,
-		`COALESCE(cp.hidden, 0) = 0`, `(` + sqlSelectedCount + `) > 0`}
+		`COALESCE(cp.hidden, 0) = 0`, `(` + sqlCollectionCount + `) > 0`}
 	order := "p.sort_name, p.id"
 	join, ok := nameSearch("package_fts", "p", q.Search, &args)
 	if !ok {
@@ -253,7 +262,8 @@ func (s *Store) CollectionPackages(ctx context.Context, custID string, q kb.Coll
 		page = kb.Page{Count: 1 << 30, Number: 1}
 	}
 	var list kb.PackageList
-	list.Total, list.Packages, err = listPage(ctx, s.r, sqlPackageColumns, from, strings.Join(where, " AND "), order, args, page,
+	list.Total, list.Packages, err = listPage(ctx, s.r, sqlPackageColumnsHead+sqlCollectionCount+sqlPackageColumnsTail,
+		from, strings.Join(where, " AND "), order, args, page,
 		func(rows *sql.Rows) (kb.Package, error) { return scanPackage(rows, root) })
 	if err != nil {
 		return list, fmt.Errorf("list collection packages: %w", err)

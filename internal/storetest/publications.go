@@ -13,7 +13,8 @@ import (
 // resources, read whole (CollectionHits) or a page at a time
 // (CollectionTitles, Publication); TitleMatches searches the whole
 // knowledge base; CollectionVersion moves with every change that can
-// change the collection, and only then.
+// change the collection (and may move with others), and not with another
+// customer's changes.
 func testPublications(t *testing.T, s kb.Store) {
 	ctx := context.Background()
 	f := LoadFixture(t, s)

@@ -13,6 +13,7 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/pubsearch"
+	"golang.org/x/text/language"
 )
 
 // Store is what the publication search service needs from a store;
@@ -85,15 +86,22 @@ func (h *handlers) recordContext(r *http.Request, custID string) (recordContext,
 	}, nil
 }
 
-// requestLocale is the collation locale of a publication search: the first
-// language of Accept-Language that is a valid tag, else English.
+// requestLocale is the collation locale of a publication search: the
+// language (its base alone: "fr" of "fr-CA", so that clients cannot make
+// the server sort a collection for every variant they invent) of the first
+// entry of Accept-Language that is a valid tag, else English.
 func requestLocale(r *http.Request) *alpha.Locale {
 	for _, part := range strings.Split(r.Header.Get("Accept-Language"), ",") {
 		tag, _, _ := strings.Cut(strings.TrimSpace(part), ";")
 		if tag == "" || tag == "*" {
 			continue
 		}
-		if loc, err := alpha.ParseLocale(tag); err == nil {
+		t, err := language.Parse(tag)
+		if err != nil {
+			continue
+		}
+		base, _ := t.Base()
+		if loc, err := alpha.ParseLocale(base.String()); err == nil {
 			return loc
 		}
 	}
