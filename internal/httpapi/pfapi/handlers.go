@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/kbserver/kbserver/internal/alpha"
@@ -29,31 +28,12 @@ type Store interface {
 type handlers struct {
 	store Store
 	index *pubsearch.Index
-
-	mu     sync.Mutex
-	signer *kb.LinkSigner // loaded at first use
 }
 
 // customer returns the customer id of the profile the request was admitted for.
 func customer(r *http.Request) string {
 	p, _ := web.ProfileFrom(r.Context())
 	return p.CustomerID
-}
-
-// linkSigner returns the signer of link-outs, reading the store's secret
-// once.
-func (h *handlers) linkSigner(ctx context.Context) (kb.LinkSigner, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.signer == nil {
-		secret, err := h.store.LinkSecret(ctx)
-		if err != nil {
-			return kb.LinkSigner{}, fmt.Errorf("link secret: %w", err)
-		}
-		s := kb.NewLinkSigner(secret)
-		h.signer = &s
-	}
-	return *h.signer, nil
 }
 
 // recordContext gathers what records of the customer need: labels, proxy
@@ -68,10 +48,11 @@ func (h *handlers) recordContext(r *http.Request, custID string) (recordContext,
 	if err != nil {
 		return recordContext{}, fmt.Errorf("proxies of %s: %w", custID, err)
 	}
-	signer, err := h.linkSigner(ctx)
+	secret, err := h.store.LinkSecret(ctx) // the store keeps it in memory
 	if err != nil {
-		return recordContext{}, err
+		return recordContext{}, fmt.Errorf("link secret: %w", err)
 	}
+	signer := kb.NewLinkSigner(secret)
 	masks := make(map[string]string, len(proxies))
 	for _, p := range proxies {
 		masks[p.ID] = p.URLMask
@@ -121,10 +102,6 @@ func (h *handlers) publications(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("publication search of %s: %w", custID, err)
 	}
-	rc, err := h.recordContext(r, custID)
-	if err != nil {
-		return err
-	}
 	session := params.Get("sessionid")
 	out := publicationSearchResult{
 		SearchRequestGet: searchRequestGet{
@@ -141,8 +118,14 @@ func (h *handlers) publications(w http.ResponseWriter, r *http.Request) error {
 		out.SearchRequestGet.SearchCriteriaWithActions.QueriesWithAction = append(out.SearchRequestGet.SearchCriteriaWithActions.QueriesWithAction,
 			queryWithAction{Query: queryWire{BooleanOperator: "AND", Term: q.Search}})
 	}
-	for i, t := range res.Titles {
-		out.SearchResult.Data.Records[i] = rc.record(t)
+	if len(res.Titles) > 0 {
+		rc, err := h.recordContext(r, custID)
+		if err != nil {
+			return err
+		}
+		for i, t := range res.Titles {
+			out.SearchResult.Data.Records[i] = rc.record(t)
+		}
 	}
 	if f := res.Facets; f != nil {
 		fw := &facetsWire{
