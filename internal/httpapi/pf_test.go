@@ -302,7 +302,7 @@ func sorted(s []string) []string {
 
 func TestPublicationsOnlyCollection(t *testing.T) {
 	f := newPFFixture(t)
-	for _, q := range []string{"count=100", "search=nursing&count=100", "search=nursing&searchtype=any&count=100",
+	for _, q := range []string{"count=100&platform=web&source=az-list", "search=nursing&count=100", "search=nursing&searchtype=any&count=100",
 		"search=n&searchtype=beginswith&count=100&includefacets=true"} {
 		got := f.search(t, q)
 		for _, name := range got.names() {
