@@ -57,11 +57,13 @@ const (
 	FieldOrganization ERMField = "organization" // organization.name
 	// Licenses.
 	FieldLicenseType ERMField = "licenseType" // license.licenseType
+	FieldDocumentURL ERMField = "documentUrl" // exact match on externalDocument.url
 )
 
 // ERMFilter keeps the objects whose Field matches: a status exactly; a
 // date field within [From, To); AssignmentID the objects with that
-// assignment; any other field when it contains Text, in any case.
+// assignment; DocumentURL an external document's URL exactly; any other
+// field when it contains Text, in any case (ASCII case folding).
 type ERMFilter struct {
 	Field    ERMField
 	Text     string
@@ -140,8 +142,9 @@ type ERMStore interface {
 	// ERMObjects lists a page of objects.
 	ERMObjects(ctx context.Context, custID string, q ERMQuery) (ERMList, error)
 	// CreateAssignment stores an assignment of one of the customer's
-	// objects; CodeNotFound when the object is missing. It fills
-	// a.ObjectKind from the object.
+	// objects (its ID set by the caller; a zero Created is now);
+	// CodeNotFound when the object is missing. It fills a.ObjectKind from
+	// the object.
 	CreateAssignment(ctx context.Context, a Assignment) (Assignment, error)
 	// Assignments lists a page of assignments, oldest first.
 	Assignments(ctx context.Context, custID string, q AssignmentQuery) (AssignmentList, error)

@@ -14,6 +14,7 @@ type Store interface {
 	PublicationStore
 	NoteStore
 	LinkStore
+	ERMStore
 	Importer
 	StateWriter
 	Close() error

@@ -33,6 +33,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Snapshot", func(t *testing.T) { testSnapshot(t, open(t)) })
 	t.Run("LinkOut", func(t *testing.T) { testLinkOut(t, open(t)) })
 	t.Run("Publications", func(t *testing.T) { testPublications(t, open(t)) })
+	t.Run("ERM", func(t *testing.T) { testERM(t, open(t)) })
 }
 
 // Row describes one KBART row of a test package.
