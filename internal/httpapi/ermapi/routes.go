@@ -1,56 +1,64 @@
 // Package ermapi serves the resource management service under
-// /rm/rmaccounts/{custid}: administrative access details, assignments,
-// contacts, external document references and licenses. None of its
-// operations is served yet: each answers 501 Not Implemented (code 1012)
-// after the same API-key check as the holdings service.
+// /rm/rmaccounts/{custid}: administrative access details, contacts,
+// external document references and licenses (each a kb.ERMObject of one
+// customer, identified by a UUID) and assignments, which map those objects
+// to other references. Every route requires the x-api-key header of the
+// customer in its path. Errors have no body: the status, and a message in
+// the X-Error-Message header.
+//
+// Every object operation works the same way for every kind; kind.go holds
+// what differs (names, list search fields and sort keys), payload.go the
+// request and answer bodies and their rules.
 package ermapi
 
-import "github.com/kbserver/kbserver/internal/httpapi/web"
+import (
+	"github.com/kbserver/kbserver/internal/httpapi/web"
+	"github.com/kbserver/kbserver/internal/kb"
+)
 
-// Routes returns every route of the resource management service. A route
-// with no Handler in the table answers 501 until it is given one. Every
-// route requires the x-api-key header of the customer in its path.
+// Store is what the resource management service needs from a store: the
+// customers' objects and assignments, and the API-key lookup. kb.Store
+// implements it.
+type Store interface {
+	kb.ERMStore
+	web.KeyLookup
+}
+
+// Routes returns every route of the resource management service. Each
+// route answers errors in the X-Error-Message header with no body, and
+// requires the x-api-key header of the customer in its path: the check
+// wraps each handler here, once, so that no route can miss it.
 //
 // The specification does not show the path that deletes an assignment;
 // kbserver uses DELETE .../assignment/{id}, the path that creates one, so
-// the wildcard names the object on POST and the assignment on DELETE. It
-// names the license {licenseid} on GET and PUT alike.
-func Routes(keys web.KeyLookup) []web.Route {
-	routes := []web.Route{
-		// Administrative access details.
-		{Pattern: "POST /rm/rmaccounts/{custid}/adminaccess"},
-		{Pattern: "GET /rm/rmaccounts/{custid}/adminaccess"},
-		{Pattern: "GET /rm/rmaccounts/{custid}/adminaccess/{id}"},
-		{Pattern: "PUT /rm/rmaccounts/{custid}/adminaccess/{id}"},
-		{Pattern: "DELETE /rm/rmaccounts/{custid}/adminaccess/{id}"},
-
-		// Assignments.
-		{Pattern: "GET /rm/rmaccounts/{custid}/assignment"},
-		{Pattern: "POST /rm/rmaccounts/{custid}/assignment/{id}"},
-		{Pattern: "DELETE /rm/rmaccounts/{custid}/assignment/{id}"},
-
-		// Contacts.
-		{Pattern: "POST /rm/rmaccounts/{custid}/contact"},
-		{Pattern: "GET /rm/rmaccounts/{custid}/contact"},
-		{Pattern: "GET /rm/rmaccounts/{custid}/contact/{id}"},
-		{Pattern: "PUT /rm/rmaccounts/{custid}/contact/{id}"},
-		{Pattern: "DELETE /rm/rmaccounts/{custid}/contact/{id}"},
-
-		// External document references.
-		{Pattern: "POST /rm/rmaccounts/{custid}/externaldocument"},
-		{Pattern: "PUT /rm/rmaccounts/{custid}/externaldocument/{id}"},
-		{Pattern: "DELETE /rm/rmaccounts/{custid}/externaldocument/{id}"},
-
-		// Licenses.
-		{Pattern: "POST /rm/rmaccounts/{custid}/license"},
-		{Pattern: "GET /rm/rmaccounts/{custid}/license"},
-		{Pattern: "GET /rm/rmaccounts/{custid}/license/assignment"},
-		{Pattern: "GET /rm/rmaccounts/{custid}/license/{licenseid}"},
-		{Pattern: "PUT /rm/rmaccounts/{custid}/license/{licenseid}"},
+// the wildcard names the object on POST and the assignment on DELETE.
+func Routes(store Store) []web.Route {
+	const base = "/rm/rmaccounts/{custid}/"
+	var routes []web.Route
+	for _, k := range kinds {
+		p := base + k.path
+		id := p + "/{" + k.idParam + "}"
+		routes = append(routes,
+			web.Route{Pattern: "POST " + p, Handler: createObject(store, k)},
+			web.Route{Pattern: "GET " + p, Handler: listObjects(store, k)},
+		)
+		if k.kind == kb.KindLicense {
+			routes = append(routes, web.Route{Pattern: "GET " + p + "/assignment", Handler: listAssigned(store, k)})
+		}
+		routes = append(routes,
+			web.Route{Pattern: "GET " + id, Handler: getObject(store, k)},
+			web.Route{Pattern: "PUT " + id, Handler: updateObject(store, k)},
+			web.Route{Pattern: "DELETE " + id, Handler: deleteObject(store, k)},
+		)
 	}
-	web.FillNotImplemented(routes)
-	auth := web.RequireCustomerKey(keys)
+	routes = append(routes,
+		web.Route{Pattern: "GET " + base + "assignment", Handler: listAssignments(store)},
+		web.Route{Pattern: "POST " + base + "assignment/{id}", Handler: createAssignment(store)},
+		web.Route{Pattern: "DELETE " + base + "assignment/{id}", Handler: deleteAssignment(store)},
+	)
+	auth := web.RequireCustomerKey(store)
 	for i := range routes {
+		routes[i].HeaderErrors = true
 		routes[i].Handler = auth(routes[i].Handler)
 	}
 	return routes
