@@ -42,7 +42,7 @@ type ERMObject struct {
 type ERMField string
 
 // The fields of lists. Not every kind has every field: contacts have the
-// contact ones, licenses LicenseType.
+// contact ones, licenses LicenseType, external documents DocumentURL.
 const (
 	FieldStatus       ERMField = "status"
 	FieldDescription  ERMField = "description"
@@ -57,6 +57,7 @@ const (
 	FieldOrganization ERMField = "organization" // organization.name
 	// Licenses.
 	FieldLicenseType ERMField = "licenseType" // license.licenseType
+	// External documents.
 	FieldDocumentURL ERMField = "documentUrl" // exact match on externalDocument.url
 )
 

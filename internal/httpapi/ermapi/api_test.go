@@ -474,9 +474,9 @@ func TestInvalidBodies(t *testing.T) {
 		{"id of another object", "PUT", adminAccess + "/" + id, set(updateBody(adminAccess, id), "extensionObject.id", docID), "Attribute extensionObject.id must be the id in the path"},
 		{"external document id of another object", "PUT", extDoc + "/" + docID, set(updateBody(extDoc, docID), "extensionObject.id", id), "Attribute extensionObject.id must be the id in the path"},
 		{"external document customerId of another customer", "PUT", extDoc + "/" + docID, set(updateBody(extDoc, docID), "extensionObject.customerId", "cust2"), "extensionObject.customerId must be the customer in the path"},
-		{"bad dateIPRegistered", "POST", adminAccess, set(aa, "dateIPRegistered", "31/01/2024"), `Attribute dateIPRegistered must be an ISO 8601 date-time`},
+		{"bad dateIPRegistered", "POST", adminAccess, set(aa, "dateIPRegistered", "31/01/2024"), `Attribute dateIPRegistered must be an ISO 8601 date`},
 		{"impossible date", "POST", adminAccess, set(aa, "dateIPRegistered", "2024-02-30"), "Attribute dateIPRegistered"},
-		{"date-time without zone", "POST", license, set(bodies[license](), "license.licenseStartDate", "2024-01-01T00:00:00"), "Attribute license.licenseStartDate must be an ISO 8601"},
+		{"date-time without seconds", "POST", license, set(bodies[license](), "license.licenseStartDate", "2024-01-01T00:00"), "Attribute license.licenseStartDate must be an ISO 8601"},
 		{"bad licenseEndDate", "POST", license, set(bodies[license](), "license.licenseEndDate", "soon"), "Attribute license.licenseEndDate"},
 		{"unknown member", "POST", contact, set(bodies[contact](), "contactPoint.fax", "123"), "Attribute contactPoint.fax is not allowed."},
 		{"member in another case", "POST", license, set(bodies[license](), "license.applicableCopyrightLaw", "US"), "Attribute license.applicableCopyrightLaw is not allowed"},
@@ -558,8 +558,8 @@ func TestIsolation(t *testing.T) {
 		}
 		b := assignmentBody(objectTypes[kind], "/vendors/1")
 		b["customerId"] = "cust2"
-		if r := as2("POST", "assignment/"+id, b); r.status != 404 {
-			t.Errorf("cust2 assigns cust1's %s: %d %q, want 404", kind, r.status, r.message())
+		if r := as2("POST", "assignment/"+id, b); r.status != 400 || !strings.Contains(r.message(), "none of the customer's objects") {
+			t.Errorf("cust2 assigns cust1's %s: %d %q, want 400 (an unknown object)", kind, r.status, r.message())
 		}
 	}
 	if r := as2("GET", "license/assignment?url=/vendors/1/packages/2", nil); r.status != 200 || r.object(t)["totalResults"] != 0.0 {

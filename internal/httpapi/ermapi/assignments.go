@@ -81,21 +81,21 @@ func (a *assignmentDto) check(custID string) (*kind, error) {
 		return nil, err
 	}
 	if a.CustomerID != custID {
-		return nil, kb.Errorf(kb.CodeInvalid, "Attribute customerId must be the customer in the path, %s (got %q).", custID, a.CustomerID)
+		return nil, kb.Errorf(kb.CodeInvalid, "Attribute customerId must be the customer in the path, %s (got %q).", custID, clip(a.CustomerID))
 	}
 	if strings.TrimSpace(*a.RelativeURL) == "" && strings.TrimSpace(a.Link.URL) == "" {
 		return nil, kb.Errorf(kb.CodeMissing, "Attribute relativeUrl or link.url must name the reference the object is assigned to; both are empty.")
 	}
 	k, ok := kindOf(a.ExtensionObject.ObjectType)
 	if !ok || string(k.kind) != a.ExtensionObject.ObjectType {
-		return nil, kb.Errorf(kb.CodeInvalid, "Attribute extensionObject.objectType has an invalid value %q: allowed values are %s.", a.ExtensionObject.ObjectType, kindNames())
+		return nil, kb.Errorf(kb.CodeInvalid, "Attribute extensionObject.objectType has an invalid value %q: allowed values are %s.", clip(a.ExtensionObject.ObjectType), kindNames())
 	}
 	return k, nil
 }
 
 // createAssignment serves POST {custid}/assignment/{id}: it assigns the
 // customer's object id, whose kind the body's objectType must name, and
-// answers 201 with the assignment's id. An unknown object is 404.
+// answers 201 with the assignment's id. An unknown object is 400.
 func createAssignment(st Store) web.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		custID, objectID := r.PathValue("custid"), r.PathValue("id")
@@ -108,7 +108,7 @@ func createAssignment(st Store) web.HandlerFunc {
 			return err
 		}
 		if err := checkObjectKind(r, st, custID, objectID, k); err != nil {
-			return err
+			return unknownObject(err, objectID)
 		}
 		body, err := json.Marshal(&dto)
 		if err != nil {
@@ -125,10 +125,20 @@ func createAssignment(st Store) web.HandlerFunc {
 			Body:        body,
 		})
 		if err != nil {
-			return err
+			return unknownObject(err, objectID)
 		}
 		return web.WriteJSON(w, http.StatusCreated, assignmentResult{AssignmentID: a.ID, Successful: true, Errors: []web.ErrorModel{}})
 	}
+}
+
+// unknownObject turns the store's "not found" of the object to assign
+// into a 400: the specification lists no 404 for this operation (the
+// object is part of the request, like a body member).
+func unknownObject(err error, objectID string) error {
+	if kb.ErrorCode(err) == kb.CodeNotFound {
+		return &kb.Error{Code: kb.CodeInvalid, Message: fmt.Sprintf("Path id %s is none of the customer's objects: assign an existing administrative access, contact, external document or license.", clip(objectID)), Err: err}
+	}
+	return err
 }
 
 // checkObjectKind checks that the customer has an object id of kind k: 404
@@ -169,7 +179,7 @@ func listAssignments(st Store) web.HandlerFunc {
 		if t := q.Get("objecttype"); t != "" {
 			k, ok := kindOf(t)
 			if !ok {
-				return kb.Errorf(kb.CodeInvalid, "Parameter objecttype has an invalid value %q: allowed values are %s.", t, kindNames())
+				return kb.Errorf(kb.CodeInvalid, "Parameter objecttype has an invalid value %q: allowed values are %s.", clip(t), kindNames())
 			}
 			aq.ObjectKind = k.kind
 		}

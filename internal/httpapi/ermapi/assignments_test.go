@@ -142,7 +142,7 @@ func TestAssignments(t *testing.T) {
 	f.fail(t, "DELETE", "assignment/"+a2, nil, 404, a2)
 	f.ok(t, "DELETE", contact+"/"+c1, nil, 200)
 	assignmentIDs(t, f.ok(t, "GET", "assignment", nil, 200), 0)
-	f.fail(t, "POST", "assignment/"+c1, assignmentBody("contact", pkg), 404, c1)
+	f.fail(t, "POST", "assignment/"+c1, assignmentBody("contact", pkg), 400, c1)
 }
 
 // TestAssignmentRules: the required elements of a new assignment, and
@@ -181,7 +181,7 @@ func TestAssignmentRules(t *testing.T) {
 			f.fail(t, "POST", rest, c.body, c.status, c.part)
 		})
 	}
-	f.fail(t, "POST", "assignment/00000000-0000-4000-8000-000000000000", body, 404, "not found")
+	f.fail(t, "POST", "assignment/00000000-0000-4000-8000-000000000000", body, 400, "none of the customer's objects")
 	// The external document is assigned with its own type.
 	f.ok(t, "POST", "assignment/"+doc, assignmentBody("external_document", "/vendors/1"), 201)
 	if got := f.ok(t, "GET", "assignment", nil, 200)["totalResults"]; got != 1.0 {

@@ -294,6 +294,9 @@ func TestBadListParameters(t *testing.T) {
 	f := newFixture(t)
 	for _, c := range []struct{ rest, part string }{
 		{"adminaccess?count=0", "Parameter count is outside the range 1-100"},
+		{"adminaccess?sort=status,asc&sort=Status,desc", "Parameter sort names Status twice"},
+		{"externaldocument?searchfield=status&searchvalue=active", "Parameters searchfield and searchvalue are not taken by this list"},
+		{"contact?startdate=1/1/2024", "Parameters startdate and enddate are for licenses only."},
 		{"contact?count=101", "Parameter count is outside the range 1-100"},
 		{"license?count=ten", "Parameter count"},
 		{"externaldocument?count=-1", "Parameter count"},

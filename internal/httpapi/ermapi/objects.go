@@ -152,11 +152,10 @@ func listObjects(st Store, k *kind) web.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		if k.search != nil {
-			if eq.Filter, err = searchFilter(q, k); err != nil {
-				return err
-			}
-		} else if url := q.Get("url"); url != "" {
+		if eq.Filter, err = searchFilter(q, k); err != nil {
+			return err
+		}
+		if url := q.Get("url"); url != "" && k.search == nil {
 			eq.Filter = &kb.ERMFilter{Field: kb.FieldDocumentURL, Text: url}
 		}
 		return writeList(w, r, st, k, eq)

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
@@ -52,7 +53,12 @@ func sortKeys(q web.Query, k *kind) ([]kb.ERMSort, error) {
 		field, known := k.sorts[strings.ToLower(strings.TrimSpace(name))]
 		dir = strings.ToLower(strings.TrimSpace(dir))
 		if !ok || !known || (dir != "asc" && dir != "desc") {
-			return nil, kb.Errorf(kb.CodeInvalid, "Parameter sort has an invalid value %q: use field,asc or field,desc with field one of %s.", v, strings.Join(k.sortNames, ", "))
+			return nil, kb.Errorf(kb.CodeInvalid, "Parameter sort has an invalid value %q: use field,asc or field,desc with field one of %s.", clip(v), strings.Join(k.sortNames, ", "))
+		}
+		for _, s := range sorts {
+			if s.Field == field {
+				return nil, kb.Errorf(kb.CodeInvalid, "Parameter sort names %s twice: give each field once.", strings.TrimSpace(name))
+			}
 		}
 		sorts = append(sorts, kb.ERMSort{Field: field, Desc: dir == "desc"})
 	}
@@ -62,11 +68,17 @@ func sortKeys(q web.Query, k *kind) ([]kb.ERMSort, error) {
 // searchFilter reads searchfield and searchvalue, and for licenses
 // startdate and enddate: nil when none is given. A status is active or
 // inactive; a date (mm/dd/yyyy or m/d/yyyy) keeps that day, in UTC;
-// assignment ids and text fields keep the objects whose field contains
-// the value, in any case.
+// an assignment id keeps the object it assigns (exactly); text fields keep
+// the objects whose field contains the value, in any case.
 func searchFilter(q web.Query, k *kind) (*kb.ERMFilter, error) {
 	name, value := q.Get("searchfield"), q.Get("searchvalue")
 	start, end := q.Get("startdate"), q.Get("enddate")
+	if (start != "" || end != "") && k.kind != kb.KindLicense {
+		return nil, kb.Errorf(kb.CodeInvalid, "Parameters startdate and enddate are for licenses only.")
+	}
+	if len(k.search) == 0 && (name != "" || value != "") {
+		return nil, kb.Errorf(kb.CodeInvalid, "Parameters searchfield and searchvalue are not taken by this list: use url to find a reference by its address.")
+	}
 	ranged := k.kind == kb.KindLicense && (start != "" || end != "")
 	if name == "" {
 		switch {
@@ -80,7 +92,7 @@ func searchFilter(q web.Query, k *kind) (*kb.ERMFilter, error) {
 	}
 	field, ok := k.search[strings.ToLower(name)]
 	if !ok {
-		return nil, kb.Errorf(kb.CodeInvalid, "Parameter searchfield has an invalid value %q: allowed values are %s.", name, strings.Join(k.searchNames, ", "))
+		return nil, kb.Errorf(kb.CodeInvalid, "Parameter searchfield has an invalid value %q: allowed values are %s.", clip(name), strings.Join(k.searchNames, ", "))
 	}
 	name = strings.ToLower(name)
 	if ranged {
@@ -99,7 +111,7 @@ func searchFilter(q web.Query, k *kind) (*kb.ERMFilter, error) {
 	case kb.FieldStatus:
 		v := strings.ToLower(value)
 		if v != kb.StatusActive && v != kb.StatusInactive {
-			return nil, kb.Errorf(kb.CodeInvalid, "Parameter searchvalue must be active or inactive with searchfield=%s (got %q).", name, value)
+			return nil, kb.Errorf(kb.CodeInvalid, "Parameter searchvalue must be active or inactive with searchfield=%s (got %q).", name, clip(value))
 		}
 		return &kb.ERMFilter{Field: field, Text: v}, nil
 	case kb.FieldDateCreated, kb.FieldDateUpdated:
@@ -147,5 +159,19 @@ func parseDay(name, v string) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, kb.Errorf(kb.CodeInvalid, "Parameter %s must be a date mm/dd/yyyy or m/d/yyyy (got %q).", name, v)
+	return time.Time{}, kb.Errorf(kb.CodeInvalid, "Parameter %s must be a date mm/dd/yyyy or m/d/yyyy (got %q).", name, clip(v))
+}
+
+// clip shortens a client's value quoted in a message, so that a huge one
+// does not make a huge header.
+func clip(s string) string {
+	const max = 100
+	if len(s) <= max {
+		return s
+	}
+	i := max
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
 }

@@ -264,21 +264,21 @@ func checkExtension(e *extensionObject, k *kind, custID, id string) (objectField
 		return objectFields{}, err
 	}
 	if e.ObjectType != "" && e.ObjectType != string(k.kind) {
-		return objectFields{}, kb.Errorf(kb.CodeInvalid, "Attribute extensionObject.objectType must be %s on this path (got %q).", k.kind, e.ObjectType)
+		return objectFields{}, kb.Errorf(kb.CodeInvalid, "Attribute extensionObject.objectType must be %s on this path (got %q).", k.kind, clip(e.ObjectType))
 	}
 	if e.CustomerID != "" && e.CustomerID != custID {
-		return objectFields{}, kb.Errorf(kb.CodeInvalid, "Attribute extensionObject.customerId must be the customer in the path, %s (got %q).", custID, e.CustomerID)
+		return objectFields{}, kb.Errorf(kb.CodeInvalid, "Attribute extensionObject.customerId must be the customer in the path, %s (got %q).", custID, clip(e.CustomerID))
 	}
 	switch {
 	case !update && e.ID != "":
 		return objectFields{}, kb.Errorf(kb.CodeInvalid, "Attribute extensionObject.id is not allowed on create: the server gives the id.")
 	case update && e.ID != "" && e.ID != id:
-		return objectFields{}, kb.Errorf(kb.CodeInvalid, "Attribute extensionObject.id must be the id in the path, %s (got %q).", id, e.ID)
+		return objectFields{}, kb.Errorf(kb.CodeInvalid, "Attribute extensionObject.id must be the id in the path, %s (got %q).", id, clip(e.ID))
 	}
 	f := objectFields{status: kb.StatusActive, description: e.ObjectDescription}
 	if e.Status != "" {
 		if e.Status != kb.StatusActive && e.Status != kb.StatusInactive {
-			return objectFields{}, kb.Errorf(kb.CodeInvalid, "Attribute extensionObject.status must be active or inactive (got %q).", e.Status)
+			return objectFields{}, kb.Errorf(kb.CodeInvalid, "Attribute extensionObject.status must be active or inactive (got %q).", clip(e.Status))
 		}
 		f.status = e.Status
 	}
@@ -301,24 +301,30 @@ func required(pathValues ...string) error {
 	return nil
 }
 
-// isoDate matches the forms of an ISO 8601 date that the service takes:
-// an RFC 3339 date-time or a calendar date.
-var isoDate = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2}))?$`)
+// isoDate matches the ISO 8601 forms the service takes: a calendar date,
+// or a date-time with seconds, optional fractions and an optional offset
+// (Z, +hh:mm or +hhmm; none is local time of the sender).
+var isoDate = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?$`)
 
-// checkDate checks a date member when it is given: an RFC 3339 date-time
-// (2024-01-31T00:00:00Z) or a date (2024-01-31). It is kept as given.
+// isoLayouts are the layouts of the forms isoDate admits, to check that
+// the date itself exists.
+var isoLayouts = []string{time.DateOnly, time.RFC3339Nano, "2006-01-02T15:04:05.999999999Z0700", "2006-01-02T15:04:05.999999999"}
+
+// checkDate checks a date member when it is given (2024-01-31,
+// 2024-01-31T00:00:00Z, 2024-01-31T00:00:00.000+0000,
+// 2024-01-31T00:00:00). It is kept as given.
 func checkDate(path, v string) error {
 	if v == "" {
 		return nil
 	}
-	layout := time.RFC3339
-	if len(v) == len(time.DateOnly) {
-		layout = time.DateOnly
+	if isoDate.MatchString(v) {
+		for _, layout := range isoLayouts {
+			if _, err := time.Parse(layout, v); err == nil {
+				return nil
+			}
+		}
 	}
-	if _, err := time.Parse(layout, v); err != nil || !isoDate.MatchString(v) {
-		return kb.Errorf(kb.CodeInvalid, "Attribute %s must be an ISO 8601 date-time such as 2024-01-31T00:00:00Z or a date such as 2024-01-31 (got %q).", path, v)
-	}
-	return nil
+	return kb.Errorf(kb.CodeInvalid, "Attribute %s must be an ISO 8601 date such as 2024-01-31 or date-time such as 2024-01-31T00:00:00Z (got %q).", path, clip(v))
 }
 
 // answerTime is the form of the dates of an answer: RFC 3339 in UTC.
