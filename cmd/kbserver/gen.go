@@ -2,17 +2,34 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"compress/gzip"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/kbserver/kbserver/internal/gen"
 )
+
+// Sizes of the named knowledge bases of gen --size.
+var genSizes = map[string]genSize{
+	"demo": {opts: gen.Options{Titles: 100_000}},
+	"large": {
+		opts: gen.Options{Titles: 3_000_000, Packages: 20_000, Vendors: 2_000, Resources: 10_000_000,
+			LargePackages: []int{1_300_000, 1_100_000, 1_000_000}},
+		customers: []gen.CustomerSpec{{ID: "big", Holdings: 1_500_000}, {ID: "medium", Holdings: 100_000}},
+	},
+}
+
+type genSize struct {
+	opts      gen.Options
+	customers []gen.CustomerSpec
+}
 
 func genCommand() *command {
 	return &command{
@@ -21,35 +38,89 @@ func genCommand() *command {
 		usesDB:  true,
 		about: `Gen generates a deterministic knowledge base of invented vendors, packages
 and titles (valid ISSNs and ISBNs, realistic KBART coverage, subjects,
-contributors) and imports it into --db. The same --titles and --seed always
-give the same knowledge base; running gen again updates the packages in place
+contributors) and imports it into --db. The same options always give the
+same knowledge base; running gen again updates the packages in place
 (vendors and packages are matched by name) instead of duplicating them.
 By default it makes about Titles/2500 vendors and Titles/250 packages, with
-about two resources per title. See also 'kbserver gen kbart'.`,
-		example: "kbserver gen --db demo.db\nkbserver gen --titles 2000 --seed 7 --db small.db\nkbserver gen --titles 3000000 --packages 20000 --db big.db",
+about two resources per title.
+
+--customer ID=N creates customer ID (or reuses it) and selects generated
+packages until it holds about N resources, with customisations as libraries
+make them (hidden packages and titles, custom coverage, embargoes, coverage
+statements, proxies, user-defined fields, titles selected one by one).
+
+--size large is the knowledge base of the performance benchmarks
+(BENCHMARKS.md): 3,000,000 titles, 10,000,000 resources, 20,000 packages of
+which three hold 1,300,000, 1,100,000 and 1,000,000 titles, 2,000 vendors,
+and customers big (1,500,000 holdings) and medium (100,000). It takes about
+an hour and 10 GB of disk on a 2-core machine. Flags given with --size
+override its values. See also 'kbserver gen kbart'.`,
+		example: "kbserver gen --db demo.db\nkbserver gen --titles 2000 --seed 7 --db small.db\n" +
+			"kbserver gen --titles 200000 --customer mylib=50000 --db mid.db\nkbserver gen --size large --db bench/large.db",
 		setup: func(c *cli, fs *flag.FlagSet) func([]string) error {
 			var o gen.Options
-			fs.IntVar(&o.Titles, "titles", 100_000, "`number` of distinct titles")
+			var size, large string
+			var customers []gen.CustomerSpec
+			fs.StringVar(&size, "size", "demo", "named `size`: demo (100,000 titles) or large (the benchmark knowledge base)")
+			fs.IntVar(&o.Titles, "titles", 0, "`number` of distinct titles (default: the size's)")
 			fs.Int64Var(&o.Seed, "seed", 1, "random `seed`: another seed gives another knowledge base")
-			fs.IntVar(&o.Vendors, "vendors", 0, "`number` of vendors (0: about titles/2500, at least 5)")
-			fs.IntVar(&o.Packages, "packages", 0, "`number` of packages (0: about titles/250, at least 20)")
+			fs.IntVar(&o.Vendors, "vendors", 0, "`number` of vendors (0: the size's, else about titles/2500, at least 5)")
+			fs.IntVar(&o.Packages, "packages", 0, "`number` of packages (0: the size's, else about titles/250, at least 20)")
+			fs.IntVar(&o.Resources, "resources", 0, "about how many `number` resources in all (0: the size's, else about 500 a package)")
+			fs.StringVar(&large, "large-packages", "", "comma-separated `sizes` of extra large packages, e.g. 1300000,1000000")
+			fs.Func("customer", "create customer `ID=N` holding about N resources (repeatable)", func(v string) error {
+				cs, err := gen.ParseCustomerSpec(v)
+				if err != nil {
+					return err
+				}
+				customers = append(customers, cs)
+				return nil
+			})
 			return func(args []string) error {
 				if len(args) > 0 {
 					return usageErrorf("gen", "unexpected argument %q (did you mean 'kbserver gen kbart'?)", args[0])
 				}
+				sz, ok := genSizes[size]
+				if !ok {
+					return usageErrorf("gen", "--size must be demo or large, not %q", size)
+				}
+				def := sz.opts
+				o.Titles = cmp.Or(o.Titles, def.Titles)
+				o.Vendors = cmp.Or(o.Vendors, def.Vendors)
+				o.Packages = cmp.Or(o.Packages, def.Packages)
+				o.Resources = cmp.Or(o.Resources, def.Resources)
+				o.LargePackages = def.LargePackages
+				if large != "" {
+					o.LargePackages = nil
+					for _, f := range strings.Split(large, ",") {
+						n, err := strconv.Atoi(strings.ReplaceAll(strings.TrimSpace(f), "_", ""))
+						if err != nil || n < 1 {
+							return usageErrorf("gen", "--large-packages: %q is not a positive number of titles", f)
+						}
+						o.LargePackages = append(o.LargePackages, n)
+					}
+				}
+				if customers == nil {
+					customers = sz.customers
+				}
 				if o.Titles < 1 || o.Titles > gen.MaxTitles {
 					return usageErrorf("gen", "--titles must be between 1 and %d", gen.MaxTitles)
 				}
-				if o.Vendors < 0 || o.Packages < 0 {
-					return usageErrorf("gen", "--vendors and --packages must not be negative")
+				if o.Vendors < 0 || o.Packages < 0 || o.Resources < 0 {
+					return usageErrorf("gen", "--vendors, --packages and --resources must not be negative")
 				}
-				return c.gen(o)
+				for _, n := range o.LargePackages {
+					if n > o.Titles {
+						return usageErrorf("gen", "--large-packages: a package of %d titles is larger than the pool of --titles %d", n, o.Titles)
+					}
+				}
+				return c.gen(o, customers)
 			}
 		},
 	}
 }
 
-func (c *cli) gen(o gen.Options) error {
+func (c *cli) gen(o gen.Options, customers []gen.CustomerSpec) error {
 	st, err := c.openStore()
 	if err != nil {
 		return err
@@ -70,7 +141,34 @@ func (c *cli) gen(o gen.Options) error {
 	fmt.Fprintf(w, "  %-10s %10d\n", "rows", sum.Rows)
 	fmt.Fprintf(w, "  %-10s %10s\n", "elapsed", sum.Elapsed.Round(time.Millisecond))
 	fmt.Fprintf(w, "  %-10s %10.0f\n", "rows/s", float64(sum.Rows)/max(sum.Elapsed.Seconds(), 1e-9))
+	fmt.Fprintf(w, "  %-10s %7.2f GB\n", "database", float64(dbSize(c.db))/1e9)
+	if len(customers) == 0 {
+		return nil
+	}
+	start := time.Now()
+	progress, finish = countProgress(c.stderr, "selecting", "holdings")
+	cs, err := gen.Customers(c.ctx, st, o, sum, customers, progress)
+	finish()
+	for _, s := range cs {
+		fmt.Fprintf(w, "Customer %s: %d packages selected, %d holdings, %d packages and %d titles customised\n",
+			s.ID, s.Packages, s.Holdings, s.PackageChanges, s.ResourceChanges)
+	}
+	if err != nil {
+		return c.interrupted(err, fmt.Sprintf("%d of %d customers done", max(len(cs)-1, 0), len(customers)))
+	}
+	fmt.Fprintf(w, "Customers done in %s.\n", time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// dbSize returns the bytes of the database file and its write-ahead log.
+func dbSize(path string) int64 {
+	var n int64
+	for _, f := range []string{path, path + "-wal"} {
+		if fi, err := os.Stat(f); err == nil {
+			n += fi.Size()
+		}
+	}
+	return n
 }
 
 func genKBARTCommand() *command {

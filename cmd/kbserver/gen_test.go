@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -114,5 +116,78 @@ func TestGenKBART(t *testing.T) {
 	out := kbs(t, "--db", db, "import", "kbart", "--vendor", "V", "--package", "P", path).mustSucceed(t, "import generated file")
 	if number(t, out.stdout, "rows imported") != 300 || number(t, out.stdout, "rows repaired") != 0 || number(t, out.stdout, "rows rejected") != 0 {
 		t.Errorf("import of a generated file:\n%s\n%s", out.stdout, out.stderr)
+	}
+}
+
+func TestGenScaleAndCustomers(t *testing.T) {
+	db := tempDB(t)
+	r := kbs(t, "gen", "--titles", "6000", "--packages", "40", "--resources", "20000",
+		"--large-packages", "3000", "--customer", "lib=10000", "--db", db).mustSucceed(t, "gen")
+	resources := number(t, r.stdout, "resources")
+	if resources < 19000 || resources > 21000 {
+		t.Errorf("gen made %d resources, want about --resources 20000:\n%s", resources, r.stdout)
+	}
+	m := regexp.MustCompile(`Customer lib: (\d+) packages selected, (\d+) holdings, (\d+) packages and (\d+) titles customised`).FindStringSubmatch(r.stdout)
+	if m == nil {
+		t.Fatalf("no customer summary:\n%s", r.stdout)
+	}
+	selected, _ := strconv.Atoi(m[1])
+	holdings, _ := strconv.Atoi(m[2])
+	if holdings < 9800 || holdings > 10200 {
+		t.Errorf("customer lib holds %d, want 10000 ± 2%%", holdings)
+	}
+
+	st := openDB(t, db)
+	ctx := t.Context()
+	all, err := st.Packages(ctx, "lib", kb.PackageQuery{Page: kb.Page{Count: 100, Number: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	largest, total, inSelected := 0, 0, 0
+	for _, p := range all.Packages {
+		largest = max(largest, p.TitleCount)
+		total += p.TitleCount
+		if p.IsSelected {
+			inSelected += p.TitleCount
+		}
+	}
+	if largest != 3000 || total != resources {
+		t.Errorf("largest package %d titles (want 3000), packages hold %d (gen said %d)", largest, total, resources)
+	}
+	sel, err := st.Packages(ctx, "lib", kb.PackageQuery{Selection: kb.SelectionSelected, Page: kb.Page{Count: 100, Number: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sel.Total == 0 || sel.Total > selected || inSelected > holdings {
+		t.Errorf("store: %d packages selected holding %d titles; gen said %d packages, %d holdings", sel.Total, inSelected, selected, holdings)
+	}
+	proxies, err := st.Proxies(ctx, "lib")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(proxies) < 2 {
+		t.Errorf("customer lib has proxies %+v, want the generated ones", proxies)
+	}
+	// The same command again reuses the customer.
+	kbs(t, "gen", "--titles", "6000", "--packages", "40", "--resources", "20000",
+		"--large-packages", "3000", "--customer", "lib=10000", "--db", db).mustSucceed(t, "second gen")
+}
+
+func TestGenUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--size", "huge"}, "--size must be demo or large"},
+		{[]string{"--customer", "lib"}, "ID=HOLDINGS"},
+		{[]string{"--customer", "lib=-5"}, "ID=HOLDINGS"},
+		{[]string{"--large-packages", "10,x"}, `"x" is not a positive number`},
+		{[]string{"--titles", "100", "--large-packages", "500"}, "larger than the pool"},
+		{[]string{"--resources", "-1"}, "must not be negative"},
+	} {
+		r := kbs(t, append([]string{"gen", "--db", tempDB(t)}, tc.args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("gen %v: exit %d, stderr %q; want exit 2 and %q", tc.args, r.code, r.stderr, tc.want)
+		}
 	}
 }

@@ -29,6 +29,14 @@ type Options struct {
 	Seed     int64 // default 1
 	Vendors  int   // 0: derived (about Titles/2500, at least 5)
 	Packages int   // 0: derived (about Titles/250, at least 20)
+	// Resources is about how many title-package pairs the packages hold in
+	// all; 0 lets package sizes fall as drawn (a mean of about 500). The
+	// packages that tile the pool always hold every title once.
+	Resources int
+	// LargePackages are the sizes of extra aggregator packages (a real
+	// knowledge base has a few of a million titles or more), each at most
+	// Titles. They are generated last.
+	LargePackages []int
 }
 
 // Summary reports what Generate produced.
@@ -39,7 +47,15 @@ type Summary struct {
 	Resources  int     // title-package pairs
 	Rows       int     // rows sent to the importer: a resource with two coverage ranges takes two
 	PackageIDs []int64 // the store's ids of the packages, in generation order
+	Refs       []PackageRef
 	Elapsed    time.Duration
+}
+
+// PackageRef is a generated package as the store knows it.
+type PackageRef struct {
+	VendorID  int64
+	PackageID int64
+	Size      int // its resources
 }
 
 // withDefaults fills in the defaults and checks the ranges.
@@ -53,16 +69,27 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Titles > MaxTitles {
 		return o, fmt.Errorf("gen: at most %d titles", MaxTitles)
 	}
+	if o.Packages == 0 {
+		o.Packages = max(20, o.Titles/250)
+	}
+	o.Packages = max(o.Packages, len(packageTypes))
+	for _, n := range o.LargePackages {
+		if n < 1 || n > o.Titles {
+			return o, fmt.Errorf("gen: a large package must hold between 1 and %d titles (the pool), not %d", o.Titles, n)
+		}
+	}
+	if len(o.LargePackages) > o.Packages/2 {
+		return o, fmt.Errorf("gen: at most half the packages (%d) can be large, not %d", o.Packages/2, len(o.LargePackages))
+	}
+	if o.Resources < 0 {
+		return o, errors.New("gen: resources must not be negative")
+	}
 	if o.Seed == 0 {
 		o.Seed = 1
 	}
 	if o.Vendors == 0 {
 		o.Vendors = max(5, o.Titles/2500)
 	}
-	if o.Packages == 0 {
-		o.Packages = max(20, o.Titles/250)
-	}
-	o.Packages = max(o.Packages, len(packageTypes))
 	o.Vendors = min(o.Vendors, o.Packages)
 	return o, nil
 }
@@ -125,6 +152,7 @@ func Generate(ctx context.Context, imp kb.Importer, opts Options, progress func(
 			return sum, fmt.Errorf("gen: package %q of %q: %w", spec.PackageName, spec.VendorName, err)
 		}
 		sum.PackageIDs = append(sum.PackageIDs, res.PackageID)
+		sum.Refs = append(sum.Refs, PackageRef{VendorID: res.VendorID, PackageID: res.PackageID, Size: pp.size()})
 		progress(done, pl.resources)
 	}
 	sum.Elapsed = time.Since(start)

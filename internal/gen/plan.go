@@ -157,21 +157,58 @@ func newPlan(g *generator, o Options) *plan {
 		}
 	}
 
-	// Aggregators.
-	for a := 0; p < P; a, p = a+1, p+1 {
-		r := newRNG(g.seed, 0x9c00000000+uint64(p))
-		pp := &pl.pkgs[p]
+	// Aggregators: the last len(o.LargePackages) of them take the sizes
+	// asked for; the sizes of the others are drawn, then scaled so that the
+	// knowledge base holds about o.Resources resources when that is set.
+	type aggDraw struct {
+		r    rng
+		size int
+	}
+	draws := make([]aggDraw, P-p)
+	firstLarge := P - min(len(o.LargePackages), P-p)
+	drawn := 0
+	for a, q := 0, p; q < P; a, q = a+1, q+1 {
+		r := newRNG(g.seed, 0x9c00000000+uint64(q))
+		pp := &pl.pkgs[q]
 		pp.agg = true
+		if q >= firstLarge {
+			pp.content = kb.ContentAggregatedFullText
+			draws[a] = aggDraw{r: r, size: o.LargePackages[q-firstLarge]}
+			continue
+		}
 		if a < len(aggContents) {
 			pp.content = aggContents[a]
 			r.next()
 		} else {
 			pp.content = aggContents[r.pick(aggContentWeights)]
 		}
-		size := int(packageSize(&r))
+		draws[a] = aggDraw{r: r, size: int(packageSize(&r))}
+		drawn += draws[a].size
+	}
+	if o.Resources > 0 && drawn > 0 {
+		want := o.Resources - g.n
+		for _, n := range o.LargePackages {
+			want -= n
+		}
+		scale := max(float64(want), 0) / float64(drawn)
+		for a := range draws[:firstLarge-p] {
+			draws[a].size = max(1, int(math.Round(float64(draws[a].size)*scale)))
+		}
+	}
+	for a := 0; p < P; a, p = a+1, p+1 {
+		r, size := draws[a].r, draws[a].size
+		pp := &pl.pkgs[p]
 		fa, fb, share := contentMix(pp.content)
 		sa := size * share / 100
 		sb := size - sa
+		if p >= firstLarge && fa != fb { // a large package takes its size whatever the families' sizes
+			if over := sa - g.members[fa]; over > 0 {
+				sa, sb = sa-over, sb+over
+			}
+			if over := sb - g.members[fb]; over > 0 {
+				sa, sb = min(sa+over, g.members[fa]), sb-over
+			}
+		}
 		for _, part := range [2]struct {
 			f family
 			n int
