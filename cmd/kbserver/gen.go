@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/kbserver/kbserver/internal/gen"
+	"github.com/kbserver/kbserver/internal/kb"
 )
 
 // Sizes of the named knowledge bases of gen --size.
@@ -60,6 +61,7 @@ override its values. See also 'kbserver gen kbart'.`,
 		setup: func(c *cli, fs *flag.FlagSet) func([]string) error {
 			var o gen.Options
 			var size, large string
+			var only bool
 			var customers []gen.CustomerSpec
 			fs.StringVar(&size, "size", "demo", "named `size`: demo (100,000 titles) or large (the benchmark knowledge base)")
 			fs.IntVar(&o.Titles, "titles", 0, "`number` of distinct titles (default: the size's)")
@@ -68,6 +70,7 @@ override its values. See also 'kbserver gen kbart'.`,
 			fs.IntVar(&o.Packages, "packages", 0, "`number` of packages (0: the size's, else about titles/250, at least 20)")
 			fs.IntVar(&o.Resources, "resources", 0, "about how many `number` resources in all (0: the size's, else about 500 a package)")
 			fs.StringVar(&large, "large-packages", "", "comma-separated `sizes` of extra large packages, e.g. 1300000,1000000")
+			fs.BoolVar(&only, "customers-only", false, "only create the --customer customers, over the packages already in --db")
 			fs.Func("customer", "create customer `ID=N` holding about N resources (repeatable)", func(v string) error {
 				cs, err := gen.ParseCustomerSpec(v)
 				if err != nil {
@@ -114,18 +117,47 @@ override its values. See also 'kbserver gen kbart'.`,
 						return usageErrorf("gen", "--large-packages: a package of %d titles is larger than the pool of --titles %d", n, o.Titles)
 					}
 				}
-				return c.gen(o, customers)
+				if only && len(customers) == 0 {
+					return usageErrorf("gen", "--customers-only needs --customer ID=N (or --size large)")
+				}
+				return c.gen(o, customers, only)
 			}
 		},
 	}
 }
 
-func (c *cli) gen(o gen.Options, customers []gen.CustomerSpec) error {
+func (c *cli) gen(o gen.Options, customers []gen.CustomerSpec, customersOnly bool) error {
 	st, err := c.openStore()
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	if !customersOnly {
+		if err := c.genKB(st, o); err != nil {
+			return err
+		}
+	}
+	if len(customers) == 0 {
+		return nil
+	}
+	w := c.stdout
+	start := time.Now()
+	progress, finish := countProgress(c.stderr, "selecting", "holdings")
+	cs, err := gen.Customers(c.ctx, st, o.Seed, customers, progress)
+	finish()
+	for _, s := range cs {
+		fmt.Fprintf(w, "Customer %s: %d packages selected, %d holdings, %d packages and %d titles customised\n",
+			s.ID, s.Packages, s.Holdings, s.PackageChanges, s.ResourceChanges)
+	}
+	if err != nil {
+		return c.interrupted(err, fmt.Sprintf("%d of %d customers done", max(len(cs)-1, 0), len(customers)))
+	}
+	fmt.Fprintf(w, "Customers done in %s.\n", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// genKB generates the knowledge base of o into st.
+func (c *cli) genKB(st kb.Store, o gen.Options) error {
 	progress, finish := countProgress(c.stderr, "generating", "resources")
 	sum, err := gen.Generate(c.ctx, st, o, progress)
 	finish()
@@ -142,21 +174,6 @@ func (c *cli) gen(o gen.Options, customers []gen.CustomerSpec) error {
 	fmt.Fprintf(w, "  %-10s %10s\n", "elapsed", sum.Elapsed.Round(time.Millisecond))
 	fmt.Fprintf(w, "  %-10s %10.0f\n", "rows/s", float64(sum.Rows)/max(sum.Elapsed.Seconds(), 1e-9))
 	fmt.Fprintf(w, "  %-10s %7.2f GB\n", "database", float64(dbSize(c.db))/1e9)
-	if len(customers) == 0 {
-		return nil
-	}
-	start := time.Now()
-	progress, finish = countProgress(c.stderr, "selecting", "holdings")
-	cs, err := gen.Customers(c.ctx, st, o, sum, customers, progress)
-	finish()
-	for _, s := range cs {
-		fmt.Fprintf(w, "Customer %s: %d packages selected, %d holdings, %d packages and %d titles customised\n",
-			s.ID, s.Packages, s.Holdings, s.PackageChanges, s.ResourceChanges)
-	}
-	if err != nil {
-		return c.interrupted(err, fmt.Sprintf("%d of %d customers done", max(len(cs)-1, 0), len(customers)))
-	}
-	fmt.Fprintf(w, "Customers done in %s.\n", time.Since(start).Round(time.Millisecond))
 	return nil
 }
 

@@ -168,9 +168,12 @@ func TestGenScaleAndCustomers(t *testing.T) {
 	if len(proxies) < 2 {
 		t.Errorf("customer lib has proxies %+v, want the generated ones", proxies)
 	}
-	// The same command again reuses the customer.
-	kbs(t, "gen", "--titles", "6000", "--packages", "40", "--resources", "20000",
-		"--large-packages", "3000", "--customer", "lib=10000", "--db", db).mustSucceed(t, "second gen")
+	// Customers alone, over the knowledge base already there; the same
+	// customer again is reused.
+	r = kbs(t, "gen", "--customers-only", "--customer", "lib=10000", "--customer", "small=2000", "--db", db).mustSucceed(t, "gen --customers-only")
+	if strings.Contains(r.stdout, "Generated into") || !strings.Contains(r.stdout, "Customer small: ") || !strings.Contains(r.stdout, "Customer lib: ") {
+		t.Errorf("gen --customers-only:\n%s", r.stdout)
+	}
 }
 
 func TestGenUsage(t *testing.T) {
@@ -184,6 +187,7 @@ func TestGenUsage(t *testing.T) {
 		{[]string{"--large-packages", "10,x"}, `"x" is not a positive number`},
 		{[]string{"--titles", "100", "--large-packages", "500"}, "larger than the pool"},
 		{[]string{"--resources", "-1"}, "must not be negative"},
+		{[]string{"--customers-only"}, "--customers-only needs --customer"},
 	} {
 		r := kbs(t, append([]string{"gen", "--db", tempDB(t)}, tc.args...)...)
 		if r.code != 2 || !strings.Contains(r.stderr, tc.want) {

@@ -47,15 +47,7 @@ type Summary struct {
 	Resources  int     // title-package pairs
 	Rows       int     // rows sent to the importer: a resource with two coverage ranges takes two
 	PackageIDs []int64 // the store's ids of the packages, in generation order
-	Refs       []PackageRef
 	Elapsed    time.Duration
-}
-
-// PackageRef is a generated package as the store knows it.
-type PackageRef struct {
-	VendorID  int64
-	PackageID int64
-	Size      int // its resources
 }
 
 // withDefaults fills in the defaults and checks the ranges.
@@ -152,7 +144,6 @@ func Generate(ctx context.Context, imp kb.Importer, opts Options, progress func(
 			return sum, fmt.Errorf("gen: package %q of %q: %w", spec.PackageName, spec.VendorName, err)
 		}
 		sum.PackageIDs = append(sum.PackageIDs, res.PackageID)
-		sum.Refs = append(sum.Refs, PackageRef{VendorID: res.VendorID, PackageID: res.PackageID, Size: pp.size()})
 		progress(done, pl.resources)
 	}
 	sum.Elapsed = time.Since(start)

@@ -1,9 +1,11 @@
 package gen
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -36,6 +38,15 @@ type HoldingsStore interface {
 	UpdatePackage(ctx context.Context, custID string, vendorID, packageID int64, u kb.PackageUpdate) error
 	UpdateResource(ctx context.Context, custID string, vendorID, packageID, titleID int64, u kb.ResourceUpdate) error
 	Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.TitleList, error)
+	Packages(ctx context.Context, custID string, q kb.PackageQuery) (kb.PackageList, error)
+}
+
+// PackageRef is a managed package of the store, as Customers selects it.
+type PackageRef struct {
+	VendorID  int64
+	PackageID int64
+	Size      int // its resources
+	Type      kb.PackageType
 }
 
 // CustomerSummary reports what Customers did for one customer.
@@ -54,23 +65,16 @@ var genProxies = [...]kb.Proxy{
 }
 
 // Customers creates each customer (or reuses one of that id) and selects
-// packages of the generated knowledge base, in an order drawn from the seed
-// and the customer id, until they hold about spec.Holdings resources; a
-// package that would overshoot by more than 2% is skipped. It then
-// customises some of them as libraries do: about 3% of the packages
-// hidden, 5% with a custom coverage, 5% behind a proxy and 1% selected
-// title by title (20 titles each), and in one selected package of ten, 10
-// titles each deselected, hidden, given a custom coverage, an embargo, a
-// coverage statement, a proxy or user-defined fields. sum is what
-// Generate returned for the same options.
-func Customers(ctx context.Context, st HoldingsStore, opts Options, sum Summary, specs []CustomerSpec, progress func(done, total int)) ([]CustomerSummary, error) {
-	o, err := opts.withDefaults()
-	if err != nil {
-		return nil, err
-	}
-	if len(sum.Refs) == 0 {
-		return nil, errors.New("gen: no generated packages to select")
-	}
+// managed packages of the store, in an order drawn from the seed and the
+// customer id, until they hold about spec.Holdings resources; a package
+// that would overshoot by more than 2% is skipped. It then customises some
+// of them as libraries do: about 3% of the packages hidden, 5% with a
+// custom coverage, 5% behind a proxy and 1% selected title by title (20
+// titles each), and in one selected package of ten, 10 titles each
+// deselected, hidden, given a custom coverage, an embargo, a coverage
+// statement, a proxy or user-defined fields. The same store, seed and
+// specs give the same holdings.
+func Customers(ctx context.Context, st HoldingsStore, seed int64, specs []CustomerSpec, progress func(done, total int)) ([]CustomerSummary, error) {
 	if progress == nil {
 		progress = func(int, int) {}
 	}
@@ -79,9 +83,25 @@ func Customers(ctx context.Context, st HoldingsStore, opts Options, sum Summary,
 		total += s.Holdings
 	}
 	var out []CustomerSummary
+	var refs []PackageRef
 	done := 0
 	for _, spec := range specs {
-		cs, err := customer(ctx, st, mix(uint64(o.Seed)), sum.Refs, spec, func(n int) { progress(done+n, total) })
+		if err := ensureCustomer(ctx, st, spec.ID); err != nil {
+			return out, fmt.Errorf("gen: customer %s: %w", spec.ID, err)
+		}
+		if refs == nil {
+			var err error
+			if refs, err = packageRefs(ctx, st, spec.ID); err != nil {
+				return out, fmt.Errorf("gen: %w", err)
+			}
+			if len(refs) == 0 {
+				return out, errors.New("gen: the knowledge base has no packages to select")
+			}
+		}
+		if seed == 0 {
+			seed = 1
+		}
+		cs, err := customer(ctx, st, mix(uint64(seed)), refs, spec, func(n int) { progress(done+n, total) })
 		out = append(out, cs)
 		if err != nil {
 			return out, fmt.Errorf("gen: customer %s: %w", spec.ID, err)
@@ -92,16 +112,37 @@ func Customers(ctx context.Context, st HoldingsStore, opts Options, sum Summary,
 	return out, nil
 }
 
-func customer(ctx context.Context, st HoldingsStore, seed uint64, refs []PackageRef, spec CustomerSpec, progress func(int)) (CustomerSummary, error) {
-	cs := CustomerSummary{ID: spec.ID}
-	if _, err := st.Customer(ctx, spec.ID); err != nil {
-		if kb.ErrorCode(err) != kb.CodeNotFound {
-			return cs, err
+// packageRefs lists the store's managed packages in id order.
+func packageRefs(ctx context.Context, st HoldingsStore, custID string) ([]PackageRef, error) {
+	var refs []PackageRef
+	for page := 1; ; page++ {
+		pl, err := st.Packages(ctx, custID, kb.PackageQuery{Page: kb.Page{Count: 100, Number: page}})
+		if err != nil {
+			return nil, fmt.Errorf("list packages: %w", err)
 		}
-		if _, err := st.AddCustomer(ctx, spec.ID, "Generated library "+spec.ID); err != nil {
-			return cs, err
+		for _, p := range pl.Packages {
+			if !p.IsCustom {
+				refs = append(refs, PackageRef{VendorID: p.VendorID, PackageID: p.ID, Size: p.TitleCount, Type: p.PackageType})
+			}
+		}
+		if len(pl.Packages) == 0 || page*100 >= pl.Total {
+			break
 		}
 	}
+	slices.SortFunc(refs, func(a, b PackageRef) int { return cmp.Compare(a.PackageID, b.PackageID) })
+	return refs, nil
+}
+
+func ensureCustomer(ctx context.Context, st HoldingsStore, id string) error {
+	_, err := st.Customer(ctx, id)
+	if kb.ErrorCode(err) == kb.CodeNotFound {
+		_, err = st.AddCustomer(ctx, id, "Generated library "+id)
+	}
+	return err
+}
+
+func customer(ctx context.Context, st HoldingsStore, seed uint64, refs []PackageRef, spec CustomerSpec, progress func(int)) (CustomerSummary, error) {
+	cs := CustomerSummary{ID: spec.ID}
 	for _, p := range genProxies {
 		if err := st.AddProxy(ctx, spec.ID, p); err != nil {
 			return cs, err
@@ -119,7 +160,7 @@ func customer(ctx context.Context, st HoldingsStore, seed uint64, refs []Package
 			continue
 		}
 		r := newRNG(cseed, uint64(ref.PackageID))
-		u, byTitle := packageUpdate(&r)
+		u, byTitle := packageUpdate(&r, ref.Type)
 		if err := st.UpdatePackage(ctx, spec.ID, ref.VendorID, ref.PackageID, u); err != nil {
 			return cs, fmt.Errorf("select package %d: %w", ref.PackageID, err)
 		}
@@ -151,10 +192,11 @@ func customer(ctx context.Context, st HoldingsStore, seed uint64, refs []Package
 }
 
 // packageUpdate draws a selected package's customisation; byTitle means
-// the package is selected without its titles, which are selected one by one.
-func packageUpdate(r *rng) (kb.PackageUpdate, bool) {
+// the package is selected without its titles, which are selected one by
+// one (never in a Complete package, whose titles go with it).
+func packageUpdate(r *rng, t kb.PackageType) (kb.PackageUpdate, bool) {
 	u := kb.PackageUpdate{Selected: true}
-	if r.permille(10) {
+	if r.permille(10) && t != kb.PackageComplete {
 		f := false
 		u.FullPackage = &f
 		return u, true
@@ -184,7 +226,7 @@ func customiseTitles(ctx context.Context, st HoldingsStore, custID string, ref P
 	for i, t := range list.Titles {
 		u := kb.ResourceUpdate{Selected: true}
 		if !selectEach {
-			resourceChange(&u, r, i)
+			resourceChange(&u, r, i, ref.Type)
 		}
 		if err := st.UpdateResource(ctx, custID, ref.VendorID, ref.PackageID, t.ID, u); err != nil {
 			return i, fmt.Errorf("customise title %d in package %d: %w", t.ID, ref.PackageID, err)
@@ -194,12 +236,15 @@ func customiseTitles(ctx context.Context, st HoldingsStore, custID string, ref P
 }
 
 // resourceChange sets the i-th customisation of a package's titles: each
-// kind in turn, with drawn values.
-func resourceChange(u *kb.ResourceUpdate, r *rng, i int) {
+// kind in turn, with drawn values. A title of a Complete package is hidden
+// instead of deselected.
+func resourceChange(u *kb.ResourceUpdate, r *rng, i int, t kb.PackageType) {
 	year := strconv.Itoa(1995 + r.intn(25))
 	switch i % 7 {
 	case 0:
 		u.Selected = false
+		u.Hidden = t == kb.PackageComplete
+		u.Selected = u.Hidden
 	case 1:
 		u.Hidden = true
 	case 2:
