@@ -131,7 +131,8 @@ type PublicationStore interface {
 	// caller's.
 	TitleMatches(ctx context.Context, custID string, q PubQuery, fn func(id int64, rank float64)) error
 	// CollectionHits calls fn once for every title of the collection, in
-	// no particular order, with its packages in the collection.
+	// ascending title id order, with its packages in the collection. fn
+	// must not keep h.PackageIDs, which the next call may reuse.
 	CollectionHits(ctx context.Context, custID string, fn func(PubHit)) error
 	// CollectionTitles returns the titles with the ids, in that order,
 	// each with only its resources in the collection, their tokens and

@@ -3,6 +3,7 @@ package pubsearch
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -45,36 +46,48 @@ type localeView struct {
 	rank []uint32 // position of each title in name order
 }
 
-// buildCollection reads the customer's collection from the store.
+// buildCollection reads the customer's collection from the store, which
+// hands it over in title id order: the arrays are filled as the titles
+// come, with no copy of them held on the way.
 func buildCollection(ctx context.Context, st kb.PublicationStore, custID, version string) (*collection, error) {
-	var hits []kb.PubHit
-	if err := st.CollectionHits(ctx, custID, func(h kb.PubHit) { hits = append(hits, h) }); err != nil {
-		return nil, err
-	}
-	slices.SortFunc(hits, func(a, b kb.PubHit) int { return cmp.Compare(a.ID, b.ID) })
-	n := len(hits)
-	c := &collection{
-		version: version,
-		ids:     make([]int64, n),
-		names:   make([]string, n),
-		types:   make([]kb.ResourceType, n),
-		peer:    make([]bool, n),
-		subjOff: make([]uint32, n+1),
-		pkgOff:  make([]uint32, n+1),
-		locales: map[string]*localeView{},
-	}
+	c := &collection{version: version, subjOff: []uint32{0}, pkgOff: []uint32{0}, locales: map[string]*localeView{}}
 	subjects := interner[kb.Subject]{index: map[kb.Subject]uint32{}}
 	packages := interner[int64]{index: map[int64]uint32{}}
-	for i, h := range hits {
-		c.ids[i], c.names[i], c.types[i], c.peer[i] = h.ID, h.Name, h.PubType, h.PeerReviewed
-		c.subj = subjects.appendAll(c.subj, c.subjOff[i], h.Subjects)
-		c.subjOff[i+1] = uint32(len(c.subj))
-		c.pkg = packages.appendAll(c.pkg, c.pkgOff[i], h.PackageIDs)
-		c.pkgOff[i+1] = uint32(len(c.pkg))
-		hits[i] = kb.PubHit{} // let the subjects and package lists go
+	var order error
+	err := st.CollectionHits(ctx, custID, func(h kb.PubHit) {
+		if n := len(c.ids); n > 0 && h.ID <= c.ids[n-1] && order == nil {
+			order = fmt.Errorf("collection of %s: title %d came after title %d", custID, h.ID, c.ids[n-1])
+		}
+		c.ids = append(c.ids, h.ID)
+		c.names = append(c.names, h.Name)
+		c.types = append(c.types, h.PubType)
+		c.peer = append(c.peer, h.PeerReviewed)
+		c.subj = subjects.appendAll(c.subj, uint32(len(c.subj)), h.Subjects)
+		c.subjOff = append(c.subjOff, uint32(len(c.subj)))
+		c.pkg = packages.appendAll(c.pkg, uint32(len(c.pkg)), h.PackageIDs)
+		c.pkgOff = append(c.pkgOff, uint32(len(c.pkg)))
+	})
+	if err == nil {
+		err = order
+	}
+	if err != nil {
+		return nil, err
 	}
 	c.subjects, c.packages = subjects.values, packages.values
+	// Give back what append's doubling left unused: the collection stays
+	// in memory for as long as it is searched.
+	c.ids, c.names, c.types, c.peer = shrink(c.ids), shrink(c.names), shrink(c.types), shrink(c.peer)
+	c.subj, c.subjOff, c.pkg, c.pkgOff = shrink(c.subj), shrink(c.subjOff), shrink(c.pkg), shrink(c.pkgOff)
 	return c, nil
+}
+
+// shrink returns s in an array of its length when more than an eighth of
+// its capacity is unused.
+func shrink[S ~[]E, E any](s S) S {
+	if cap(s)-len(s) > len(s)/8 {
+		return slices.Clone(s)
+	}
+	return s
 }
 
 // interner numbers distinct values in order of first sight.

@@ -28,10 +28,15 @@ func testPublications(t *testing.T, s kb.Store) {
 	hits := func() map[int64][]int64 {
 		t.Helper()
 		out := map[int64][]int64{}
+		last := int64(0)
 		if err := s.CollectionHits(ctx, "c1", func(h kb.PubHit) {
 			if _, dup := out[h.ID]; dup {
 				t.Errorf("title %d handed twice", h.ID)
 			}
+			if h.ID <= last {
+				t.Errorf("title %d handed after title %d: want ascending ids", h.ID, last)
+			}
+			last = h.ID
 			p := slices.Clone(h.PackageIDs)
 			slices.Sort(p)
 			out[h.ID] = p
