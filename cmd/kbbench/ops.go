@@ -222,14 +222,20 @@ func buildOperations(names []string, d *kbData, o options) ([]operation, []strin
 				return kb.TitleQuery{Search: searchTerm(rng, t, f, src), Field: f, Type: t, Page: kb.Page{Count: pageSize, Number: 1}}
 			}
 			op.request = func(ctx context.Context, rng *rand.Rand) (*http.Request, error) {
-				q := op.search(rng)
-				v := url.Values{"search": {q.Search}, "searchfield": {f.String()}, "searchtype": {t.String()}, "count": {count}}
-				return get(ctx, o.rmURL("titles?"+v.Encode()), false)
+				return get(ctx, o.rmURL(titleSearchPath(op.search(rng))), false)
 			}
 		}
 		ops = append(ops, op)
 	}
 	return ops, notes
+}
+
+// titleSearchPath is the path, under the customer's /rm/rmaccounts, of
+// the GET titles request of title search q.
+func titleSearchPath(q kb.TitleQuery) string {
+	v := url.Values{"search": {q.Search}, "searchfield": {q.Field.String()}, "searchtype": {q.Type.String()},
+		"count": {strconv.Itoa(q.Page.Count)}}
+	return "titles?" + v.Encode()
 }
 
 // parseSearchName reads the type and field of a title search's name.
