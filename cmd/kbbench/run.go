@@ -117,6 +117,11 @@ Flags:
 // program name). It returns nil on success, including when help was asked
 // for.
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		if ok, err := runTool(ctx, args[0], args[1:], stdout, stderr); ok {
+			return err
+		}
+	}
 	o := options{}
 	fs := flag.NewFlagSet("kbbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -139,9 +144,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	fs.IntVar(&o.verify, "verify-totals", 3, "with --sql-db, check totalResults against the exact count for this `number` of searches per title-search operation")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(stdout, "usage: kbbench [flags]\n\n"+about, operationHelp())
+			fmt.Fprintf(stdout, "usage: kbbench [flags]\n       kbbench startup|kbinfo|snapshot|summary [flags]\n\n"+about, operationHelp())
 			fs.SetOutput(stdout)
 			fs.PrintDefaults()
+			fmt.Fprint(stdout, "\n"+toolsHelp)
 			return nil
 		}
 		return &usageError{msg: err.Error(), reported: true}
