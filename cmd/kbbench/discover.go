@@ -120,12 +120,31 @@ type (
 		SubjectsList []struct {
 			Subject string `json:"subject"`
 		} `json:"subjectsList"`
-		CustomerResourcesList []struct {
-			PackageID   int64  `json:"packageId"`
-			VendorID    int64  `json:"vendorId"`
-			PackageType string `json:"packageType"`
-			IsSelected  bool   `json:"isSelected"`
-		} `json:"customerResourcesList"`
+		CustomerResourcesList []resourceWire `json:"customerResourcesList"`
+	}
+	// resourceWire is a title's resource with the customer's state.
+	resourceWire struct {
+		PackageID       int64  `json:"packageId"`
+		VendorID        int64  `json:"vendorId"`
+		PackageType     string `json:"packageType"`
+		IsPackageCustom bool   `json:"isPackageCustom"`
+		IsSelected      bool   `json:"isSelected"`
+		VisibilityData  struct {
+			IsHidden bool `json:"isHidden"`
+		} `json:"visibilityData"`
+		Proxy struct {
+			Inherited bool `json:"inherited"`
+		} `json:"proxy"`
+		CustomCoverageList  []json.RawMessage `json:"customCoverageList"`
+		CoverageStatement   *string           `json:"coverageStatement"`
+		CustomEmbargoPeriod struct {
+			EmbargoValue int `json:"embargoValue"`
+		} `json:"customEmbargoPeriod"`
+		UserDefinedField1 *string `json:"userDefinedField1"`
+		UserDefinedField2 *string `json:"userDefinedField2"`
+		UserDefinedField3 *string `json:"userDefinedField3"`
+		UserDefinedField4 *string `json:"userDefinedField4"`
+		UserDefinedField5 *string `json:"userDefinedField5"`
 	}
 	contactList struct {
 		TotalResults int `json:"totalResults"`
@@ -216,7 +235,7 @@ func discover(ctx context.Context, a *apiClient, o options, names []string) (*kb
 			}
 			for _, r := range t.CustomerResourcesList {
 				key := [2]int64{r.PackageID, t.TitleID}
-				if r.PackageType == "Complete" || seenRes[key] {
+				if !r.toggleable() || seenRes[key] {
 					continue
 				}
 				seenRes[key] = true
@@ -276,6 +295,20 @@ func discover(ctx context.Context, a *apiClient, o options, names []string) (*kb
 		}
 	}
 	return d, nil
+}
+
+// toggleable reports whether resource/put may select and deselect r and
+// then put it back with {"isSelected": its state}: a title of a managed
+// package that is not Complete, with no customisation of the customer's
+// (a PUT with isSelected only clears it), not hidden. Titles of custom
+// packages are left alone: deselecting one takes it out of the package
+// and may delete it.
+func (r resourceWire) toggleable() bool {
+	empty := func(s *string) bool { return s == nil || *s == "" }
+	return r.PackageType != "Complete" && !r.IsPackageCustom && !r.VisibilityData.IsHidden && r.Proxy.Inherited &&
+		len(r.CustomCoverageList) == 0 && empty(r.CoverageStatement) && r.CustomEmbargoPeriod.EmbargoValue == 0 &&
+		empty(r.UserDefinedField1) && empty(r.UserDefinedField2) && empty(r.UserDefinedField3) &&
+		empty(r.UserDefinedField4) && empty(r.UserDefinedField5)
 }
 
 // cleanup deletes the contacts discovery created and puts every resource

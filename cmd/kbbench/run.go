@@ -79,8 +79,13 @@ operation it is a "/"-prefix of, e.g. "titles" or "titles/contains"):
 %s
 Groups: all (every operation), read (all but resource/put).
 
-resource/put selects and deselects titles of non-Complete packages in turn
-and puts each back to its discovered state at the end. erm/contacts/list
+resource/put selects and deselects titles in turn and puts each back to its
+discovered state at the end: titles of managed packages that are not
+Complete, in which the customer has no customisation of the title (not
+hidden, no custom coverage, embargo, coverage statement, user-defined
+field or proxy), since a PUT with isSelected alone would clear it. (A title
+of a selected package put back keeps a title-level row that says "as the
+package": the same state.) erm/contacts/list
 creates three contacts when the customer has none and deletes them at the
 end. pf/publications needs --profile and is skipped without it. Note that
 each resource/put changes the customer's holdings, so the next publication

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/sqlite"
+)
+
+// TestDiscoverToggleable checks that resource/put only toggles titles it
+// can put back with {"isSelected": …}: none with a customisation of the
+// customer's, none of a custom package.
+func TestDiscoverToggleable(t *testing.T) {
+	s := newTestServer(t)
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, s.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	o := options{url: s.url, custID: "demo", key: s.key, timeout: 10 * time.Second, count: 25}
+	a := newAPIClient(o)
+	var pl packageList
+	if err := a.do(ctx, http.MethodGet, "packages?count=100&selection=selected", nil, &pl); err != nil {
+		t.Fatal(err)
+	}
+	var p packageRef
+	for _, x := range pl.PackagesList {
+		if x.PackageType != "Complete" && x.TitleCount >= 5 {
+			p = x
+			break
+		}
+	}
+	if p.PackageID == 0 {
+		t.Fatal("no selected package that is not Complete")
+	}
+	var tl titleList
+	if err := a.do(ctx, http.MethodGet, fmt.Sprintf("vendors/%d/packages/%d/titles?count=100", p.VendorID, p.PackageID), nil, &tl); err != nil {
+		t.Fatal(err)
+	}
+	udf := [5]string{"Room 4"}
+	customised := map[string]kb.ResourceUpdate{
+		"custom coverage":    {Selected: true, CustomCoverage: []kb.Coverage{{Begin: "2005-01-01"}}},
+		"hidden":             {Selected: true, Hidden: true},
+		"user-defined field": {Selected: true, UserDefined: udf},
+		"embargo":            {Selected: true, CustomEmbargo: kb.Embargo{Unit: kb.EmbargoMonths, Value: 6}},
+		"coverage statement": {Selected: true, CoverageStatement: "Vols. 1-3"},
+	}
+	skip := map[[2]int64]string{}
+	i := 0
+	for what, u := range customised {
+		id := tl.Titles[i].TitleID
+		i++
+		if err := st.UpdateResource(ctx, "demo", p.VendorID, p.PackageID, id, u); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		skip[[2]int64{p.PackageID, id}] = what
+	}
+	c, err := st.Customer(ctx, "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	custom, err := st.CreateCustomPackage(ctx, "demo", c.VendorID, kb.CustomPackage{Name: "AAA Local Collection", ContentType: kb.ContentEJournal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, err := st.CreateCustomTitle(ctx, "demo", c.VendorID, custom, kb.CustomTitle{TitleFields: kb.TitleFields{Name: "Local Notes", PubType: kb.ResourceJournal}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	skip[[2]int64{custom, ct}] = "custom package"
+
+	d, err := discover(ctx, a, o, []string{opResourcePut})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.resources) == 0 {
+		t.Fatal("no resource to toggle discovered")
+	}
+	seen := map[int64]bool{}
+	for _, id := range d.titles {
+		seen[id] = true
+	}
+	for key, what := range skip {
+		if !seen[key[1]] {
+			t.Errorf("%s: title %d not discovered at all: the test proves nothing", what, key[1])
+		}
+	}
+	for _, r := range d.resources {
+		if what, ok := skip[[2]int64{r.packageID, r.titleID}]; ok {
+			t.Errorf("resource %d/%d (%s) is toggled", r.packageID, r.titleID, what)
+		}
+	}
+}
