@@ -269,7 +269,13 @@ func discover(ctx context.Context, a *apiClient, o options, names []string) (*kb
 	if len(d.titles) == 0 {
 		return nil, fmt.Errorf("discovery: customer %q sees no titles at %s", o.custID, o.url)
 	}
+	// Titles not selected are toggled when there are any: selecting one and
+	// deselecting it again leaves no trace, while a title selected through
+	// its package keeps a title-level row "as the package" once put back.
 	// At most 200 resources are toggled, so the state changed stays small.
+	if unselected := slices.DeleteFunc(slices.Clone(d.resources), func(r resourceRef) bool { return r.selected }); len(unselected) > 0 {
+		d.resources = unselected
+	}
 	if len(d.resources) > 200 {
 		d.resources = d.resources[:200]
 	}

@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -94,5 +97,45 @@ func TestDiscoverToggleable(t *testing.T) {
 		if what, ok := skip[[2]int64{r.packageID, r.titleID}]; ok {
 			t.Errorf("resource %d/%d (%s) is toggled", r.packageID, r.titleID, what)
 		}
+	}
+}
+
+// TestResourcePutLeavesNoTrace runs resource/put and checks that the
+// customer's title-level rows are exactly as before.
+func TestResourcePutLeavesNoTrace(t *testing.T) {
+	s := newTestServer(t)
+	db, err := openReadOnly(s.db, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows := func() string {
+		var out string
+		if err := db.QueryRow(`SELECT count(*) || ':' || coalesce(group_concat(package_id || '/' || title_id || '=' || coalesce(selected, 'null') || ',' || hidden, ' '), '')
+			FROM (SELECT * FROM customer_resources WHERE customer_id = 'demo' ORDER BY 1, 2, 3)`).Scan(&out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	before := rows()
+	jsonFile := filepath.Join(t.TempDir(), "out.json")
+	_, stderr, err := runBench("--url", s.url, "--key", s.key, "--mix", "resource/put", "--clients", "2",
+		"--duration", "300ms", "--warmup", "0", "--json", jsonFile)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	b, err := os.ReadFile(jsonFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r report
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Totals.Requests < 4 || r.Totals.Errors != 0 {
+		t.Fatalf("resource/put: %+v", r.Totals)
+	}
+	if after := rows(); after != before {
+		t.Errorf("title-level rows changed by %d puts:\nbefore %s\nafter  %s", r.Totals.Requests, before, after)
 	}
 }

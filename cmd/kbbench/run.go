@@ -83,9 +83,11 @@ resource/put selects and deselects titles in turn and puts each back to its
 discovered state at the end: titles of managed packages that are not
 Complete, in which the customer has no customisation of the title (not
 hidden, no custom coverage, embargo, coverage statement, user-defined
-field or proxy), since a PUT with isSelected alone would clear it. (A title
-of a selected package put back keeps a title-level row that says "as the
-package": the same state.) erm/contacts/list
+field or proxy), since a PUT with isSelected alone would clear it. Only titles
+not selected are toggled when discovery finds any: selected and deselected
+again, they leave no trace (a title selected through its package keeps,
+once put back, a title-level row that says "as the package": the same
+state). erm/contacts/list
 creates three contacts when the customer has none and deletes them at the
 end. pf/publications needs --profile and is skipped without it. Note that
 each resource/put changes the customer's holdings, so the next publication
