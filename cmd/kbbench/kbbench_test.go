@@ -282,4 +282,7 @@ func TestSearchTerm(t *testing.T) {
 	if got := searchTerm(rng, kb.SearchBeginsWith, kb.FieldISXN, []string{"0889-9878"}); got != "0889" {
 		t.Errorf("isxn beginswith = %q", got)
 	}
+	if got := searchTerm(rng, kb.SearchBeginsWith, kb.FieldISXN, []string{"978-0-306-40615-7"}); got != "978-0-30" {
+		t.Errorf("isbn beginswith = %q, want its first half", got)
+	}
 }

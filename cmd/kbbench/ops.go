@@ -254,7 +254,8 @@ func parseSearchName(name string) (kb.SearchType, kb.SearchField, bool) {
 // discovered texts src (title names, publishers, subjects or ISSN/ISBNs):
 //
 //   - exactmatch: a whole text;
-//   - beginswith: its first half of words (an ISSN/ISBN: its first 4 characters);
+//   - beginswith: its first half of words (an ISSN/ISBN: its first half,
+//     at least 4 characters: an ISBN's "978-" alone would match them all);
 //   - contains: one of its words;
 //   - any, proximity: two of its words;
 //   - exactphrase: two consecutive words;
@@ -265,7 +266,7 @@ func searchTerm(rng *rand.Rand, t kb.SearchType, f kb.SearchField, src []string)
 	text := pick(rng, src)
 	if f == kb.FieldISXN {
 		if t == kb.SearchBeginsWith && len(text) > 4 {
-			return text[:4]
+			return text[:max(4, len(text)/2)]
 		}
 		return text
 	}
