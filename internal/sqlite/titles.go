@@ -6,10 +6,82 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
+	"strconv"
 	"strings"
+	"sync"
+	"unicode/utf8"
+	"weak"
 
 	"github.com/kbserver/kbserver/internal/kb"
 )
+
+// readStatements holds, per open store, the prepared statements of the
+// reads that run at every request (see prepared). The key is a weak
+// pointer so that a store that is no longer referenced takes its
+// statements with it.
+var readStatements sync.Map // weak.Pointer[Store] → *statementCache
+
+// statementCache is one store's prepared statements on its reader pool, by
+// SQL text. database/sql prepares a statement again, once, on each
+// connection that runs it.
+type statementCache struct {
+	db    *sql.DB
+	mu    sync.Mutex // serialises preparations
+	stmts sync.Map   // string → *sql.Stmt
+}
+
+// prepared returns the statement q prepared on the reader pool, preparing
+// it at its first use. Preparing the reads of a title once, rather than at
+// every request, saves SQLite's parse and planning, which cost more than
+// running them. q must be a constant: every distinct text stays prepared
+// as long as the store.
+func (s *Store) prepared(ctx context.Context, q string) (*sql.Stmt, error) {
+	wp := weak.Make(s)
+	v, ok := readStatements.Load(wp)
+	if !ok {
+		c := &statementCache{db: s.r}
+		if v, ok = readStatements.LoadOrStore(wp, c); !ok {
+			runtime.AddCleanup(s, closeStatements, wp)
+		}
+	}
+	c := v.(*statementCache)
+	if st, ok := c.stmts.Load(q); ok {
+		return st.(*sql.Stmt), nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st, ok := c.stmts.Load(q); ok {
+		return st.(*sql.Stmt), nil
+	}
+	st, err := c.db.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	c.stmts.Store(q, st)
+	return st, nil
+}
+
+// closeStatements closes the prepared statements of a store that is gone.
+func closeStatements(wp weak.Pointer[Store]) {
+	v, ok := readStatements.LoadAndDelete(wp)
+	if !ok {
+		return
+	}
+	v.(*statementCache).stmts.Range(func(_, st any) bool {
+		st.(*sql.Stmt).Close()
+		return true
+	})
+}
+
+// queryPrepared runs the constant query q as a prepared statement.
+func (s *Store) queryPrepared(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	st, err := s.prepared(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(ctx, args...)
+}
 
 const (
 	sqlTitleVisible = `(t.customer_id IS NULL OR t.customer_id = :cust)`
@@ -20,6 +92,49 @@ const (
 	sqlResourceSelected = `COALESCE(
 		(SELECT cr.selected FROM customer_resources cr WHERE cr.customer_id = :cust AND cr.package_id = r.package_id AND cr.title_id = r.title_id),
 		(SELECT cp.selected FROM customer_packages cp WHERE cp.customer_id = :cust AND cp.package_id = r.package_id), 0) = 1`
+
+	// sqlTitle reads one title the customer may see (:id, :cust).
+	sqlTitle = `SELECT ` + sqlTitleColumns + ` FROM titles t WHERE t.id = :id AND ` + sqlTitleVisible
+	// sqlTitleIdentifiers reads the identifiers of the titles whose ids
+	// are in the JSON array ?1.
+	sqlTitleIdentifiers = `SELECT title_id, type, subtype, value FROM title_identifiers
+		WHERE title_id IN (SELECT value FROM json_each(?)) ORDER BY title_id, type, subtype, value`
+	// sqlResourceColumns are the columns of a resource in the customer's
+	// context (:cust) that scanResource scans, from sqlResourceJoins.
+	sqlResourceColumns = `r.title_id, r.package_id, p.name, p.package_type, p.customer_id IS NOT NULL, p.vendor_id, v.name,
+		COALESCE(cr.selected, cp.selected, 0), COALESCE(cp.hidden, 0) OR COALESCE(cr.hidden, 0),
+		r.coverage, r.embargo_unit, r.embargo_value, r.url, p.token_fact IS NOT NULL,
+		COALESCE(cr.custom_coverage, ''), COALESCE(cr.coverage_statement, ''), COALESCE(cr.embargo_unit, 0), COALESCE(cr.embargo_value, 0),
+		COALESCE(cr.udf, ''), cr.proxy_id, COALESCE(cp.proxy_id, ''),
+		COALESCE((SELECT cv.proxy_id FROM customer_vendors cv WHERE cv.customer_id = :cust AND cv.vendor_id = p.vendor_id), '')`
+	sqlResourceJoins = `JOIN packages p ON p.id = r.package_id JOIN vendors v ON v.id = p.vendor_id
+		LEFT JOIN customer_packages cp ON cp.customer_id = :cust AND cp.package_id = r.package_id
+		LEFT JOIN customer_resources cr ON cr.customer_id = :cust AND cr.package_id = r.package_id AND cr.title_id = r.title_id`
+	// sqlResourceSelect reads resources; the sqlTitleResources statements
+	// complete its condition.
+	sqlResourceSelect = `SELECT ` + sqlResourceColumns + ` FROM resources r ` + sqlResourceJoins + ` WHERE ` + sqlPackageVisible
+
+	// sqlTitleIdentifiersOf reads the identifiers of the title :id as a
+	// JSON array of [type, subtype, value] string triples.
+	sqlTitleIdentifiersOf = `(SELECT json_group_array(json_array(CAST(i.type AS TEXT), CAST(i.subtype AS TEXT), i.value)
+		ORDER BY i.type, i.subtype, i.value) FROM title_identifiers i WHERE i.title_id = :id)`
+	// sqlTitleHead reads the customer's root proxy (no row: no such
+	// customer) with the title :id (a NULL id when the customer may not see
+	// it) and its identifiers, the columns titleScan scans.
+	sqlTitleHead = `SELECT c.root_proxy, t.id, COALESCE(t.name, ''), COALESCE(t.publisher, ''), COALESCE(t.pub_type, 0),
+		t.customer_id IS NOT NULL, COALESCE(t.edition, ''), COALESCE(t.description, ''), COALESCE(t.peer_reviewed, 0),
+		COALESCE(t.subjects, ''), COALESCE(t.contributors, ''), ` + sqlTitleIdentifiersOf + `
+		FROM customers c LEFT JOIN titles t ON t.id = :id AND ` + sqlTitleVisible + `
+		WHERE c.id = :cust`
+	// sqlTitleResourcesOf reads the resources of the title :id.
+	sqlTitleResourcesOf = sqlResourceSelect + ` AND r.title_id = :id ORDER BY p.sort_name, p.id`
+	// sqlTitleResources reads the resources of the titles whose ids are in
+	// the JSON array :ids; sqlTitleResourcesInPackage only those in package
+	// :pkg.
+	sqlTitleResources = sqlResourceSelect + ` AND r.title_id IN (SELECT value FROM json_each(:ids))
+		ORDER BY r.title_id, p.sort_name, p.id`
+	sqlTitleResourcesInPackage = sqlResourceSelect + ` AND r.title_id IN (SELECT value FROM json_each(:ids)) AND r.package_id = :pkg
+		ORDER BY r.title_id, p.sort_name, p.id`
 )
 
 // Titles lists titles in the customer's context.
@@ -138,20 +253,8 @@ func scanTitles(rows *sql.Rows) ([]kb.Title, error) {
 			return nil, err
 		}
 		t.PubType = kb.ResourceType(pt)
-		ps, err := decodePairs(subjects)
-		if err != nil {
-			return nil, fmt.Errorf("title %d subjects: %w", t.ID, err)
-		}
-		t.Subjects = make([]kb.Subject, len(ps))
-		for i, p := range ps {
-			t.Subjects[i] = kb.Subject{Type: p[0], Name: p[1]}
-		}
-		if ps, err = decodePairs(contributors); err != nil {
-			return nil, fmt.Errorf("title %d contributors: %w", t.ID, err)
-		}
-		t.Contributors = make([]kb.Contributor, len(ps))
-		for i, p := range ps {
-			t.Contributors[i] = kb.Contributor{Type: p[0], Name: p[1]}
+		if err := decodeTitleLists(&t, subjects, contributors); err != nil {
+			return nil, err
 		}
 		t.Identifiers, t.Resources = []kb.Identifier{}, []kb.Resource{}
 		ts = append(ts, t)
@@ -159,32 +262,292 @@ func scanTitles(rows *sql.Rows) ([]kb.Title, error) {
 	return ts, rows.Err()
 }
 
+// decodeTitleLists sets the subjects and contributors of t from their
+// stored JSON [[type,name],...].
+func decodeTitleLists(t *kb.Title, subjects, contributors string) error {
+	ps, err := decodePairs(subjects)
+	if err != nil {
+		return fmt.Errorf("title %d subjects: %w", t.ID, err)
+	}
+	t.Subjects = make([]kb.Subject, len(ps))
+	for i, p := range ps {
+		t.Subjects[i] = kb.Subject{Type: p[0], Name: p[1]}
+	}
+	if ps, err = decodePairs(contributors); err != nil {
+		return fmt.Errorf("title %d contributors: %w", t.ID, err)
+	}
+	t.Contributors = make([]kb.Contributor, len(ps))
+	for i, p := range ps {
+		t.Contributors[i] = kb.Contributor{Type: p[0], Name: p[1]}
+	}
+	return nil
+}
+
 // decodeCoverage reads coverage stored as JSON [[begin,end],...]; "" is none.
 func decodeCoverage(s string) ([]kb.Coverage, error) {
-	ps, err := decodePairs(s)
-	cs := make([]kb.Coverage, len(ps))
-	for i, p := range ps {
-		cs[i] = kb.Coverage{Begin: p[0], End: p[1]}
+	vs, err := decodeRows(s, 2)
+	cs := make([]kb.Coverage, len(vs)/2)
+	for i := range cs {
+		cs[i] = kb.Coverage{Begin: vs[2*i], End: vs[2*i+1]}
 	}
 	return cs, err
 }
 
+// decodePairs reads a JSON array of string pairs, [[a,b],...]; "" is none.
 func decodePairs(s string) ([][2]string, error) {
+	vs, err := decodeRows(s, 2)
+	if err != nil || vs == nil {
+		return nil, err
+	}
+	ps := make([][2]string, len(vs)/2)
+	for i := range ps {
+		ps[i] = [2]string{vs[2*i], vs[2*i+1]}
+	}
+	return ps, nil
+}
+
+// decodeRows reads s, a JSON array of arrays of strings ([["a","b"],...]),
+// as encoding/json decodes it into [][width]string, but flattened: the
+// values of the i-th array are at [i*width, (i+1)*width). "" is none. The
+// arrays the store writes (no white space, no escapes in strings) are read
+// without encoding/json, whose reflection costs more than the rest of
+// reading a title; anything else goes through encoding/json.
+func decodeRows(s string, width int) ([]string, error) {
 	if s == "" {
 		return nil, nil
 	}
-	var ps [][2]string
-	err := json.Unmarshal([]byte(s), &ps)
-	return ps, err
+	if vs, ok := scanRows(s, width); ok {
+		return vs, nil
+	}
+	var rows [][]string
+	if err := json.Unmarshal([]byte(s), &rows); err != nil {
+		return nil, err
+	}
+	vs := make([]string, len(rows)*width)
+	for i, r := range rows {
+		copy(vs[i*width:(i+1)*width], r)
+	}
+	return vs, nil
 }
 
-// Title returns a title with all its resources in the customer's context.
+// decodeUserDefined reads the user-defined fields stored as a JSON array
+// of strings into udf, as encoding/json decodes it; "" is none.
+func decodeUserDefined(s string, udf *[5]string) error {
+	if s == "" {
+		return nil
+	}
+	c := jsonCursor{s: s}
+	var vs [5]string
+	ok := c.skip('[')
+	for n := 0; ok && !c.skip(']'); n++ {
+		if n > 0 && !c.skip(',') {
+			ok = false
+			break
+		}
+		var v string
+		v, ok = c.str()
+		if n < len(vs) {
+			vs[n] = v
+		}
+	}
+	if ok && c.end() && utf8.ValidString(s) {
+		*udf = vs
+		return nil
+	}
+	return json.Unmarshal([]byte(s), udf)
+}
+
+// scanRows is the fast path of decodeRows: ok is false when s is not an
+// array of arrays of width strings without white space or escapes, or not
+// valid UTF-8 (which encoding/json would replace).
+func scanRows(s string, width int) (vs []string, ok bool) {
+	if !utf8.ValidString(s) {
+		return nil, false
+	}
+	c := jsonCursor{s: s}
+	if !c.skip('[') {
+		return nil, false
+	}
+	vs = make([]string, 0, width*strings.Count(s, "],["))
+	if c.skip(']') {
+		return vs, c.end()
+	}
+	for {
+		if !c.skip('[') {
+			return nil, false
+		}
+		for k := range width {
+			if k > 0 && !c.skip(',') {
+				return nil, false
+			}
+			v, ok := c.str()
+			if !ok {
+				return nil, false
+			}
+			vs = append(vs, v)
+		}
+		if !c.skip(']') {
+			return nil, false
+		}
+		if c.skip(']') {
+			return vs, c.end()
+		}
+		if !c.skip(',') {
+			return nil, false
+		}
+	}
+}
+
+// jsonCursor reads the compact JSON the store writes, a byte at a time.
+type jsonCursor struct {
+	s string
+	i int
+}
+
+// skip consumes b if it is the next byte.
+func (c *jsonCursor) skip(b byte) bool {
+	if c.i < len(c.s) && c.s[c.i] == b {
+		c.i++
+		return true
+	}
+	return false
+}
+
+// end reports whether all of s has been read.
+func (c *jsonCursor) end() bool { return c.i == len(c.s) }
+
+// str consumes a string without escapes or control characters and returns
+// its contents, a substring of s.
+func (c *jsonCursor) str() (string, bool) {
+	if !c.skip('"') {
+		return "", false
+	}
+	start := c.i
+	for ; c.i < len(c.s); c.i++ {
+		switch b := c.s[c.i]; {
+		case b == '"':
+			c.i++
+			return c.s[start : c.i-1], true
+		case b < 0x20 || b == '\\':
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// Title returns a title with all its resources in the customer's context,
+// in two prepared statements: the customer's root proxy with the title and
+// its identifiers, then the title's resources. (One statement that joins
+// them repeats the title's columns on every resource row; measured, it
+// cost as much as the two.)
 func (s *Store) Title(ctx context.Context, custID string, titleID int64) (kb.Title, error) {
-	root, err := s.rootProxy(ctx, custID)
+	args := []any{sql.Named("cust", custID), sql.Named("id", titleID)}
+	root, t, err := s.titleHead(ctx, args)
 	if err != nil {
 		return kb.Title{}, err
 	}
-	return s.title(ctx, custID, root, titleID, 0)
+	rows, err := s.queryPrepared(ctx, sqlTitleResourcesOf, args...)
+	if err != nil {
+		return kb.Title{}, fmt.Errorf("title %d resources: %w", titleID, err)
+	}
+	defer rows.Close()
+	var res resourceScan
+	dest := res.dest()
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return kb.Title{}, fmt.Errorf("title %d resources: %w", titleID, err)
+		}
+		r, err := res.resource(root)
+		if err != nil {
+			return kb.Title{}, err
+		}
+		t.Resources = append(t.Resources, r)
+	}
+	if err := rows.Err(); err != nil {
+		return kb.Title{}, fmt.Errorf("title %d resources: %w", titleID, err)
+	}
+	return t, nil
+}
+
+// titleHead runs sqlTitleHead: it returns the customer's root proxy and the
+// title with its identifiers and no resources yet, or "Customer not found"
+// or "Title not found".
+func (s *Store) titleHead(ctx context.Context, args []any) (root string, t kb.Title, err error) {
+	rows, err := s.queryPrepared(ctx, sqlTitleHead, args...)
+	if err != nil {
+		return "", t, fmt.Errorf("title: %w", err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return "", t, fmt.Errorf("title: %w", err)
+		}
+		return "", t, kb.NotFound("Customer")
+	}
+	var id sql.NullInt64
+	var head titleScan
+	dest := head.dest()
+	dest[0] = &id
+	if err := rows.Scan(append([]any{&root}, dest...)...); err != nil {
+		return "", t, fmt.Errorf("title: %w", err)
+	}
+	if !id.Valid {
+		return "", t, kb.NotFound("Title")
+	}
+	head.t.ID = id.Int64
+	t, err = head.title()
+	return root, t, err
+}
+
+// titleScan holds the columns sqlTitleColumns and sqlTitleIdentifiersOf
+// as scanned.
+type titleScan struct {
+	t                                   kb.Title
+	pt                                  int
+	subjects, contributors, identifiers string
+}
+
+// dest returns the scan destinations of the columns.
+func (x *titleScan) dest() []any {
+	t := &x.t
+	return []any{&t.ID, &t.Name, &t.Publisher, &x.pt, &t.IsCustom, &t.Edition, &t.Description,
+		&t.PeerReviewed, &x.subjects, &x.contributors, &x.identifiers}
+}
+
+// title decodes the scanned columns: the title with its identifiers and
+// an empty list of resources.
+func (x *titleScan) title() (kb.Title, error) {
+	t := x.t
+	t.PubType = kb.ResourceType(x.pt)
+	if err := decodeTitleLists(&t, x.subjects, x.contributors); err != nil {
+		return t, err
+	}
+	var err error
+	if t.Identifiers, err = decodeIdentifiers(x.identifiers); err != nil {
+		return t, fmt.Errorf("title %d identifiers: %w", t.ID, err)
+	}
+	t.Resources = []kb.Resource{}
+	return t, nil
+}
+
+// decodeIdentifiers reads identifiers stored as a JSON array of [type,
+// subtype, value] string triples.
+func decodeIdentifiers(s string) ([]kb.Identifier, error) {
+	vs, err := decodeRows(s, 3)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]kb.Identifier, len(vs)/3)
+	for i := range ids {
+		typ, err1 := strconv.Atoi(vs[3*i])
+		sub, err2 := strconv.Atoi(vs[3*i+1])
+		if err := errors.Join(err1, err2); err != nil {
+			return nil, err
+		}
+		ids[i] = kb.Identifier{ID: vs[3*i+2], Source: "ResourceIdentifier",
+			Type: kb.IdentifierType(typ), Subtype: kb.IdentifierSubtype(sub)}
+	}
+	return ids, nil
 }
 
 // Resource returns a title with only its resource in the package.
@@ -204,8 +567,7 @@ func (s *Store) Resource(ctx context.Context, custID string, vendorID, packageID
 }
 
 func (s *Store) title(ctx context.Context, custID, root string, titleID, packageID int64) (kb.Title, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+sqlTitleColumns+` FROM titles t WHERE t.id = :id AND `+sqlTitleVisible,
-		sql.Named("id", titleID), sql.Named("cust", custID))
+	rows, err := s.queryPrepared(ctx, sqlTitle, sql.Named("id", titleID), sql.Named("cust", custID))
 	if err != nil {
 		return kb.Title{}, fmt.Errorf("title %d: %w", titleID, err)
 	}
@@ -236,8 +598,7 @@ func (s *Store) completeTitles(ctx context.Context, custID, root string, ts []kb
 		byID[ts[i].ID] = &ts[i]
 	}
 	idsJSON, _ := json.Marshal(ids)
-	rows, err := s.r.QueryContext(ctx, `SELECT title_id, type, subtype, value FROM title_identifiers
-		WHERE title_id IN (SELECT value FROM json_each(?)) ORDER BY title_id, type, subtype, value`, string(idsJSON))
+	rows, err := s.queryPrepared(ctx, sqlTitleIdentifiers, string(idsJSON))
 	if err != nil {
 		return fmt.Errorf("title identifiers: %w", err)
 	}
@@ -256,57 +617,74 @@ func (s *Store) completeTitles(ctx context.Context, custID, root string, ts []kb
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("title identifiers: %w", err)
 	}
-	q := `SELECT r.title_id, r.package_id, p.name, p.package_type, p.customer_id IS NOT NULL, p.vendor_id, v.name,
-		COALESCE(cr.selected, cp.selected, 0), COALESCE(cp.hidden, 0) OR COALESCE(cr.hidden, 0),
-		r.coverage, r.embargo_unit, r.embargo_value, r.url, p.token_fact IS NOT NULL,
-		COALESCE(cr.custom_coverage, ''), COALESCE(cr.coverage_statement, ''), COALESCE(cr.embargo_unit, 0), COALESCE(cr.embargo_value, 0),
-		COALESCE(cr.udf, ''), cr.proxy_id, COALESCE(cp.proxy_id, ''),
-		COALESCE((SELECT cv.proxy_id FROM customer_vendors cv WHERE cv.customer_id = :cust AND cv.vendor_id = p.vendor_id), '')
-		FROM resources r JOIN packages p ON p.id = r.package_id JOIN vendors v ON v.id = p.vendor_id
-		LEFT JOIN customer_packages cp ON cp.customer_id = :cust AND cp.package_id = r.package_id
-		LEFT JOIN customer_resources cr ON cr.customer_id = :cust AND cr.package_id = r.package_id AND cr.title_id = r.title_id
-		WHERE r.title_id IN (SELECT value FROM json_each(:ids)) AND ` + sqlPackageVisible
+	q := sqlTitleResources
 	args := []any{sql.Named("cust", custID), sql.Named("ids", string(idsJSON))}
 	if packageID != 0 {
-		q += ` AND r.package_id = :pkg`
+		q = sqlTitleResourcesInPackage
 		args = append(args, sql.Named("pkg", packageID))
 	}
-	rows, err = s.r.QueryContext(ctx, q+` ORDER BY r.title_id, p.sort_name, p.id`, args...)
+	rows, err = s.queryPrepared(ctx, q, args...)
 	if err != nil {
 		return fmt.Errorf("title resources: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var r kb.Resource
-		var pt, eu, ceu int
-		var hidden bool
-		var coverage, custom, udf, packageProxy, vendorProxy string
-		var proxy sql.NullString
-		if err := rows.Scan(&r.TitleID, &r.PackageID, &r.PackageName, &pt, &r.IsPackageCustom, &r.VendorID, &r.VendorName,
-			&r.IsSelected, &hidden, &coverage, &eu, &r.ManagedEmbargo.Value, &r.URL, &r.IsTokenNeeded,
-			&custom, &r.CoverageStatement, &ceu, &r.CustomEmbargo.Value, &udf, &proxy, &packageProxy, &vendorProxy); err != nil {
-			return fmt.Errorf("title resources: %w", err)
-		}
-		r.PackageType = kb.PackageType(pt)
-		r.Visibility = visibility(hidden)
-		r.ManagedEmbargo.Unit, r.CustomEmbargo.Unit = kb.EmbargoUnit(eu), kb.EmbargoUnit(ceu)
-		r.Proxy = effectiveProxy(proxy, packageProxy, vendorProxy, root)
-		if r.ManagedCoverage, err = decodeCoverage(coverage); err != nil {
-			return fmt.Errorf("title %d coverage: %w", r.TitleID, err)
-		}
-		kb.SortCoverage(r.ManagedCoverage)
-		if r.CustomCoverage, err = decodeCoverage(custom); err != nil {
-			return fmt.Errorf("title %d custom coverage: %w", r.TitleID, err)
-		}
-		if udf != "" {
-			if err := json.Unmarshal([]byte(udf), &r.UserDefined); err != nil {
-				return fmt.Errorf("title %d user-defined fields: %w", r.TitleID, err)
-			}
+		r, err := scanResource(rows, root)
+		if err != nil {
+			return err
 		}
 		t := byID[r.TitleID]
 		t.Resources = append(t.Resources, r)
 	}
 	return rows.Err()
+}
+
+// scanResource reads a row of sqlResourceSelect; root is the customer's
+// root proxy.
+func scanResource(rows *sql.Rows, root string) (kb.Resource, error) {
+	var res resourceScan
+	if err := rows.Scan(res.dest()...); err != nil {
+		return kb.Resource{}, fmt.Errorf("title resources: %w", err)
+	}
+	return res.resource(root)
+}
+
+// resourceScan holds the columns sqlResourceColumns as scanned.
+type resourceScan struct {
+	r                                                kb.Resource
+	pt, eu, ceu                                      int
+	hidden                                           bool
+	coverage, custom, udf, packageProxy, vendorProxy string
+	proxy                                            sql.NullString
+}
+
+// dest returns the scan destinations of the columns.
+func (x *resourceScan) dest() []any {
+	r := &x.r
+	return []any{&r.TitleID, &r.PackageID, &r.PackageName, &x.pt, &r.IsPackageCustom, &r.VendorID, &r.VendorName,
+		&r.IsSelected, &x.hidden, &x.coverage, &x.eu, &r.ManagedEmbargo.Value, &r.URL, &r.IsTokenNeeded,
+		&x.custom, &r.CoverageStatement, &x.ceu, &r.CustomEmbargo.Value, &x.udf, &x.proxy, &x.packageProxy, &x.vendorProxy}
+}
+
+// resource decodes the scanned columns; root is the customer's root proxy.
+func (x *resourceScan) resource(root string) (kb.Resource, error) {
+	r := x.r
+	r.PackageType = kb.PackageType(x.pt)
+	r.Visibility = visibility(x.hidden)
+	r.ManagedEmbargo.Unit, r.CustomEmbargo.Unit = kb.EmbargoUnit(x.eu), kb.EmbargoUnit(x.ceu)
+	r.Proxy = effectiveProxy(x.proxy, x.packageProxy, x.vendorProxy, root)
+	var err error
+	if r.ManagedCoverage, err = decodeCoverage(x.coverage); err != nil {
+		return r, fmt.Errorf("title %d coverage: %w", r.TitleID, err)
+	}
+	kb.SortCoverage(r.ManagedCoverage)
+	if r.CustomCoverage, err = decodeCoverage(x.custom); err != nil {
+		return r, fmt.Errorf("title %d custom coverage: %w", r.TitleID, err)
+	}
+	if err := decodeUserDefined(x.udf, &r.UserDefined); err != nil {
+		return r, fmt.Errorf("title %d user-defined fields: %w", r.TitleID, err)
+	}
+	return r, nil
 }
 
 // SetPackageState records a customer's package-level selection and
