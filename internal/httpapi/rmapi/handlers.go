@@ -115,7 +115,7 @@ func (h *handlers) titles(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("list titles of %s: %w", custID, err)
 	}
-	return web.WriteJSON(w, http.StatusOK, toTitleList(l))
+	return writeTitleList(w, l)
 }
 
 // packageTitles answers the title list of one package. An empty list of an
@@ -140,7 +140,7 @@ func (h *handlers) packageTitles(w http.ResponseWriter, r *http.Request) error {
 			return fmt.Errorf("read package %d/%d of %s: %w", vendorID, packageID, custID, err)
 		}
 	}
-	return web.WriteJSON(w, http.StatusOK, toTitleList(l))
+	return writeTitleList(w, l)
 }
 
 func (h *handlers) title(w http.ResponseWriter, r *http.Request) error {
@@ -153,7 +153,7 @@ func (h *handlers) title(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("read title %d of %s: %w", titleID, custID, err)
 	}
-	return web.WriteJSON(w, http.StatusOK, toTitle(t))
+	return writeTitle(w, t)
 }
 
 func (h *handlers) resource(w http.ResponseWriter, r *http.Request) error {
@@ -166,7 +166,7 @@ func (h *handlers) resource(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("read resource %d/%d/%d of %s: %w", vendorID, packageID, titleID, custID, err)
 	}
-	return web.WriteJSON(w, http.StatusOK, toTitle(t))
+	return writeTitle(w, t)
 }
 
 // packagePath reads the vendorid and packageid path parameters.

@@ -141,23 +141,37 @@ func appendHolding(b []byte, h *kb.Holding) ([]byte, error) {
 
 const hexDigits = "0123456789abcdef"
 
-// appendJSONString appends s as a JSON string, as encoding/json writes it
-// with HTML escaping off: quotes, backslashes and control characters
-// escaped, invalid UTF-8 replaced by U+FFFD, U+2028 and U+2029 escaped.
+// jsonPlain tells the bytes appendJSONString copies as they are: ASCII but
+// control characters, quote and backslash.
+var jsonPlain = func() (plain [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		plain[c] = c != '"' && c != '\\'
+	}
+	return plain
+}()
+
+// appendJSONString appends s as a JSON string, byte for byte as
+// encoding/json writes it with HTML escaping off: quotes, backslashes and
+// control characters escaped (\b, \f, \n, \r and \t by name, the others as
+// \u00XX), invalid UTF-8 replaced by \ufffd, U+2028 and U+2029 escaped, and
+// <, > and & left as they are.
 func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
+		if jsonPlain[s[i]] {
+			i++
+			continue
+		}
+		if c := s[i]; c < utf8.RuneSelf {
 			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':
 				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, `\b`...)
+			case '\f':
+				b = append(b, `\f`...)
 			case '\n':
 				b = append(b, `\n`...)
 			case '\r':
