@@ -167,14 +167,15 @@ func (a *wireAlloc) reserve(ts ...kb.Title) {
 	var strs, ids, subjects, contributors, resources, coverage int
 	for i := range ts {
 		t := &ts[i]
-		strs += 3 // publisher, description, edition
+		strs += nonEmpty(t.Publisher, t.Description, t.Edition)
 		ids += len(t.Identifiers)
 		subjects += len(t.Subjects)
 		contributors += len(t.Contributors)
 		resources += len(t.Resources)
 		for j := range t.Resources {
 			r := &t.Resources[j]
-			strs += 9 // coverage statement, URL, two embargo units, five user-defined fields
+			strs += nonEmpty(r.CoverageStatement, r.URL) + nonEmpty(r.UserDefined[:]...) +
+				embargoUnits(r.ManagedEmbargo) + embargoUnits(r.CustomEmbargo)
 			coverage += len(r.ManagedCoverage) + len(r.CustomCoverage)
 		}
 	}
@@ -184,6 +185,26 @@ func (a *wireAlloc) reserve(ts ...kb.Title) {
 	a.contributors = make([]contributorWire, 0, contributors)
 	a.resources = make([]resourceWire, 0, resources)
 	a.coverage = make([]coverageDates, 0, coverage)
+}
+
+// nonEmpty counts the strings that are not empty.
+func nonEmpty(ss ...string) int {
+	n := 0
+	for _, s := range ss {
+		if s != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// embargoUnits is the number of nullable strings embargo takes: its unit,
+// when it has one.
+func embargoUnits(e kb.Embargo) int {
+	if e.Unit == kb.EmbargoNone || e.Value == 0 {
+		return 0
+	}
+	return 1
 }
 
 // take returns the next n elements of *pool, a non-nil slice whose
@@ -251,7 +272,7 @@ func (a *wireAlloc) coverageList(cs []kb.Coverage) []coverageDates {
 }
 
 func (a *wireAlloc) embargo(e kb.Embargo) embargoPeriod {
-	if e.Unit == kb.EmbargoNone || e.Value == 0 {
+	if embargoUnits(e) == 0 {
 		return embargoPeriod{}
 	}
 	return embargoPeriod{EmbargoUnit: a.nullable(e.Unit.String()), EmbargoValue: e.Value}
