@@ -6,7 +6,9 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/kbserver/kbserver/internal/alpha"
@@ -21,8 +23,9 @@ import (
 type collection struct {
 	version string
 	ids     []int64
-	names   []string
-	types   []kb.ResourceType
+	text    string   // every title's name, end to end
+	nameOff []uint32 // title i's name is text[nameOff[i]:nameOff[i+1]]
+	types   []uint8  // kb.ResourceType
 	peer    []bool
 	subjOff []uint32
 	subj    []uint32
@@ -51,7 +54,8 @@ type localeView struct {
 // hands it over in title id order: the arrays are filled as the titles
 // come, with no copy of them held on the way.
 func buildCollection(ctx context.Context, st kb.PublicationStore, custID, version string) (*collection, error) {
-	c := &collection{version: version, subjOff: []uint32{0}, pkgOff: []uint32{0}, locales: map[string]*localeView{}}
+	c := &collection{version: version, nameOff: []uint32{0}, subjOff: []uint32{0}, pkgOff: []uint32{0}, locales: map[string]*localeView{}}
+	var text strings.Builder
 	subjects := interner[kb.Subject]{index: map[kb.Subject]uint32{}}
 	packages := interner[int64]{index: map[int64]uint32{}}
 	var order error
@@ -60,8 +64,9 @@ func buildCollection(ctx context.Context, st kb.PublicationStore, custID, versio
 			order = fmt.Errorf("collection of %s: title %d came after title %d", custID, h.ID, c.ids[n-1])
 		}
 		c.ids = append(c.ids, h.ID)
-		c.names = append(c.names, h.Name)
-		c.types = append(c.types, h.PubType)
+		text.WriteString(h.Name)
+		c.nameOff = append(c.nameOff, uint32(text.Len()))
+		c.types = append(c.types, uint8(h.PubType))
 		c.peer = append(c.peer, h.PeerReviewed)
 		c.subj = subjects.appendAll(c.subj, uint32(len(c.subj)), h.Subjects)
 		c.subjOff = append(c.subjOff, uint32(len(c.subj)))
@@ -71,13 +76,20 @@ func buildCollection(ctx context.Context, st kb.PublicationStore, custID, versio
 	if err == nil {
 		err = order
 	}
+	if err == nil && text.Len() > math.MaxUint32 {
+		err = fmt.Errorf("collection of %s: %d bytes of title names, more than a collection holds", custID, text.Len())
+	}
 	if err != nil {
 		return nil, err
 	}
 	c.subjects, c.packages = subjects.values, packages.values
+	c.text = text.String()
+	if text.Cap()-text.Len() > text.Len()/8 {
+		c.text = strings.Clone(c.text) // not the builder's doubled buffer
+	}
 	// Give back what append's doubling left unused: the collection stays
 	// in memory for as long as it is searched.
-	c.ids, c.names, c.types, c.peer = shrink(c.ids), shrink(c.names), shrink(c.types), shrink(c.peer)
+	c.ids, c.nameOff, c.types, c.peer = shrink(c.ids), shrink(c.nameOff), shrink(c.types), shrink(c.peer)
 	c.subj, c.subjOff, c.pkg, c.pkgOff = shrink(c.subj), shrink(c.subjOff), shrink(c.pkg), shrink(c.pkgOff)
 	return c, nil
 }
@@ -122,6 +134,12 @@ func (c *collection) find(id int64) int {
 	return i
 }
 
+// name returns title i's name.
+func (c *collection) name(i int) string { return c.text[c.nameOff[i]:c.nameOff[i+1]] }
+
+// typ returns title i's resource type.
+func (c *collection) typ(i int) kb.ResourceType { return kb.ResourceType(c.types[i]) }
+
 func (c *collection) subjectsOf(i int) []uint32 { return c.subj[c.subjOff[i]:c.subjOff[i+1]] }
 func (c *collection) packagesOf(i int) []uint32 { return c.pkg[c.pkgOff[i]:c.pkgOff[i+1]] }
 
@@ -151,7 +169,8 @@ func (c *collection) view(loc *alpha.Locale) *localeView {
 	// memory at a time, not a key per title of the collection.
 	prefix := make([]uint64, n)
 	order := make([]uint32, n)
-	for i, name := range c.names {
+	for i := range n {
+		name := c.name(i)
 		prefix[i] = keyPrefix(loc.Key(name))
 		v.top[i] = topIdx[loc.Top(name)]
 		order[i] = uint32(i)
@@ -172,7 +191,7 @@ func (c *collection) view(loc *alpha.Locale) *localeView {
 		if hi-lo > 1 {
 			run = run[:0]
 			for _, i := range order[lo:hi] {
-				run = append(run, keyed{loc.Key(c.names[i]), i})
+				run = append(run, keyed{loc.Key(c.name(int(i))), i})
 			}
 			slices.SortFunc(run, func(a, b keyed) int {
 				return cmp.Or(bytes.Compare(a.key, b.key), cmp.Compare(a.i, b.i))

@@ -25,26 +25,34 @@ func TestViewOrder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := &collection{locales: map[string]*localeView{}}
+		c := &collection{locales: map[string]*localeView{}, nameOff: []uint32{0}}
+		var names []string
 		for i := range 3000 {
 			name := stems[r.IntN(len(stems))] + tails[r.IntN(len(tails))]
 			if r.IntN(4) == 0 {
 				name += fmt.Sprint(" ", r.IntN(50))
 			}
 			c.ids = append(c.ids, int64(i+1))
-			c.names = append(c.names, name)
+			names = append(names, name)
+			c.text += name
+			c.nameOff = append(c.nameOff, uint32(len(c.text)))
 		}
 		v := c.view(loc)
-		want := make([]int, len(c.names))
+		for i, name := range names {
+			if c.name(i) != name {
+				t.Fatalf("name(%d) = %q, want %q", i, c.name(i), name)
+			}
+		}
+		want := make([]int, len(names))
 		for i := range want {
 			want[i] = i
 		}
 		slices.SortFunc(want, func(a, b int) int {
-			return cmp.Or(bytes.Compare(loc.Key(c.names[a]), loc.Key(c.names[b])), cmp.Compare(a, b))
+			return cmp.Or(bytes.Compare(loc.Key(names[a]), loc.Key(names[b])), cmp.Compare(a, b))
 		})
 		for pos, i := range want {
 			if int(v.rank[i]) != pos {
-				t.Fatalf("%s: %q (title %d) at position %d, want %d", tag, c.names[i], i, v.rank[i], pos)
+				t.Fatalf("%s: %q (title %d) at position %d, want %d", tag, names[i], i, v.rank[i], pos)
 			}
 		}
 	}

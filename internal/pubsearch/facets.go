@@ -47,7 +47,7 @@ func (fc *facetCounter) add(i int, v *localeView) {
 			fc.subjects[j]++
 		}
 	}
-	if t := int(c.types[i]); t >= 0 && t < len(fc.types) {
+	if t := int(c.typ(i)); t >= 0 && t < len(fc.types) {
 		fc.types[t]++
 	}
 	for _, j := range c.packagesOf(i) {

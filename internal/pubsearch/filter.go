@@ -59,10 +59,10 @@ func newFilter(c *collection, q kb.PubQuery) filter {
 
 func (f filter) keep(i int, v *localeView) bool {
 	c := f.c
-	if f.rt != kb.ResourceAll && c.types[i] != f.rt {
+	if f.rt != kb.ResourceAll && c.typ(i) != f.rt {
 		return false
 	}
-	if f.types != nil && !f.types[c.types[i]] {
+	if f.types != nil && !f.types[c.typ(i)] {
 		return false
 	}
 	if f.peer != nil && c.peer[i] != *f.peer {

@@ -90,9 +90,9 @@ func (x *Index) Menu(ctx context.Context, st kb.PublicationStore, custID string,
 	if err != nil {
 		return err
 	}
-	for i, name := range c.names {
-		if rt == kb.ResourceAll || c.types[i] == rt {
-			m.Add(name)
+	for i := range c.ids {
+		if rt == kb.ResourceAll || c.typ(i) == rt {
+			m.Add(c.name(i))
 		}
 	}
 	return nil
