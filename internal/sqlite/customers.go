@@ -85,12 +85,13 @@ func (s *Store) AddAPIKey(ctx context.Context, custID string, h kb.KeyHash) erro
 	return nil
 }
 
+// sqlFindKey finds the keys whose hash starts as a hash does.
+const sqlFindKey = `SELECT id, customer_id, hash FROM api_keys WHERE prefix = ?`
+
 // findKey returns the id and customer of the key with hash h, comparing
 // full hashes in constant time.
-func findKey(ctx context.Context, q interface {
-	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}, h kb.KeyHash) (id int64, custID string, err error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, customer_id, hash FROM api_keys WHERE prefix = ?`, keyPrefix(h))
+func findKey(ctx context.Context, q func(ctx context.Context, query string, args ...any) (*sql.Rows, error), h kb.KeyHash) (id int64, custID string, err error) {
+	rows, err := q(ctx, sqlFindKey, keyPrefix(h))
 	if err != nil {
 		return 0, "", err
 	}
@@ -119,7 +120,7 @@ func findKey(ctx context.Context, q interface {
 
 // RevokeAPIKey deletes the key with hash h.
 func (s *Store) RevokeAPIKey(ctx context.Context, h kb.KeyHash) error {
-	id, _, err := findKey(ctx, s.w, h)
+	id, _, err := findKey(ctx, s.w.QueryContext, h)
 	if kb.ErrorCode(err) == kb.CodeUnauthenticated {
 		return kb.Errorf(kb.CodeNotFound, "no such API key")
 	}
@@ -134,7 +135,7 @@ func (s *Store) RevokeAPIKey(ctx context.Context, h kb.KeyHash) error {
 
 // LookupAPIKey returns the key with hash h.
 func (s *Store) LookupAPIKey(ctx context.Context, h kb.KeyHash) (kb.APIKey, error) {
-	id, cust, err := findKey(ctx, s.r, h)
+	id, cust, err := findKey(ctx, s.queryPrepared, h) // at every request: prepared once
 	if err != nil && kb.ErrorCode(err) != kb.CodeUnauthenticated {
 		return kb.APIKey{}, fmt.Errorf("look up api key: %w", err)
 	}

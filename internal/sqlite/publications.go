@@ -56,7 +56,7 @@ func (s *Store) CollectionHits(ctx context.Context, custID string, fn func(kb.Pu
 	if err != nil {
 		return fmt.Errorf("collection of %s: %w", custID, err)
 	}
-	var ids []int64 // the chunk's distinct titles
+	var ids []int64   // the chunk's distinct titles
 	var pkgs [][2]int // for each, its run in pairs
 	for i := 0; i < len(pairs); {
 		ids, pkgs = ids[:0], pkgs[:0]

@@ -26,7 +26,8 @@ type Store struct {
 	life   context.Context // ends when the store closes: background builds stop
 	stop   context.CancelFunc
 	builds sync.WaitGroup
-	secret linkSecret // the link-signing secret once read (linkout.go)
+	secret linkSecret     // the link-signing secret once read (linkout.go)
+	reads  statementCache // prepared reads of every request (statements.go)
 }
 
 var _ kb.Store = (*Store)(nil)
@@ -93,7 +94,7 @@ func dsn(path string, pragmas []string, txlock string) string {
 func (s *Store) Close() error {
 	s.stop()
 	s.builds.Wait()
-	return errors.Join(s.r.Close(), s.w.Close())
+	return errors.Join(s.reads.close(), s.r.Close(), s.w.Close())
 }
 
 // inTx runs fn in one write transaction, committing when it returns nil.

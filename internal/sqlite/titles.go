@@ -6,82 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
-	"weak"
 
 	"github.com/kbserver/kbserver/internal/kb"
 )
-
-// readStatements holds, per open store, the prepared statements of the
-// reads that run at every request (see prepared). The key is a weak
-// pointer so that a store that is no longer referenced takes its
-// statements with it.
-var readStatements sync.Map // weak.Pointer[Store] → *statementCache
-
-// statementCache is one store's prepared statements on its reader pool, by
-// SQL text. database/sql prepares a statement again, once, on each
-// connection that runs it.
-type statementCache struct {
-	db    *sql.DB
-	mu    sync.Mutex // serialises preparations
-	stmts sync.Map   // string → *sql.Stmt
-}
-
-// prepared returns the statement q prepared on the reader pool, preparing
-// it at its first use. Preparing the reads of a title once, rather than at
-// every request, saves SQLite's parse and planning, which cost more than
-// running them. q must be a constant: every distinct text stays prepared
-// as long as the store.
-func (s *Store) prepared(ctx context.Context, q string) (*sql.Stmt, error) {
-	wp := weak.Make(s)
-	v, ok := readStatements.Load(wp)
-	if !ok {
-		c := &statementCache{db: s.r}
-		if v, ok = readStatements.LoadOrStore(wp, c); !ok {
-			runtime.AddCleanup(s, closeStatements, wp)
-		}
-	}
-	c := v.(*statementCache)
-	if st, ok := c.stmts.Load(q); ok {
-		return st.(*sql.Stmt), nil
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if st, ok := c.stmts.Load(q); ok {
-		return st.(*sql.Stmt), nil
-	}
-	st, err := c.db.PrepareContext(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	c.stmts.Store(q, st)
-	return st, nil
-}
-
-// closeStatements closes the prepared statements of a store that is gone.
-func closeStatements(wp weak.Pointer[Store]) {
-	v, ok := readStatements.LoadAndDelete(wp)
-	if !ok {
-		return
-	}
-	v.(*statementCache).stmts.Range(func(_, st any) bool {
-		st.(*sql.Stmt).Close()
-		return true
-	})
-}
-
-// queryPrepared runs the constant query q as a prepared statement.
-func (s *Store) queryPrepared(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	st, err := s.prepared(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	return st.QueryContext(ctx, args...)
-}
 
 const (
 	sqlTitleVisible = `(t.customer_id IS NULL OR t.customer_id = :cust)`
