@@ -87,6 +87,11 @@ override its values. See also 'kbserver gen kbart'.`,
 				if !ok {
 					return usageErrorf("gen", "--size must be demo or large, not %q", size)
 				}
+				set := map[string]bool{}
+				fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+				if set["titles"] && (o.Titles < 1 || o.Titles > gen.MaxTitles) {
+					return usageErrorf("gen", "--titles must be between 1 and %d", gen.MaxTitles)
+				}
 				def := sz.opts
 				o.Titles = cmp.Or(o.Titles, def.Titles)
 				o.Vendors = cmp.Or(o.Vendors, def.Vendors)
