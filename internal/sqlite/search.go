@@ -13,6 +13,7 @@ import (
 type titleMatch struct {
 	sub  string // SELECT id, rank ...; "" when cond is used
 	cond string // condition on t
+	sort string // with cond: the sort column (t.sort_name or t.sort_publisher)
 	args []any
 	none bool // the search can match nothing (no words in it)
 }
@@ -76,13 +77,13 @@ func buildTitleMatch(q kb.TitleQuery) (titleMatch, error) {
 		if q.Field == kb.FieldSubject {
 			return word(phrase), nil
 		}
-		return titleMatch{cond: sortCol + " = :m", args: []any{sql.Named("m", fold(search))}}, nil
+		return titleMatch{cond: sortCol + " = :m", sort: sortCol, args: []any{sql.Named("m", fold(search))}}, nil
 	case kb.SearchBeginsWith:
 		if q.Field == kb.FieldSubject {
 			return word(phrase + "*"), nil
 		}
 		f := fold(search)
-		return titleMatch{cond: sortCol + " >= :m AND " + sortCol + " < :mhi",
+		return titleMatch{cond: sortCol + " >= :m AND " + sortCol + " < :mhi", sort: sortCol,
 			args: []any{sql.Named("m", f), sql.Named("mhi", f+maxRune)}}, nil
 	case kb.SearchAny:
 		return word(joinQuoted(ws, " OR ", "")), nil
@@ -97,6 +98,23 @@ func buildTitleMatch(q kb.TitleQuery) (titleMatch, error) {
 		return word(advanced), nil
 	}
 	return containsMatch(ws, col, rank), nil
+}
+
+// TitleSearchSQL returns the bare index query of a title search: a SELECT
+// of (id, rank) rows over the search indexes that Titles counts and pages
+// (without the customer's visibility, filters or title rows), the ORDER BY
+// of its first page in the index's order, and its named arguments; none
+// when the search can match nothing. Load tools run it as the floor of
+// what a title search can cost on this schema.
+func TitleSearchSQL(q kb.TitleQuery) (query, order string, args []any, none bool, err error) {
+	m, err := buildTitleMatch(q)
+	switch {
+	case err != nil || m.none:
+		return "", "", nil, m.none, err
+	case m.sub != "":
+		return m.sub, "rank", m.args, false, nil
+	}
+	return `SELECT t.id AS id, 0 AS rank FROM titles t WHERE ` + m.cond, m.sort + ", t.id", m.args, false, nil
 }
 
 // containsMatch matches titles whose field contains every word as a
