@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"time"
 
 	"github.com/kbserver/kbserver/internal/gen"
@@ -56,7 +57,13 @@ the rebuild (seconds for half a million titles). With --pf-stale it is
 answered from the previous collection instead: its records are checked
 against the current holdings, so a title that left the collection is
 never shown, but counts, facets and alpha menus lag the change until the
-rebuild ends.`,
+rebuild ends.
+
+Serve runs Go's garbage collector at GOGC=50 (the heap may grow to 1.5
+times its live data, not 2 times) unless the environment sets GOGC: a
+1.4M-title collection then peaks at 287 MB instead of 363-404 MB, at no
+measured cost in speed. GOGC and GOMEMLIMIT in the environment apply as
+in any Go program.`,
 		example: "kbserver serve\n" +
 			"kbserver serve --addr :8080 --db /var/lib/kbserver/kb.db\n" +
 			"kbserver serve --demo --db demo.db\n" +
@@ -85,6 +92,9 @@ rebuild ends.`,
 }
 
 func (c *cli) serve(o serveOptions) error {
+	if c.getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(50))
+	}
 	st, err := c.openStore()
 	if err != nil {
 		return err
