@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/sqlite"
 )
 
 // TestDiscoverToggleable checks that resource/put only toggles titles it
@@ -20,11 +19,7 @@ import (
 func TestDiscoverToggleable(t *testing.T) {
 	s := newTestServer(t)
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, s.db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openStore(t, s.db)
 	o := options{url: s.url, custID: "demo", key: s.key, timeout: 10 * time.Second, count: 25}
 	a := newAPIClient(o)
 	var pl packageList

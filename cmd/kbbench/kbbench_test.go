@@ -286,3 +286,14 @@ func TestSearchTerm(t *testing.T) {
 		t.Errorf("isbn beginswith = %q, want its first half", got)
 	}
 }
+
+// openStore opens the test server's database for checks, closed with the test.
+func openStore(t *testing.T, path string) *sqlite.Store {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}

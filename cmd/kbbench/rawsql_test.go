@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/sqlite"
 )
 
 // TestRawQueryCounts checks that the bare index query of every title
@@ -21,11 +20,7 @@ import (
 func TestRawQueryCounts(t *testing.T) {
 	s := newTestServer(t)
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, s.db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openStore(t, s.db)
 	other, err := st.AddCustomer(ctx, "other", "Other Library")
 	if err != nil {
 		t.Fatal(err)

@@ -121,11 +121,7 @@ func TestStartup(t *testing.T) {
 func TestKBInfo(t *testing.T) {
 	s := newTestServer(t)
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, s.db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openStore(t, s.db)
 	db, err := openReadOnly(s.db, 1)
 	if err != nil {
 		t.Fatal(err)

@@ -78,6 +78,9 @@ func Customers(ctx context.Context, st HoldingsStore, seed int64, specs []Custom
 	if progress == nil {
 		progress = func(int, int) {}
 	}
+	if seed == 0 {
+		seed = 1 // as Generate's default
+	}
 	total := 0
 	for _, s := range specs {
 		total += s.Holdings
@@ -97,9 +100,6 @@ func Customers(ctx context.Context, st HoldingsStore, seed int64, specs []Custom
 			if len(refs) == 0 {
 				return out, errors.New("gen: the knowledge base has no packages to select")
 			}
-		}
-		if seed == 0 {
-			seed = 1
 		}
 		cs, err := customer(ctx, st, mix(uint64(seed)), refs, spec, func(n int) { progress(done+n, total) })
 		out = append(out, cs)
@@ -242,9 +242,11 @@ func resourceChange(u *kb.ResourceUpdate, r *rng, i int, t kb.PackageType) {
 	year := strconv.Itoa(1995 + r.intn(25))
 	switch i % 7 {
 	case 0:
-		u.Selected = false
-		u.Hidden = t == kb.PackageComplete
-		u.Selected = u.Hidden
+		if t == kb.PackageComplete {
+			u.Hidden = true
+		} else {
+			u.Selected = false
+		}
 	case 1:
 		u.Hidden = true
 	case 2:

@@ -133,13 +133,8 @@ func emitChunk(ctx context.Context, tx *sql.Tx, ids []int64, runs [][2]int, pair
 			continue
 		}
 		h.PubType = kb.ResourceType(pt)
-		ps, err := decodePairs(subj)
-		if err != nil {
-			return fmt.Errorf("title %d subjects: %w", h.ID, err)
-		}
-		h.Subjects = make([]kb.Subject, len(ps))
-		for i, p := range ps {
-			h.Subjects[i] = kb.Subject{Type: p[0], Name: p[1]}
+		if h.Subjects, err = decodeSubjects(h.ID, subj); err != nil {
+			return err
 		}
 		got[h.ID] = h
 	}

@@ -208,15 +208,12 @@ func scanTitles(rows *sql.Rows) ([]kb.Title, error) {
 // decodeTitleLists sets the subjects and contributors of t from their
 // stored JSON [[type,name],...].
 func decodeTitleLists(t *kb.Title, subjects, contributors string) error {
-	ps, err := decodePairs(subjects)
+	var err error
+	if t.Subjects, err = decodeSubjects(t.ID, subjects); err != nil {
+		return err
+	}
+	ps, err := decodePairs(contributors)
 	if err != nil {
-		return fmt.Errorf("title %d subjects: %w", t.ID, err)
-	}
-	t.Subjects = make([]kb.Subject, len(ps))
-	for i, p := range ps {
-		t.Subjects[i] = kb.Subject{Type: p[0], Name: p[1]}
-	}
-	if ps, err = decodePairs(contributors); err != nil {
 		return fmt.Errorf("title %d contributors: %w", t.ID, err)
 	}
 	t.Contributors = make([]kb.Contributor, len(ps))
@@ -224,6 +221,19 @@ func decodeTitleLists(t *kb.Title, subjects, contributors string) error {
 		t.Contributors[i] = kb.Contributor{Type: p[0], Name: p[1]}
 	}
 	return nil
+}
+
+// decodeSubjects reads title id's subjects stored as JSON [[type,name],...].
+func decodeSubjects(id int64, s string) ([]kb.Subject, error) {
+	ps, err := decodePairs(s)
+	if err != nil {
+		return nil, fmt.Errorf("title %d subjects: %w", id, err)
+	}
+	subjects := make([]kb.Subject, len(ps))
+	for i, p := range ps {
+		subjects[i] = kb.Subject{Type: p[0], Name: p[1]}
+	}
+	return subjects, nil
 }
 
 // decodeCoverage reads coverage stored as JSON [[begin,end],...]; "" is none.
