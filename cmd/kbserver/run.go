@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/sqlite"
+	"github.com/kbserver/kbserver/internal/store"
 )
 
 // defaultDB is the database file used when neither --db nor KBSERVER_DB
@@ -207,7 +207,7 @@ func topNames() []string {
 	return names
 }
 
-const dbFlagUsage = "SQLite database `file` (env KBSERVER_DB; default \"kbserver.db\"); created when missing"
+const dbFlagUsage = "the `database`: a SQLite file path, created when missing, or a postgres:// URL (env KBSERVER_DB; default \"kbserver.db\")"
 
 // newFlagSet returns the flag set of cmd, its flags defined, and the
 // function that runs it.
@@ -258,20 +258,13 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// openStore opens the store --db names.
+// openStore opens the store --db names: a postgres:// URL or a SQLite
+// file path.
 func (c *cli) openStore() (kb.Store, error) {
-	lower := strings.ToLower(c.db)
-	if strings.HasPrefix(lower, "postgres://") || strings.HasPrefix(lower, "postgresql://") {
-		return nil, errors.New("PostgreSQL store is not available yet: use a SQLite file path for --db")
-	}
 	if strings.TrimSpace(c.db) == "" {
-		return nil, &usageError{msg: "--db is empty: give a SQLite file path"}
+		return nil, &usageError{msg: "--db is empty: give a SQLite file path or a postgres:// URL"}
 	}
-	st, err := sqlite.Open(c.ctx, c.db)
-	if err != nil {
-		return nil, err
-	}
-	return st, nil
+	return store.Open(c.ctx, c.db)
 }
 
 // interrupted turns the error of an operation stopped by SIGINT or SIGTERM

@@ -1,0 +1,53 @@
+// Package kbsql holds what the SQL stores (internal/sqlite, internal/postgres)
+// compute the same way outside SQL: the folded forms of names, search words,
+// and the encodings of the columns both stores keep as text.
+package kbsql
+
+import (
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Fold returns the form of a name used for ordering and for exact and
+// begins-with matching: lower case, diacritics removed, punctuation other
+// than letters and digits turned into single spaces, trimmed.
+func Fold(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if !ascii {
+		s = norm.NFD.String(s)
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		switch {
+		case unicode.Is(unicode.Mn, r):
+			continue
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			space = false
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			space = true
+		}
+	}
+	return b.String()
+}
+
+// Words splits a search string into the words the FTS5 unicode61 tokenizer
+// would index: runs of letters and digits.
+func Words(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r))
+	})
+}

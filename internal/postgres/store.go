@@ -1,0 +1,145 @@
+// Package postgres is kbserver's store on PostgreSQL: a pgx connection pool,
+// hand-written SQL, embedded numbered migrations applied under an advisory
+// lock (several instances may start at once), a weighted tsvector and
+// pg_trgm indexes for search and COPY for imports. It implements kb.Store
+// and passes the same conformance suite (internal/storetest) as the SQLite
+// store.
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"sync"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// Store is the PostgreSQL implementation of kb.Store.
+type Store struct {
+	pool *pgxpool.Pool
+
+	life   context.Context // ends when the store closes: background builds stop
+	stop   context.CancelFunc
+	builds sync.WaitGroup
+
+	secretMu sync.Mutex // guards secret
+	secret   []byte     // the link-signing secret once read (linkout.go)
+}
+
+var _ kb.Store = (*Store)(nil)
+
+// Open connects to the database the URL names (postgres://… or
+// postgresql://…; a search_path parameter selects a schema) and brings its
+// schema up to date.
+func Open(ctx context.Context, url string) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("open postgres: %w", err)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open postgres %s: %w", redact(cfg), err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("open postgres %s: %w", redact(cfg), err)
+	}
+	if err := migrate(ctx, pool); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("migrate postgres %s: %w", redact(cfg), err)
+	}
+	s := &Store{pool: pool}
+	s.life, s.stop = context.WithCancel(context.Background())
+	return s, nil
+}
+
+// redact names the database of a configuration without its password.
+func redact(cfg *pgxpool.Config) string {
+	c := cfg.ConnConfig
+	return fmt.Sprintf("%s@%s:%d/%s", c.User, c.Host, c.Port, c.Database)
+}
+
+// Close stops the background snapshot builds (a build stopped midway
+// resumes when a store opens the database again) and closes the pool.
+func (s *Store) Close() error {
+	s.stop()
+	s.builds.Wait()
+	s.pool.Close()
+	return nil
+}
+
+// Pool returns the store's connection pool, for tools that measure the
+// store against raw SQL.
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
+// inTx runs fn in one read-committed transaction, committing when it
+// returns nil and rolling back otherwise. fn runs once: it is not retried.
+func (s *Store) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback(context.Background())
+		return err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// Lock keys of the advisory locks the store takes (pg_advisory_xact_lock):
+// lockImport serialises imports (two imports may otherwise both create the
+// same new title); a customer's writes take customerLock(custID), so that
+// one customer's requests apply one after another, as on SQLite's single
+// writer, while different customers write at once.
+const (
+	lockMigrate int64 = 0x6b627365_72766572 // "kbserver": migrations (session lock)
+	lockImport  int64 = 0x6b62_696d706f7274 // "kb" "import"
+)
+
+// customerLock returns the advisory lock key of a customer's writes.
+func customerLock(custID string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte("customer:"))
+	h.Write([]byte(custID))
+	return int64(h.Sum64())
+}
+
+// customerTx runs fn in one transaction that holds the customer's write
+// lock from its start: the customer's other writes wait for it.
+func (s *Store) customerTx(ctx context.Context, custID string, fn func(tx pgx.Tx) error) error {
+	return s.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, customerLock(custID)); err != nil {
+			return fmt.Errorf("lock customer %s: %w", custID, err)
+		}
+		return fn(tx)
+	})
+}
+
+// SQLSTATE codes the store tells apart.
+const (
+	codeUniqueViolation     = "23505"
+	codeForeignKeyViolation = "23503"
+)
+
+// isCode reports whether err is a PostgreSQL error with the SQLSTATE code.
+func isCode(err error, code string) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == code
+}
+
+// noRows reports whether err says a query returned no row.
+func noRows(err error) bool { return errors.Is(err, pgx.ErrNoRows) }
+
+// notYet is the error of a method not written yet.
+func notYet(method string) error {
+	return kb.Errorf(kb.CodeNotImplemented, "the PostgreSQL store does not implement %s yet", method)
+}
