@@ -9,11 +9,6 @@ import (
 // Stubs of the methods not written yet: each returns kb.CodeNotImplemented.
 // The file goes away when its last method is written.
 
-// TitleMatches is not written yet.
-func (s *Store) TitleMatches(ctx context.Context, custID string, q kb.PubQuery, fn func(id int64, rank float64)) error {
-	return notYet("TitleMatches")
-}
-
 // CollectionHits is not written yet.
 func (s *Store) CollectionHits(ctx context.Context, custID string, fn func(kb.PubHit)) error {
 	return notYet("CollectionHits")

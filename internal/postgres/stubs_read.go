@@ -43,3 +43,8 @@ func (s *Store) Title(ctx context.Context, custID string, titleID int64) (kb.Tit
 func (s *Store) Resource(ctx context.Context, custID string, vendorID, packageID, titleID int64) (kb.Title, error) {
 	return kb.Title{}, notYet("Resource")
 }
+
+// TitleMatches is not written yet.
+func (s *Store) TitleMatches(ctx context.Context, custID string, q kb.PubQuery, fn func(id int64, rank float64)) error {
+	return notYet("TitleMatches")
+}

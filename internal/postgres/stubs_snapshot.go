@@ -3,6 +3,8 @@ package postgres
 import (
 	"context"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
@@ -32,4 +34,12 @@ func (s *Store) WaitSnapshot(ctx context.Context, custID string) (kb.SnapshotSta
 // ResumeSnapshots is not written yet.
 func (s *Store) ResumeSnapshots(ctx context.Context) error {
 	return notYet("ResumeSnapshots")
+}
+
+// refreshPackageMarks computes a managed package's snapshot marks and KBART
+// row count, in the import's transaction. Until the snapshot build is
+// written, it only marks them stale.
+func refreshPackageMarks(ctx context.Context, tx pgx.Tx, packageID int64) error {
+	_, err := tx.Exec(ctx, `UPDATE packages SET marks_ok = false WHERE id = $1`, packageID)
+	return err
 }

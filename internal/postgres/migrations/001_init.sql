@@ -234,3 +234,14 @@ CREATE TABLE versions (
     name text PRIMARY KEY,
     n    bigint NOT NULL
 );
+
+-- A managed package's snapshot marks: every 256th resource (in title id
+-- order) with the row offset, from 0, at which its KBART rows start. An
+-- import recomputes them (refreshPackageMarks) with packages.kbart_rows;
+-- marks_ok false asks the next snapshot build to.
+CREATE TABLE package_marks (
+    package_id bigint NOT NULL,
+    row_offset bigint NOT NULL,
+    title_id   bigint NOT NULL,
+    PRIMARY KEY (package_id, row_offset)
+);
