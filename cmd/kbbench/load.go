@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/sqlite"
+	"github.com/kbserver/kbserver/internal/store"
 )
 
 // executor runs one request of operation i with the terms rng picks and
@@ -130,7 +130,7 @@ func runStore(ctx context.Context, o options, ops []operation, stderr io.Writer)
 		fmt.Fprintln(stderr, "kbbench: --store-db: the mix has no title search to run on the store")
 		return nil, opStats{}, nil
 	}
-	st, err := sqlite.Open(ctx, o.storeDB)
+	st, err := store.Open(ctx, o.storeDB)
 	if err != nil {
 		return nil, opStats{}, fmt.Errorf("--store-db: %w", err)
 	}

@@ -94,7 +94,7 @@ each resource/put changes the customer's holdings, so the next publication
 search waits for the collection's rebuild (unless kbserver runs --pf-stale).
 
 With --store-db the same title-search queries also run straight on the
-store (the SQLite file of the server, read only) with the same clients and
+store (the server's --db: a SQLite file or a postgres:// URL) with the same clients and
 duration, and a third table gives the ratios HTTP p50 / store p50 and HTTP
 throughput / store throughput: the cost of the HTTP layer. As operations
 take turns, each gets the same share of a client's time: compare the
@@ -146,7 +146,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	fs.Int64Var(&o.seed, "seed", 1, "`seed` of the search terms and ids picked")
 	fs.IntVar(&o.count, "count", 25, "page size (`count` parameter) of list and search requests")
 	fs.StringVar(&o.jsonFile, "json", "", "also write the results as JSON to `file`")
-	fs.StringVar(&o.storeDB, "store-db", "", "also run the title searches straight on this SQLite store `file` (the server's --db) and compare")
+	fs.StringVar(&o.storeDB, "store-db", "", "also run the title searches straight on this store (the server's --db: a SQLite `file` or a postgres:// URL) and compare")
 	fs.StringVar(&o.sqlDB, "sql-db", "", "also run each title search's bare index query on this SQLite `file` (the server's --db, read only) and compare")
 	fs.IntVar(&o.verify, "verify-totals", 3, "with --sql-db, check totalResults against the exact count for this `number` of searches per title-search operation")
 	if err := fs.Parse(args); err != nil {
