@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // SQL fragments for a package p and its customer state cp (joined for the
@@ -107,28 +108,13 @@ func scanPackage(sc interface{ Scan(...any) error }, root string) (kb.Package, e
 	return p, nil
 }
 
-// effectiveProxy is the proxy of an object whose own setting is own (NULL:
-// inherited) and whose ancestors' settings are the explicit ones in
-// inherited, nearest first, then the root proxy (rule 4 of the
-// specification: package, then vendor, then root).
+// effectiveProxy is kbsql.EffectiveProxy of an own setting read as a
+// nullable column (NULL: inherited).
 func effectiveProxy(own sql.NullString, inherited ...string) kb.ProxyRef {
-	if own.Valid {
-		return kb.ProxyRef{ID: own.String}
-	}
-	for _, id := range inherited {
-		if id != "" {
-			return kb.ProxyRef{ID: id, Inherited: true}
-		}
-	}
-	return kb.ProxyRef{ID: kb.NoProxyID, Inherited: true}
+	return kbsql.EffectiveProxy(own.String, own.Valid, inherited...)
 }
 
-func visibility(hidden bool) kb.Visibility {
-	if hidden {
-		return kb.Visibility{Hidden: true, Reason: kb.ReasonHiddenByCustomer}
-	}
-	return kb.Visibility{}
-}
+func visibility(hidden bool) kb.Visibility { return kbsql.Visibility(hidden) }
 
 // Packages lists packages in the customer's context.
 func (s *Store) Packages(ctx context.Context, custID string, q kb.PackageQuery) (kb.PackageList, error) {

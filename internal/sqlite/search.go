@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // titleMatch is how a title search restricts and ranks titles: either a
@@ -19,7 +20,7 @@ type titleMatch struct {
 }
 
 // maxRune sorts after every other character: s <= x < s+maxRune is a prefix range.
-const maxRune = "\U0010FFFF"
+const maxRune = kbsql.MaxRune
 
 // ftsColumn is the title_fts column of a search field.
 func ftsColumn(f kb.SearchField) string {
@@ -162,14 +163,9 @@ func joinQuoted(ws []string, sep, suffix string) string {
 // finding its ISBN-13. Begins-with and contains match a prefix of the
 // identifier; the other search types match it whole.
 func isxnMatch(search string, t kb.SearchType) titleMatch {
-	n := kb.NormalizeISXNQuery(search)
+	n, issn := kbsql.ISXNForms(search)
 	if n == "" {
 		return titleMatch{none: true}
-	}
-	// The stored form of an ISSN has its hyphen: 1234-567X.
-	issn := n
-	if len(n) > 4 && len(n) <= 8 {
-		issn = n[:4] + "-" + n[4:]
 	}
 	if t == kb.SearchBeginsWith || t == kb.SearchContains {
 		return titleMatch{
