@@ -14,7 +14,7 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbart"
 	"github.com/kbserver/kbserver/internal/realdata"
-	"github.com/kbserver/kbserver/internal/sqlite"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // roundTripFiles are the real KBART files of the round trip: serials and
@@ -137,10 +137,7 @@ func roundTrip(t *testing.T, path string) (stats roundTripStats) {
 	}
 	db := tempDB(t)
 	const vendor, pkg = "Round Trip Press", "Round Trip Package"
-	st, err := sqlite.Open(t.Context(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := testdb.OpenDSN(t, db)
 	if _, err := st.AddCustomer(t.Context(), "lib", "Library"); err != nil {
 		t.Fatal(err)
 	}

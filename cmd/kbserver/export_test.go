@@ -1,18 +1,18 @@
 package main
 
 import (
-	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // exportFixture creates a database with the customer lib, who has
 // selected a package of two titles imported by the command line, and
-// returns its path.
+// returns its --db value.
 func exportFixture(t *testing.T) string {
 	t.Helper()
 	db := tempDB(t)
@@ -105,15 +105,8 @@ func TestExportAfterInterruptedBuild(t *testing.T) {
 	}
 	// Back to the moment the server stopped: frozen, not built. No store
 	// API can stop a build half-way, so the test writes the tables.
-	conn, err := sql.Open("sqlite", db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
 	for _, q := range []string{`UPDATE snapshots SET status = 'In Progress', total = 0`, `DELETE FROM snapshot_marks`} {
-		if _, err := conn.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
+		testdb.Exec(t, db, q)
 	}
 	r := kbs(t, "export", "holdings", "lib", "--wait", "1m", "--db", db).mustSucceed(t, "export")
 	checkExport(t, r.stdout)

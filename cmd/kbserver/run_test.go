@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/sqlite"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // result is what one run of the command line produced.
@@ -60,20 +59,18 @@ func (r result) mustSucceed(t *testing.T, what string) result {
 	return r
 }
 
-func tempDB(t *testing.T) string { return filepath.Join(t.TempDir(), "kb.db") }
+// tempDB returns the --db value of a new, empty store of the test run's
+// kind (package testdb): a SQLite file path or a postgres:// URL.
+func tempDB(t *testing.T) string { return testdb.NewDSN(t) }
 
 // checker is the customer whose view the tests read the store in.
 const checker = "checker"
 
 // openDB opens a database the command line wrote, for checks, and makes
 // sure it has the customer checker (whose own vendor Vendors lists).
-func openDB(t *testing.T, path string) kb.Store {
+func openDB(t *testing.T, db string) kb.Store {
 	t.Helper()
-	st, err := sqlite.Open(t.Context(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := testdb.OpenDSN(t, db)
 	if _, err := st.AddCustomer(t.Context(), checker, "Checker"); err != nil && kb.ErrorCode(err) != kb.CodeDuplicate {
 		t.Fatal(err)
 	}
@@ -113,7 +110,7 @@ func TestHelp(t *testing.T) {
 			tc{append(words, "-h"), want},
 		)
 		if cmd.usesDB {
-			cases = append(cases, tc{append([]string{"--db", "x.db"}, append(words, "--help")...), append(want, "--db file")})
+			cases = append(cases, tc{append([]string{"--db", "x.db"}, append(words, "--help")...), append(want, "--db database", "a SQLite file path", "postgres:// URL")})
 		}
 	}
 	for _, c := range cases {
@@ -182,21 +179,38 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
-func TestPostgresRefused(t *testing.T) {
-	for _, args := range [][]string{
-		{"--db", "postgres://kb@localhost/kb", "serve"},
-		{"serve", "--db", "postgresql://kb@localhost/kb"},
-		{"customer", "add", "c", "--db", "POSTGRES://x"},
-		{"gen", "--titles", "10", "--db", "postgres://x"},
+// TestUnreachablePostgres checks that a postgres:// URL (given as --db,
+// before or after the command, or as KBSERVER_DB) whose server does not
+// answer fails with a message naming the database, never its password.
+func TestUnreachablePostgres(t *testing.T) {
+	const password = "s3cret-pw"
+	for _, inv := range []invocation{
+		{args: []string{"--db", "postgres://kb:" + password + "@127.0.0.1:1/kbname", "customer", "add", "c"}},
+		{args: []string{"customer", "add", "c", "--db", "postgresql://kb:" + password + "@127.0.0.1:1/kbname"}},
+		{args: []string{"serve", "--addr", "127.0.0.1:0"}, env: map[string]string{"KBSERVER_DB": "POSTGRES://kb:" + password + "@127.0.0.1:1/kbname"}},
 	} {
-		r := runCLI(t, invocation{args: args})
-		if r.code != 1 || !strings.Contains(r.stderr, "PostgreSQL store is not available yet: use a SQLite file path for --db") {
-			t.Errorf("%q: exit %d, stderr %q", args, r.code, r.stderr)
+		r := runCLI(t, inv)
+		if r.code != 1 || !strings.Contains(r.stderr, "postgres") || !strings.Contains(r.stderr, "kbname") || !strings.Contains(r.stderr, "127.0.0.1") {
+			t.Errorf("%q %v: exit %d, want 1 and a message naming the database; stderr %q", inv.args, inv.env, r.code, r.stderr)
+		}
+		if strings.Contains(r.stderr+r.stdout, password) {
+			t.Errorf("%q %v: the output shows the password: %q", inv.args, inv.env, r.stderr)
 		}
 	}
-	r := runCLI(t, invocation{args: []string{"serve"}, env: map[string]string{"KBSERVER_DB": "postgres://x"}})
-	if r.code != 1 || !strings.Contains(r.stderr, "PostgreSQL") {
-		t.Errorf("KBSERVER_DB=postgres://x: exit %d, stderr %q", r.code, r.stderr)
+}
+
+// TestEmptyDB checks that an empty --db is a usage error, not the default
+// file nor an attempt to open "".
+func TestEmptyDB(t *testing.T) {
+	for _, args := range [][]string{
+		{"--db", "", "customer", "add", "c"},
+		{"customer", "add", "c", "--db", " "},
+		{"serve", "--db", "", "--addr", "127.0.0.1:0"},
+	} {
+		r := kbs(t, args...)
+		if r.code != 2 || !strings.Contains(r.stderr, "--db is empty") {
+			t.Errorf("%q: exit %d, want 2 and \"--db is empty\"; stderr %q", args, r.code, r.stderr)
+		}
 	}
 }
 

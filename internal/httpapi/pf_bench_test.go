@@ -15,11 +15,10 @@ import (
 
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/sqlite"
 )
 
 var pfDB = flag.String("pf-db", "",
-	"database file of BenchmarkPublicationSearchHTTP, kept between runs: the knowledge base is generated only when it has no packages (default: a temporary file)")
+	"database of BenchmarkPublicationSearchHTTP (SQLite file or postgres:// URL), kept between runs: the knowledge base is generated only when it has no packages (default: a new store of the test run's kind, see package testdb)")
 
 var pfTitles = flag.Int("pf-titles", 600_000,
 	"titles of the generated knowledge base of BenchmarkPublicationSearchHTTP; the customer selects packages holding about 5/6 of them")
@@ -159,7 +158,7 @@ func BenchmarkPublicationSearchHTTP(b *testing.B) {
 // the packages, in a fixed random order, which hold about 5/6 of the
 // generator's titles (about 500,000 of 600,000; a title is in about two
 // packages).
-func selectFiveSixths(ctx context.Context, b *testing.B, st *sqlite.Store) {
+func selectFiveSixths(ctx context.Context, b *testing.B, st kb.Store) {
 	var ids []int64
 	for page := 1; ; page++ {
 		l, err := st.Packages(ctx, "pf500k", kb.PackageQuery{Page: kb.Page{Count: kb.MaxCount, Number: page}})

@@ -5,7 +5,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,10 +15,11 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/sqlite"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
-// pfFixture is a real server over a real SQLite file for the publication
+// pfFixture is a real server over a real store (of the test run's kind,
+// package testdb) for the publication
 // search service. Customer 1001 (profile 1001.main.az, guest; profile
 // 1001.main.pw, password "pw") holds:
 //
@@ -42,7 +42,7 @@ import (
 // Customer 2002 selected everything; none of it is 1001's collection.
 type pfFixture struct {
 	srv    *httptest.Server
-	store  *sqlite.Store
+	store  kb.Store
 	ids    map[string]int64 // title ids by name
 	pkgs   map[string]int64 // package ids by name
 	vendor int64            // Care Press
@@ -51,11 +51,7 @@ type pfFixture struct {
 func newPFFixture(t *testing.T) *pfFixture {
 	t.Helper()
 	ctx := t.Context()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "kb.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := testdb.Open(t)
 	f := &pfFixture{store: st, ids: map[string]int64{}, pkgs: map[string]int64{}}
 	for _, c := range []string{"1001", "2002"} {
 		if _, err := st.AddCustomer(ctx, c, "Library "+c); err != nil {
@@ -68,6 +64,7 @@ func newPFFixture(t *testing.T) *pfFixture {
 	}{{"az", "", true}, {"pw", "pw", false}} {
 		prof := kb.Profile{ID: kb.ProfileID{CustomerID: "1001", GroupID: "main", ProfileID: p.id}, Guest: p.guest}
 		if p.password != "" {
+			var err error
 			if prof.PasswordHash, err = kb.HashPassword(p.password); err != nil {
 				t.Fatal(err)
 			}

@@ -5,27 +5,22 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/sqlite"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
-// newServer runs the server with the given deps over a fresh SQLite file
-// holding one customer, "lib", with key "lib-key". Every exchange is checked
+// newServer runs the server with the given deps over a new store of the
+// test run's kind (package testdb) holding one customer, "lib", with key "lib-key". Every exchange is checked
 // against the API description (package apitest).
 func newServer(t *testing.T, deps httpapi.Deps) *httptest.Server {
 	t.Helper()
 	ctx := t.Context()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "kb.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := testdb.Open(t)
 	if _, err := st.AddCustomer(ctx, "lib", "A Library"); err != nil {
 		t.Fatal(err)
 	}

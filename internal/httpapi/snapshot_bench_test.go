@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,11 +18,11 @@ import (
 	"github.com/kbserver/kbserver/internal/gen"
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/sqlite"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 var snapshotDB = flag.String("snapshot-db", "",
-	"database file of BenchmarkSnapshotHTTP, kept between runs: the knowledge base is generated only when it has no packages (default: a temporary file)")
+	"database of BenchmarkSnapshotHTTP (SQLite file or postgres:// URL), kept between runs: the knowledge base is generated only when it has no packages (default: a new store of the test run's kind, see package testdb)")
 
 var snapshotTitles = flag.Int("snapshot-titles", 760_000,
 	"titles of the generated knowledge base of BenchmarkSnapshotHTTP (all its packages are selected: about 2 holdings a title)")
@@ -119,19 +118,16 @@ func BenchmarkSnapshotHTTP(b *testing.B) {
 	})
 }
 
-// openGeneratedKB opens the database file path (a temporary one when
-// "") and generates a knowledge base of titles titles into it unless it
-// has packages already. The store closes when the benchmark ends.
-func openGeneratedKB(b *testing.B, path string, titles int) *sqlite.Store {
+// openGeneratedKB opens the database dsn (a SQLite file path or a
+// postgres:// URL; a new store of the test run's kind when "") and
+// generates a knowledge base of titles titles into it unless it has
+// packages already. The store closes when the benchmark ends.
+func openGeneratedKB(b *testing.B, dsn string, titles int) kb.Store {
 	ctx := context.Background()
-	if path == "" {
-		path = filepath.Join(b.TempDir(), "kb.db")
+	if dsn == "" {
+		dsn = testdb.NewDSN(b)
 	}
-	st, err := sqlite.Open(ctx, path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { st.Close() })
+	st := testdb.OpenDSN(b, dsn)
 	if l, err := st.Packages(ctx, "", kb.PackageQuery{Page: kb.Page{Count: 1, Number: 1}}); err != nil || l.Total == 0 {
 		if _, err := gen.Generate(ctx, st, gen.Options{Titles: titles, Seed: 1}, nil); err != nil {
 			b.Fatal(err)

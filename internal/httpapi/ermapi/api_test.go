@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -19,7 +18,7 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/sqlite"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // Keys of the fixture's customers. Never real keys.
@@ -28,7 +27,8 @@ const (
 	key2 = "erm-test-key-two"
 )
 
-// fixture is a running server over a fresh SQLite file with two customers,
+// fixture is a running server over a new store of the test run's kind
+// (package testdb) with two customers,
 // cust1 (key1) and cust2 (key2). Every exchange with it is checked against
 // the API description (package apitest).
 type fixture struct {
@@ -38,15 +38,7 @@ type fixture struct {
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	ctx := t.Context()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "kb.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := st.Close(); err != nil {
-			t.Errorf("close store: %v", err)
-		}
-	})
+	st := testdb.Open(t)
 	for _, c := range []struct{ id, key string }{{"cust1", key1}, {"cust2", key2}} {
 		if _, err := st.AddCustomer(ctx, c.id, "Library "+c.id); err != nil {
 			t.Fatal(err)

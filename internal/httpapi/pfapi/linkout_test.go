@@ -3,7 +3,6 @@ package pfapi_test
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -11,20 +10,20 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/kbserver/kbserver/internal/httpapi/pfapi"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/sqlite"
 	"github.com/kbserver/kbserver/internal/storetest"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 const ezMask = "http://ezproxy.myinstitute.edu/login?url={targetURL}"
 
-// linkFixture is a real SQLite store with customer "lib" and two packages:
+// linkFixture is a real store (of the test run's kind, package testdb)
+// with customer "lib" and two packages:
 //
 //	Gale (vendor, token [[galesiteid]] = "mylib")
 //	  Gale Reference (package, token [[galepkg]] = "ref7", proxy EZ):
@@ -34,8 +33,8 @@ const ezMask = "http://ezproxy.myinstitute.edu/login?url={targetURL}"
 //
 // Every package is selected whole. Customer "other" has selected nothing.
 type linkFixture struct {
-	path   string
-	store  *sqlite.Store
+	dsn    string // the store's --db value, to reopen it
+	store  kb.Store
 	signer kb.LinkSigner
 	log    *bytes.Buffer
 	srv    *httptest.Server
@@ -45,13 +44,9 @@ type linkFixture struct {
 func newLinkFixture(t *testing.T) *linkFixture {
 	t.Helper()
 	ctx := t.Context()
-	f := &linkFixture{path: filepath.Join(t.TempDir(), "kb.db"), titles: map[string]kb.ResourceKey{}}
-	st, err := sqlite.Open(ctx, f.path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := &linkFixture{dsn: testdb.NewDSN(t), titles: map[string]kb.ResourceKey{}}
+	st := testdb.OpenDSN(t, f.dsn)
 	f.store = st
-	t.Cleanup(func() { f.store.Close() })
 	for _, c := range []string{"lib", "other"} {
 		if _, err := st.AddCustomer(ctx, c, c); err != nil {
 			t.Fatal(err)
@@ -80,19 +75,12 @@ func newLinkFixture(t *testing.T) *linkFixture {
 
 	// No import path sets token fact names yet: the test writes the
 	// knowledge-base columns directly, then the customer fills them in.
-	db, err := sql.Open("sqlite", f.path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, q := range []string{
 		fmt.Sprintf(`UPDATE vendors SET token_fact = '[[galesiteid]]', token_prompt = '/site/' WHERE id = %d`, gale.VendorID),
 		fmt.Sprintf(`UPDATE packages SET token_fact = '[[galepkg]]', token_prompt = '/pkg/' WHERE id = %d`, gale.PackageID),
 	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
+		testdb.Exec(t, f.dsn, q)
 	}
-	db.Close()
 	site, pkg := "mylib", "ref7"
 	if err := st.AddProxy(ctx, "lib", kb.Proxy{ID: "EZ", Name: "EZproxy", URLMask: ezMask}); err != nil {
 		t.Fatal(err)
@@ -320,10 +308,7 @@ func TestLinkOutSurvivesReopen(t *testing.T) {
 	if err := f.store.Close(); err != nil {
 		t.Fatal(err)
 	}
-	st, err := sqlite.Open(t.Context(), f.path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := testdb.OpenDSN(t, f.dsn)
 	f.store = st
 	f.serve(t, st)
 	if again := f.token("Daily Planet"); again != tok {

@@ -22,7 +22,7 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/sqlite"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -33,15 +33,15 @@ const (
 	key2 = "test-key-customer-two"
 )
 
-// fixture is a running server over a SQLite file filled through the store
-// methods, with the ids the import gave out. Every exchange with srv is
+// fixture is a running server over a store of the test run's kind
+// (package testdb) filled through the store methods, with the ids the import gave out. Every exchange with srv is
 // checked against the API description (package apitest).
 type fixture struct {
 	srv     *httptest.Server
 	handler http.Handler
 	log     *syncBuffer
 	store   kb.Store // the store behind the server, for checks the API cannot make
-	dbPath  string
+	dsn     string   // the store's --db value, for testdb.Exec
 
 	cust1Vendor, cust2Vendor int64 // the customers' own vendors
 
@@ -111,11 +111,13 @@ const (
 	fPubType   = 16
 )
 
-// newFixture builds a fixture in a fresh SQLite file under t.TempDir() and
-// stops it when the test ends.
+// newFixture builds a fixture in a new, empty store of the test run's kind
+// and stops it when the test ends.
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	f, st, err := buildFixture(t.Context(), filepath.Join(t.TempDir(), "kb.db"))
+	dsn := testdb.NewDSN(t)
+	st := testdb.OpenDSN(t, dsn)
+	f, err := buildFixture(t.Context(), st, dsn)
 	if err != nil {
 		t.Fatalf("build fixture: %v", err)
 	}
@@ -130,35 +132,27 @@ func newFixture(t *testing.T) *fixture {
 	return f
 }
 
-func buildFixture(ctx context.Context, path string) (_ *fixture, _ *sqlite.Store, err error) {
-	st, err := sqlite.Open(ctx, path)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer func() {
-		if err != nil {
-			st.Close()
-		}
-	}()
-	f := &fixture{log: &syncBuffer{}, dbPath: path}
+// buildFixture fills the empty store st (whose --db value is dsn).
+func buildFixture(ctx context.Context, st kb.Store, dsn string) (*fixture, error) {
+	f := &fixture{log: &syncBuffer{}, dsn: dsn}
 
 	c1, err := st.AddCustomer(ctx, "cust1", "Customer One Library")
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	c2, err := st.AddCustomer(ctx, "cust2", "Customer Two Library")
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	f.cust1Vendor, f.cust2Vendor = c1.VendorID, c2.VendorID
 	if err := st.AddAPIKey(ctx, "cust1", kb.HashAPIKey(key1)); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if err := st.AddAPIKey(ctx, "cust2", kb.HashAPIKey(key2)); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if err := st.AddProxy(ctx, "cust1", kb.Proxy{ID: "EZProxy", Name: "EZProxy", URLMask: "http://ezproxy.example.edu/login?url={targetURL}"}); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 
 	testingRow := kbartRow(map[int]string{
@@ -178,7 +172,7 @@ func buildFixture(ctx context.Context, path string) (_ *fixture, _ *sqlite.Store
 	alpha, err := st.ImportPackage(ctx, kb.PackageSpec{VendorName: "Alpha Publishing", PackageName: "Alpha Journals",
 		ContentType: kb.ContentEJournal, PackageType: kb.PackageSelectable}, rows(testingRow, actaRow))
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	f.alphaVendor, f.alphaJournals = alpha.VendorID, alpha.PackageID
 
@@ -199,20 +193,20 @@ func buildFixture(ctx context.Context, path string) (_ *fixture, _ *sqlite.Store
 	beta, err := st.ImportPackage(ctx, kb.PackageSpec{VendorName: "Beta Media", PackageName: "Beta Books",
 		ContentType: kb.ContentEBook, PackageType: kb.PackageComplete}, rows(seriesRow, cookbookRow, testingAgain))
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	f.betaVendor, f.betaBooks = beta.VendorID, beta.PackageID
 	empty, err := st.ImportPackage(ctx, kb.PackageSpec{VendorName: "Beta Media", PackageName: "Beta Empty",
 		ContentType: kb.ContentOnlineReference, PackageType: kb.PackageVariable}, rows())
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	f.betaEmpty = empty.PackageID
 
 	// Title ids: found through the store, since the import reports none.
 	titles, err := st.Titles(ctx, "cust1", kb.TitleQuery{Selection: kb.SelectionAll, OrderBy: kb.OrderName, Page: kb.Page{Count: 100, Number: 1}})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	ids := map[string]*int64{"Journal of Testing": &f.testing, "Acta Testica": &f.acta, "Testing Monographs": &f.series, "The Test Cookbook": &f.cookbook}
 	for _, tt := range titles.Titles {
@@ -223,22 +217,22 @@ func buildFixture(ctx context.Context, path string) (_ *fixture, _ *sqlite.Store
 	}
 	for name, p := range ids {
 		if *p == 0 {
-			return nil, nil, fmt.Errorf("title %q not listed by the store", name)
+			return nil, fmt.Errorf("title %q not listed by the store", name)
 		}
 	}
 	f.nowhere += 1000
 
 	// cust1 selects Alpha Journals and hides Acta Testica in it.
 	if err := st.SetPackageState(ctx, "cust1", f.alphaJournals, kb.PackageState{Selected: true}); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if err := st.SetResourceState(ctx, "cust1", f.alphaJournals, f.acta, kb.ResourceState{Hidden: true}); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 
 	logger := slog.New(slog.NewTextHandler(f.log, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	f.handler = httpapi.NewServer(httpapi.Deps{Store: st, Logger: logger})
-	return f, st, nil
+	return f, nil
 }
 
 // response is an answer of the server.

@@ -3,7 +3,6 @@ package rmapi_test
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbart"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // Helpers of the holdings snapshot tests.
@@ -173,15 +173,12 @@ func dump(hs []kb.Holding) string {
 // open, so the test writes the snapshots table directly.
 func (f *fixture) stickBuild(t *testing.T, created string) {
 	t.Helper()
-	db, err := sql.Open("sqlite", f.dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(`INSERT OR REPLACE INTO snapshots(customer_id, build, status, created) VALUES ('cust1', 7, ?, ?)`,
-		kb.SnapshotInProgress, created); err != nil {
-		t.Fatal(err)
-	}
+	// As INSERT OR REPLACE would on SQLite: the other columns take their
+	// defaults again.
+	testdb.Exec(t, f.dsn, `INSERT INTO snapshots(customer_id, build, status, created) VALUES ('cust1', 7, $1, $2)
+		ON CONFLICT (customer_id) DO UPDATE SET build = excluded.build, status = excluded.status, created = excluded.created,
+			total = 0, error = '', root_proxy = '<n>'`,
+		string(kb.SnapshotInProgress), created)
 }
 
 func TestSnapshotLifecycle(t *testing.T) {

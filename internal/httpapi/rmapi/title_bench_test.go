@@ -7,13 +7,12 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"testing"
 
 	"github.com/kbserver/kbserver/internal/gen"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/sqlite"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // benchKey is the API key of the benchmarks' customer "bench".
@@ -25,14 +24,10 @@ const benchKey = "bench-key"
 // one of them hidden, and an EZProxy proxy. It also customises three
 // resources of the first page of titles (coverage, embargo, proxy,
 // user-defined fields), so that the answers carry every kind of field.
-func openBenchStore(b *testing.B) *sqlite.Store {
+func openBenchStore(b *testing.B) kb.Store {
 	b.Helper()
 	ctx := context.Background()
-	s, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "kb.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { s.Close() })
+	s := testdb.Open(b)
 	sum, err := gen.Generate(ctx, s, gen.Options{Titles: 5000, Seed: 1}, nil)
 	if err != nil {
 		b.Fatal(err)

@@ -1,7 +1,6 @@
 package rmapi_test
 
 import (
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -11,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // Helpers of the write tests: requests with bodies, the objects a GET
@@ -103,18 +103,11 @@ func (f *fixture) addProxy(t *testing.T, id string) {
 // knowledge-base columns directly.
 func (f *fixture) enableTokens(t *testing.T) {
 	t.Helper()
-	db, err := sql.Open("sqlite", f.dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	for _, q := range []string{
 		fmt.Sprintf(`UPDATE vendors SET token_fact = '[[siteid]]', token_prompt = '/site/', token_help = 'Your site id.' WHERE id = %d`, f.betaVendor),
 		fmt.Sprintf(`UPDATE packages SET token_fact = '[[pkgid]]', token_prompt = '/pkg/', token_help = 'Your package id.' WHERE id = %d`, f.betaBooks),
 	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
+		testdb.Exec(t, f.dsn, q)
 	}
 }
 
