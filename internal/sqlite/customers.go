@@ -5,13 +5,13 @@ import (
 	"crypto/subtle"
 	"database/sql"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // AddCustomer creates a customer and its own vendor, which will hold the
@@ -181,12 +181,7 @@ func (s *Store) Proxies(ctx context.Context, custID string) ([]kb.Proxy, error) 
 }
 
 // storedLabel is the JSON form of a label in customers.labels.
-type storedLabel struct {
-	ID   int    `json:"id"`
-	Text string `json:"label"`
-	FTF  bool   `json:"ftf"`
-	PF   bool   `json:"pf"`
-}
+type storedLabel = kbsql.StoredLabel
 
 // Root returns the customer's root proxy and its five labels.
 func (s *Store) Root(ctx context.Context, custID string) (kb.RootSettings, error) {
@@ -199,19 +194,8 @@ func (s *Store) Root(ctx context.Context, custID string) (kb.RootSettings, error
 	if err != nil {
 		return rs, fmt.Errorf("root settings: %w", err)
 	}
-	for i := range rs.Labels {
-		rs.Labels[i].ID = i + 1
-	}
-	if labels != "" {
-		var ls []storedLabel
-		if err := json.Unmarshal([]byte(labels), &ls); err != nil {
-			return rs, fmt.Errorf("root settings: labels: %w", err)
-		}
-		for _, l := range ls {
-			if l.ID >= 1 && l.ID <= 5 {
-				rs.Labels[l.ID-1] = kb.Label{ID: l.ID, DisplayLabel: l.Text, DisplayOnFullTextFinder: l.FTF, DisplayOnPublicationFinder: l.PF}
-			}
-		}
+	if rs.Labels, err = kbsql.DecodeLabels(labels); err != nil {
+		return rs, fmt.Errorf("root settings: labels: %w", err)
 	}
 	return rs, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbart"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // importBatch is how many rows an import reads, matches and writes at a
@@ -172,76 +173,6 @@ func (imp *importer) ensurePackage(spec kb.PackageSpec) error {
 	return nil
 }
 
-// ident is one identifier of an import row.
-type ident struct {
-	typ     kb.IdentifierType
-	subtype kb.IdentifierSubtype
-	value   string
-	norm    string
-	valid   bool
-}
-
-// rowIdents reads the print and online identifiers of a row. Values that
-// are neither ISSN- nor ISBN-shaped (DOIs, free text) are not identifiers;
-// they stay in the stored KBART row.
-func rowIdents(v *[kb.KBARTFieldCount]string) []ident {
-	var ids []ident
-	for _, f := range [2]struct {
-		field   kbart.Field
-		subtype kb.IdentifierSubtype
-	}{{kbart.PrintIdentifier, kb.SubtypePrint}, {kbart.OnlineIdentifier, kb.SubtypeOnline}} {
-		s := strings.TrimSpace(v[f.field])
-		if s == "" {
-			continue
-		}
-		id := ident{subtype: f.subtype, value: s}
-		switch {
-		case kb.ISSNShaped(s):
-			id.typ = kb.IdentISSN
-			id.norm, id.valid = kb.NormalizeISSN(s)
-		case kb.ISBNShaped(s):
-			id.typ = kb.IdentISBN
-			id.norm, id.valid = kb.NormalizeISBN(s)
-		default:
-			continue
-		}
-		if !id.valid {
-			id.norm = kb.NormalizeISXNQuery(s) // as a search normalises it
-		}
-		ids = append(ids, id)
-	}
-	return ids
-}
-
-// matchHash identifies a title by folded name, publisher and type, for rows
-// without a valid identifier.
-func matchHash(name, publisher string, t kb.ResourceType) int64 {
-	return int64(fnv64(0, fold(name)+"|"+fold(publisher)+"|"+t.String()))
-}
-
-// fnv64 extends an FNV-1a hash with s; h 0 starts a new hash.
-func fnv64(h uint64, s string) uint64 {
-	if h == 0 {
-		h = 14695981039346656037
-	}
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	return h
-}
-
-// prepared is an import row made ready for matching.
-type prepared struct {
-	row       *kb.ImportRow
-	name      string
-	publisher string
-	pubType   kb.ResourceType
-	ids       []ident
-	hasValid  bool
-	match     int64
-}
-
 // titleRef is a title an import row belongs to.
 type titleRef struct {
 	id      int64
@@ -254,9 +185,9 @@ func (imp *importer) batch(rows []kb.ImportRow) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	ps := make([]prepared, len(rows))
+	ps := make([]kbsql.ImportRow, len(rows))
 	for i := range rows {
-		p, err := prepare(&rows[i])
+		p, err := kbsql.PrepareRow(&rows[i])
 		if err != nil {
 			return fmt.Errorf("line %d: %w", rows[i].Line, err)
 		}
@@ -272,36 +203,36 @@ func (imp *importer) batch(rows []kb.ImportRow) error {
 	for i := range ps {
 		p := &ps[i]
 		t, ok := titleRef{}, false
-		for _, id := range p.ids {
-			if id.valid {
-				if t, ok = byNorm[id.norm]; ok {
+		for _, id := range p.Idents {
+			if id.Valid {
+				if t, ok = byNorm[id.Norm]; ok {
 					break
 				}
 			}
 		}
-		if !ok && !p.hasValid {
-			t, ok = byHash[p.match]
+		if !ok && !p.HasValid {
+			t, ok = byHash[p.Match]
 		}
 		if ok {
 			imp.res.TitlesMatched++
-			for _, id := range p.ids { // identifiers this row adds to a known title
-				if _, known := byNorm[id.norm]; id.valid && !known {
-					byNorm[id.norm] = t
-					idents = append(idents, []any{t.id, int(id.typ), int(id.subtype), id.value, id.norm, 1})
+			for _, id := range p.Idents { // identifiers this row adds to a known title
+				if _, known := byNorm[id.Norm]; id.Valid && !known {
+					byNorm[id.Norm] = t
+					idents = append(idents, []any{t.id, int(id.Type), int(id.Subtype), id.Value, id.Norm, 1})
 				}
 			}
 		} else {
-			t = titleRef{id: imp.nextTitle, sort: fold(p.name), pubType: p.pubType}
+			t = titleRef{id: imp.nextTitle, sort: fold(p.Name), pubType: p.PubType}
 			imp.nextTitle++
 			imp.res.TitlesCreated++
 			titles = append(titles, newTitle(t, p))
-			for _, id := range p.ids {
-				if id.valid {
-					byNorm[id.norm] = t
+			for _, id := range p.Idents {
+				if id.Valid {
+					byNorm[id.Norm] = t
 				}
-				idents = append(idents, []any{t.id, int(id.typ), int(id.subtype), id.value, id.norm, boolInt(id.valid)})
+				idents = append(idents, []any{t.id, int(id.Type), int(id.Subtype), id.Value, id.Norm, boolInt(id.Valid)})
 			}
-			byHash[p.match] = t
+			byHash[p.Match] = t
 		}
 		refs[i] = t
 	}
@@ -314,42 +245,19 @@ func (imp *importer) batch(rows []kb.ImportRow) error {
 	return imp.writeResources(ps, refs)
 }
 
-func prepare(row *kb.ImportRow) (prepared, error) {
-	v := &row.KBART
-	for i := range v {
-		if strings.ContainsAny(v[i], "\t\r\n") {
-			v[i] = strings.NewReplacer("\t", " ", "\r", " ", "\n", " ").Replace(v[i])
-		}
-	}
-	p := prepared{row: row, name: strings.TrimSpace(v[kbart.PublicationTitle]), publisher: strings.TrimSpace(v[kbart.PublisherName])}
-	if p.name == "" {
-		return p, kb.Errorf(kb.CodeMissing, "publication_title is empty")
-	}
-	p.pubType = row.PubType
-	if p.pubType == kb.ResourceAll {
-		p.pubType = kb.ResourceTypeFromKBART(v[kbart.PublicationType])
-	}
-	p.ids = rowIdents(v)
-	for _, id := range p.ids {
-		p.hasValid = p.hasValid || id.valid
-	}
-	p.match = matchHash(p.name, p.publisher, p.pubType)
-	return p, nil
-}
-
 // lookupTitles finds the managed titles of a batch's valid identifiers and,
 // for rows without one, of their match hashes: two queries a batch.
-func (imp *importer) lookupTitles(ps []prepared) (map[string]titleRef, map[int64]titleRef, error) {
+func (imp *importer) lookupTitles(ps []kbsql.ImportRow) (map[string]titleRef, map[int64]titleRef, error) {
 	var norms []string
 	var hashes []int64
 	for _, p := range ps {
-		for _, id := range p.ids {
-			if id.valid {
-				norms = append(norms, id.norm)
+		for _, id := range p.Idents {
+			if id.Valid {
+				norms = append(norms, id.Norm)
 			}
 		}
-		if !p.hasValid {
-			hashes = append(hashes, p.match)
+		if !p.HasValid {
+			hashes = append(hashes, p.Match)
 		}
 	}
 	byNorm := make(map[string]titleRef, len(norms))
@@ -403,30 +311,15 @@ func (imp *importer) lookupTitles(ps []prepared) (map[string]titleRef, map[int64
 	return byNorm, byHash, nil
 }
 
-func pairsJSON[T any](xs []T, pair func(T) [2]string) string {
-	if len(xs) == 0 {
-		return ""
-	}
-	ps := make([][2]string, len(xs))
-	for i, x := range xs {
-		ps[i] = pair(x)
-	}
-	b, _ := json.Marshal(ps)
-	return string(b)
-}
+// pairsJSON is kbsql.PairsJSON (custom titles use it too).
+func pairsJSON[T any](xs []T, pair func(T) [2]string) string { return kbsql.PairsJSON(xs, pair) }
 
 // newTitle returns the column values of a title created from a row.
-func newTitle(t titleRef, p *prepared) []any {
-	row := p.row
-	subjects := pairsJSON(row.Subjects, func(s kb.Subject) [2]string { return [2]string{s.Type, s.Name} })
-	contributors := pairsJSON(row.Contributors, func(c kb.Contributor) [2]string { return [2]string{c.Type, c.Name} })
-	if len(row.Contributors) == 0 {
-		if a := strings.TrimSpace(row.KBART[kbart.FirstAuthor]); a != "" {
-			contributors = pairsJSON([]string{a}, func(s string) [2]string { return [2]string{"Author", s} })
-		}
-	}
-	return []any{t.id, p.name, t.sort, p.publisher, fold(p.publisher), int(p.pubType), row.Description,
-		boolInt(row.PeerReviewed), subjects, contributors, p.match}
+func newTitle(t titleRef, p *kbsql.ImportRow) []any {
+	row := p.Row
+	subjects, contributors := kbsql.TitleJSON(row)
+	return []any{t.id, p.Name, t.sort, p.Publisher, fold(p.Publisher), int(p.PubType), row.Description,
+		boolInt(row.PeerReviewed), subjects, contributors, p.Match}
 }
 
 // insertRows inserts rows of n columns, one prepared single-row INSERT
@@ -474,7 +367,7 @@ type existingResource struct {
 // writeResources writes the batch's rows into the package's resources: the
 // first row of a title in this import replaces the resource's data, later
 // rows add coverage ranges; an exact duplicate row is skipped.
-func (imp *importer) writeResources(ps []prepared, refs []titleRef) error {
+func (imp *importer) writeResources(ps []kbsql.ImportRow, refs []titleRef) error {
 	existing, err := imp.existingResources(refs)
 	if err != nil {
 		return err
@@ -482,14 +375,14 @@ func (imp *importer) writeResources(ps []prepared, refs []titleRef) error {
 	pending := map[int64]*resourceRow{}
 	var order []*resourceRow
 	for i := range ps {
-		t, v := refs[i], &ps[i].row.KBART
+		t, v := refs[i], &ps[i].Row.KBART
 		line := strings.Join(v[:], "\t")
-		cov := coverageJSON(v)
+		cov := kbsql.CoverageJSON(v)
 		r, ok := pending[t.id]
 		if !ok {
 			r = &resourceRow{titleID: t.id, sort: t.sort, pubType: t.pubType}
 			if ex, ok := existing[t.id]; ok && ex.gen == imp.gen {
-				r.state, r.kbart, r.hash = resAppend, ex.kbart, fnv64(0, ex.kbart)
+				r.state, r.kbart, r.hash = resAppend, ex.kbart, kbsql.FNV64(0, ex.kbart)
 				if err := json.Unmarshal([]byte(ex.coverage), &r.coverage); err != nil {
 					return fmt.Errorf("resource coverage: %w", err)
 				}
@@ -498,10 +391,8 @@ func (imp *importer) writeResources(ps []prepared, refs []titleRef) error {
 					r.state = resPrior
 				}
 				r.url = strings.TrimSpace(v[kbart.TitleURL])
-				if e, ok := kbart.ParseEmbargo(v[kbart.EmbargoInfo]); ok && e.Period.Value > 0 {
-					r.eu, r.ev = embargoUnit(e.Period.Unit), e.Period.Value
-				}
-				r.kbart, r.hash = line, fnv64(0, line)
+				r.eu, r.ev = kbsql.RowEmbargo(v)
+				r.kbart, r.hash = line, kbsql.FNV64(0, line)
 				if cov != nil {
 					r.coverage = append(r.coverage, cov)
 				}
@@ -512,11 +403,11 @@ func (imp *importer) writeResources(ps []prepared, refs []titleRef) error {
 			pending[t.id] = r
 			order = append(order, r)
 		}
-		if hasLine(r.kbart, line) {
+		if kbsql.HasLine(r.kbart, line) {
 			continue // a duplicate row
 		}
 		r.kbart += "\n" + line
-		r.hash = fnv64(fnv64(r.hash, "\n"), line)
+		r.hash = kbsql.FNV64(kbsql.FNV64(r.hash, "\n"), line)
 		if cov != nil {
 			r.coverage = append(r.coverage, cov)
 		}
@@ -550,29 +441,6 @@ func (imp *importer) writeResources(ps []prepared, refs []titleRef) error {
 	return nil
 }
 
-// hasLine reports whether text, lines separated by \n, has the line.
-func hasLine(text, line string) bool {
-	for text != "" {
-		l, rest, _ := strings.Cut(text, "\n")
-		if l == line {
-			return true
-		}
-		text = rest
-	}
-	return false
-}
-
-// coverageJSON returns the row's managed coverage range as JSON [begin,end],
-// or nil when the row has no begin date.
-func coverageJSON(v *[kb.KBARTFieldCount]string) json.RawMessage {
-	c, ok := kb.CoverageFromKBART(v[kbart.DateFirstIssueOnline], v[kbart.DateLastIssueOnline])
-	if !ok {
-		return nil
-	}
-	b, _ := json.Marshal([2]string{c.Begin, c.End})
-	return b
-}
-
 // existingResources returns the package's resources of the batch's titles.
 func (imp *importer) existingResources(refs []titleRef) (map[int64]existingResource, error) {
 	ids := make([]int64, len(refs))
@@ -596,20 +464,6 @@ func (imp *importer) existingResources(refs []titleRef) (map[int64]existingResou
 		m[tid] = e
 	}
 	return m, rows.Err()
-}
-
-func embargoUnit(u byte) kb.EmbargoUnit {
-	switch u {
-	case 'D', 'd':
-		return kb.EmbargoDays
-	case 'W', 'w':
-		return kb.EmbargoWeeks
-	case 'M', 'm':
-		return kb.EmbargoMonths
-	case 'Y', 'y':
-		return kb.EmbargoYears
-	}
-	return kb.EmbargoNone
 }
 
 // removeUnlisted deletes the package's resources that the import did not

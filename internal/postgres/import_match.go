@@ -1,0 +1,193 @@
+package postgres
+
+import (
+	"fmt"
+
+	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
+)
+
+// importTitleRef is a title an import row belongs to.
+type importTitleRef struct {
+	id      int64
+	sort    string
+	pubType kb.ResourceType
+}
+
+// batch imports one batch of rows: it matches each row to a managed title
+// (by a valid identifier, else by match hash for rows without one),
+// creates the titles no row matched, and writes the resources.
+func (imp *importer) batch(rows []kb.ImportRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	ps := make([]kbsql.ImportRow, len(rows))
+	for i := range rows {
+		p, err := kbsql.PrepareRow(&rows[i])
+		if err != nil {
+			return fmt.Errorf("line %d: %w", rows[i].Line, err)
+		}
+		ps[i] = p
+	}
+	imp.res.Rows += len(rows)
+	byNorm, byHash, err := imp.lookupTitles(ps)
+	if err != nil {
+		return err
+	}
+	w := &imp.w
+	w.reset()
+	refs := make([]importTitleRef, len(ps))
+	var created []int // indexes in ps of the rows that create a title
+	for i := range ps {
+		p := &ps[i]
+		t, ok := importTitleRef{}, false
+		for _, id := range p.Idents {
+			if id.Valid {
+				if t, ok = byNorm[id.Norm]; ok {
+					break
+				}
+			}
+		}
+		if !ok && !p.HasValid {
+			t, ok = byHash[p.Match]
+		}
+		if ok {
+			imp.res.TitlesMatched++
+			for _, id := range p.Idents { // identifiers this row adds to a known title
+				if _, known := byNorm[id.Norm]; id.Valid && !known {
+					byNorm[id.Norm] = t
+					w.ident(t.id, id)
+				}
+			}
+			refs[i] = t
+			continue
+		}
+		// A new title: its id comes once the batch knows how many it needs;
+		// until then refs holds -(its index in created)-1.
+		t = importTitleRef{id: -int64(len(created)) - 1, sort: kbsql.Fold(p.Name), pubType: p.PubType}
+		created = append(created, i)
+		for _, id := range p.Idents {
+			if id.Valid {
+				byNorm[id.Norm] = t
+			}
+		}
+		byHash[p.Match] = t
+		refs[i] = t
+	}
+	if len(created) > 0 {
+		ids, err := imp.titleIDs(len(created))
+		if err != nil {
+			return err
+		}
+		for i := range refs {
+			if refs[i].id < 0 {
+				refs[i].id = ids[-refs[i].id-1]
+			}
+		}
+		for i := range w.idents { // identifiers later rows added to new titles
+			if w.idents[i].titleID < 0 {
+				w.idents[i].titleID = ids[-w.idents[i].titleID-1]
+			}
+		}
+		for k, i := range created {
+			p := &ps[i]
+			w.title(ids[k], refs[i].sort, p)
+			for _, id := range p.Idents {
+				w.ident(ids[k], id)
+			}
+		}
+		imp.res.TitlesCreated += len(created)
+	}
+	if err := imp.writeResources(ps, refs); err != nil {
+		return err
+	}
+	return w.flush(imp)
+}
+
+// titleIDs takes n new title ids from the titles' identity sequence:
+// never reused, other systems keep them.
+func (imp *importer) titleIDs(n int) ([]int64, error) {
+	rows, err := imp.tx.Query(imp.ctx, `SELECT nextval(pg_get_serial_sequence('titles', 'id')) FROM generate_series(1, $1)`, n)
+	if err != nil {
+		return nil, fmt.Errorf("new title ids: %w", err)
+	}
+	ids := make([]int64, 0, n)
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("new title ids: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("new title ids: %w", err)
+	}
+	return ids, nil
+}
+
+// lookupTitles finds the managed titles of a batch's valid identifiers and,
+// for rows without one, of their match hashes: two queries a batch. When
+// several titles share an identifier or a hash, the oldest wins.
+func (imp *importer) lookupTitles(ps []kbsql.ImportRow) (map[string]importTitleRef, map[int64]importTitleRef, error) {
+	var norms []string
+	var hashes []int64
+	for _, p := range ps {
+		for _, id := range p.Idents {
+			if id.Valid {
+				norms = append(norms, id.Norm)
+			}
+		}
+		if !p.HasValid {
+			hashes = append(hashes, p.Match)
+		}
+	}
+	byNorm := make(map[string]importTitleRef, len(norms))
+	byHash := make(map[int64]importTitleRef, len(hashes))
+	if len(norms) > 0 {
+		rows, err := imp.tx.Query(imp.ctx, `SELECT ti.norm, t.id, t.sort_name, t.pub_type FROM title_identifiers ti JOIN titles t ON t.id = ti.title_id
+			WHERE ti.norm = ANY($1) AND ti.valid AND t.customer_id IS NULL ORDER BY t.id`, norms)
+		if err != nil {
+			return nil, nil, fmt.Errorf("match identifiers: %w", err)
+		}
+		for rows.Next() {
+			var n string
+			var t importTitleRef
+			if err := rows.Scan(&n, &t.id, &t.sort, &t.pubType); err != nil {
+				rows.Close()
+				return nil, nil, fmt.Errorf("match identifiers: %w", err)
+			}
+			if _, ok := byNorm[n]; !ok {
+				byNorm[n] = t
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, nil, fmt.Errorf("match identifiers: %w", err)
+		}
+	}
+	if len(hashes) > 0 {
+		rows, err := imp.tx.Query(imp.ctx, `SELECT match_hash, id, sort_name, pub_type FROM titles
+			WHERE match_hash = ANY($1) AND customer_id IS NULL ORDER BY id`, hashes)
+		if err != nil {
+			return nil, nil, fmt.Errorf("match titles: %w", err)
+		}
+		for rows.Next() {
+			var h int64
+			var t importTitleRef
+			if err := rows.Scan(&h, &t.id, &t.sort, &t.pubType); err != nil {
+				rows.Close()
+				return nil, nil, fmt.Errorf("match titles: %w", err)
+			}
+			if _, ok := byHash[h]; !ok {
+				byHash[h] = t
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, nil, fmt.Errorf("match titles: %w", err)
+		}
+	}
+	return byNorm, byHash, nil
+}
