@@ -3,13 +3,13 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // packageInfo is what a write needs to know of a package.
@@ -173,7 +173,7 @@ func (s *Store) UpdateVendor(ctx context.Context, custID string, vendorID int64,
 		if err != nil {
 			return err
 		}
-		token, keep := tokenColumn(u.TokenValue)
+		token, keep := kbsql.TokenColumn(u.TokenValue)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO customer_vendors(customer_id, vendor_id, proxy_id, token_value) VALUES (?, ?, ?, ?)
 			ON CONFLICT (customer_id, vendor_id) DO UPDATE SET proxy_id = excluded.proxy_id,
 				token_value = CASE WHEN ? THEN customer_vendors.token_value ELSE excluded.token_value END`,
@@ -214,7 +214,7 @@ func (s *Store) UpdatePackage(ctx context.Context, custID string, vendorID, pack
 		if u.TokenValue != nil && !p.tokenable {
 			return kb.Errorf(kb.CodeNotAllowed, "Package does not allow token")
 		}
-		if err := checkCoverage(u.CustomCoverage); err != nil {
+		if err := kbsql.CheckPackageCoverage(u.CustomCoverage); err != nil {
 			return err
 		}
 		proxy, err := proxyColumn(ctx, tx, custID, u.Proxy)
@@ -230,7 +230,7 @@ func (s *Store) UpdatePackage(ctx context.Context, custID string, vendorID, pack
 				return fmt.Errorf("select package %d: %w", packageID, err)
 			}
 		}
-		token, keep := tokenColumn(u.TokenValue)
+		token, keep := kbsql.TokenColumn(u.TokenValue)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO customer_packages(customer_id, package_id, selected, hidden, cov_begin, cov_end, proxy_id, token_value, allow_add)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (customer_id, package_id) DO UPDATE SET selected = excluded.selected, hidden = excluded.hidden,
@@ -247,24 +247,6 @@ func (s *Store) UpdatePackage(ctx context.Context, custID string, vendorID, pack
 		}
 		return c.commit(ctx, tx)
 	})
-}
-
-// tokenColumn returns the token value to store and whether to keep the
-// stored one instead: a nil value leaves the token unchanged.
-func tokenColumn(v *string) (value any, keep bool) {
-	if v == nil {
-		return nil, true
-	}
-	return *v, false
-}
-
-// checkCoverage checks a package's custom coverage: dates yyyy-mm-dd,
-// begin before end; an empty begin means none.
-func checkCoverage(c kb.Coverage) error {
-	if c.Begin == "" && c.End == "" {
-		return nil
-	}
-	return kb.CheckCoverageList([]kb.Coverage{c})
 }
 
 func renameCustomPackage(ctx context.Context, tx *sql.Tx, custID string, p packageInfo, name string, ct kb.ContentType) error {
@@ -326,7 +308,7 @@ func (s *Store) CreateCustomPackage(ctx context.Context, custID string, vendorID
 		if err := checkCustomPackageName(ctx, tx, own, cp.Name, 0); err != nil {
 			return err
 		}
-		if err := checkCoverage(cp.CustomCoverage); err != nil {
+		if err := kbsql.CheckPackageCoverage(cp.CustomCoverage); err != nil {
 			return err
 		}
 		proxy, err := proxyColumn(ctx, tx, custID, cp.Proxy)
@@ -430,17 +412,7 @@ func (s *Store) UpdateRoot(ctx context.Context, custID string, r kb.RootSettings
 		if err := checkProxy(ctx, tx, custID, proxy); err != nil {
 			return err
 		}
-		var ls []storedLabel
-		for _, l := range r.Labels {
-			if l.ID >= 1 && l.ID <= 5 && (l.DisplayLabel != "" || l.DisplayOnFullTextFinder || l.DisplayOnPublicationFinder) {
-				ls = append(ls, storedLabel{ID: l.ID, Text: l.DisplayLabel, FTF: l.DisplayOnFullTextFinder, PF: l.DisplayOnPublicationFinder})
-			}
-		}
-		labels := ""
-		if len(ls) > 0 {
-			b, _ := json.Marshal(ls)
-			labels = string(b)
-		}
+		labels := kbsql.EncodeLabels(r.Labels)
 		c, err := beginChange(ctx, tx, custID, "root", "update", qRootState, custID)
 		if err != nil {
 			return err

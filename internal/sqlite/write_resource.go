@@ -3,12 +3,12 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // UpdateResource sets the customer's state of a title in a package,
@@ -124,24 +124,9 @@ func setResourceState(ctx context.Context, tx *sql.Tx, custID string, p packageI
 	if p.selected {
 		sel = nil // selected through its package
 	}
-	coverage := ""
-	if len(u.CustomCoverage) > 0 {
-		pairs := make([][2]string, len(u.CustomCoverage))
-		for i, c := range u.CustomCoverage {
-			pairs[i] = [2]string{c.Begin, c.End}
-		}
-		b, _ := json.Marshal(pairs)
-		coverage = string(b)
-	}
-	udf := ""
-	if u.UserDefined != [5]string{} {
-		b, _ := json.Marshal(u.UserDefined)
-		udf = string(b)
-	}
-	eu, ev := u.CustomEmbargo.Unit, u.CustomEmbargo.Value
-	if eu == kb.EmbargoNone || ev <= 0 {
-		eu, ev = kb.EmbargoNone, 0
-	}
+	coverage := kbsql.CustomCoverageJSON(u.CustomCoverage)
+	udf := kbsql.UserDefinedJSON(u.UserDefined)
+	eu, ev := kbsql.CustomEmbargo(u.CustomEmbargo)
 	_, err = tx.ExecContext(ctx, `INSERT INTO customer_resources(customer_id, package_id, title_id, selected, hidden, custom_coverage,
 			coverage_statement, embargo_unit, embargo_value, proxy_id, udf)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -244,7 +229,7 @@ func writeTitleFields(ctx context.Context, tx *sql.Tx, id int64, f *kb.TitleFiel
 		return fmt.Errorf("update title %d: %w", id, err)
 	}
 	if f.Contributors != nil {
-		contributors := pairsJSON(f.Contributors, func(c kb.Contributor) [2]string { return [2]string{c.Type, c.Name} })
+		contributors := kbsql.PairsJSON(f.Contributors, func(c kb.Contributor) [2]string { return [2]string{c.Type, c.Name} })
 		if _, err := tx.ExecContext(ctx, `UPDATE titles SET contributors = ? WHERE id = ?`, contributors, id); err != nil {
 			return fmt.Errorf("update title %d: %w", id, err)
 		}
@@ -268,17 +253,7 @@ func writeTitleFields(ctx context.Context, tx *sql.Tx, id int64, f *kb.TitleFiel
 		return fmt.Errorf("replace identifiers of %d: %w", id, err)
 	}
 	for _, i := range f.Identifiers {
-		norm, valid := kb.NormalizeISXNQuery(i.ID), false
-		switch i.Type {
-		case kb.IdentISSN:
-			if n, ok := kb.NormalizeISSN(i.ID); ok {
-				norm, valid = n, true
-			}
-		case kb.IdentISBN:
-			if n, ok := kb.NormalizeISBN(i.ID); ok {
-				norm, valid = n, true
-			}
-		}
+		norm, valid := kbsql.IdentifierNorm(i)
 		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO title_identifiers(title_id, type, subtype, value, norm, valid) VALUES (?, ?, ?, ?, ?, ?)`,
 			id, int(i.Type), int(i.Subtype), i.ID, norm, boolInt(valid)); err != nil {
 			return fmt.Errorf("add identifier: %w", err)

@@ -1,0 +1,223 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
+)
+
+// UpdatePackage sets the customer's state of a package: one row of
+// customer_packages, whatever the package's size. Deselecting a managed
+// package deletes its package- and title-level customisation (cost: the
+// number of title-level exceptions); deselecting a custom package deletes it.
+func (s *Store) UpdatePackage(ctx context.Context, custID string, vendorID, packageID int64, u kb.PackageUpdate) error {
+	return s.customerTx(ctx, custID, func(tx pgx.Tx) error {
+		p, err := packageForWrite(ctx, tx, custID, vendorID, packageID)
+		if err != nil {
+			return err
+		}
+		if p.custom && !u.Selected {
+			return deleteCustomPackage(ctx, tx, custID, p)
+		}
+		c, err := beginChange(ctx, tx, custID, fmt.Sprintf("package %d", packageID), "update", packageState(custID, packageID))
+		if err != nil {
+			return err
+		}
+		if !u.Selected {
+			for _, q := range []string{`DELETE FROM customer_packages WHERE customer_id = $1 AND package_id = $2`,
+				`DELETE FROM customer_resources WHERE customer_id = $1 AND package_id = $2`} {
+				if _, err := tx.Exec(ctx, q, custID, packageID); err != nil {
+					return fmt.Errorf("deselect package %d: %w", packageID, err)
+				}
+			}
+			return c.commit(ctx, tx)
+		}
+		if u.TokenValue != nil && !p.tokenable {
+			return kb.Errorf(kb.CodeNotAllowed, "Package does not allow token")
+		}
+		if err := kbsql.CheckPackageCoverage(u.CustomCoverage); err != nil {
+			return err
+		}
+		proxy, err := proxyColumn(ctx, tx, custID, u.Proxy)
+		if err != nil {
+			return err
+		}
+		full := u.FullPackage == nil || *u.FullPackage
+		if full && !p.selected {
+			// Every title is now selected through the package: title-level
+			// selections are redundant (the cost is their number).
+			if _, err := tx.Exec(ctx, `UPDATE customer_resources SET selected = NULL
+				WHERE customer_id = $1 AND package_id = $2 AND selected IS NOT NULL`, custID, packageID); err != nil {
+				return fmt.Errorf("select package %d: %w", packageID, err)
+			}
+		}
+		token, keep := kbsql.TokenColumn(u.TokenValue)
+		if _, err := tx.Exec(ctx, `INSERT INTO customer_packages(customer_id, package_id, selected, hidden, cov_begin, cov_end, proxy_id, token_value, allow_add)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+			ON CONFLICT (customer_id, package_id) DO UPDATE SET selected = excluded.selected, hidden = excluded.hidden,
+				cov_begin = excluded.cov_begin, cov_end = excluded.cov_end, proxy_id = excluded.proxy_id,
+				token_value = CASE WHEN $10 THEN customer_packages.token_value ELSE excluded.token_value END, allow_add = excluded.allow_add`,
+			custID, packageID, full || p.custom, u.Hidden, u.CustomCoverage.Begin, u.CustomCoverage.End,
+			proxy, token, u.AllowOperatorToAddTitles && !p.custom, keep); err != nil {
+			return fmt.Errorf("update package %d: %w", packageID, err)
+		}
+		if p.custom {
+			if err := renameCustomPackage(ctx, tx, p, u.Name, u.ContentType); err != nil {
+				return err
+			}
+		}
+		return c.commit(ctx, tx)
+	})
+}
+
+// renameCustomPackage sets a custom package's name ("" keeps it) and
+// content type (ContentAll keeps it); the search vector follows the name
+// (a generated column).
+func renameCustomPackage(ctx context.Context, tx pgx.Tx, p packageInfo, name string, ct kb.ContentType) error {
+	if name != "" {
+		if err := checkCustomPackageName(ctx, tx, p.vendorID, name, p.id); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE packages SET name = $1, sort_name = $2 WHERE id = $3`, name, kbsql.Fold(name), p.id); err != nil {
+			return fmt.Errorf("rename package %d: %w", p.id, err)
+		}
+	}
+	if ct != kb.ContentAll {
+		if _, err := tx.Exec(ctx, `UPDATE packages SET content_type = $1 WHERE id = $2`, int(ct), p.id); err != nil {
+			return fmt.Errorf("update package %d: %w", p.id, err)
+		}
+	}
+	return nil
+}
+
+// checkCustomPackageName refuses a name another package of the customer's
+// vendor has (other than the package except).
+func checkCustomPackageName(ctx context.Context, tx pgx.Tx, vendorID int64, name string, except int64) error {
+	var taken bool
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM packages WHERE vendor_id = $1 AND sort_name = $2 AND id <> $3)`,
+		vendorID, kbsql.Fold(name), except).Scan(&taken); err != nil {
+		return fmt.Errorf("check package name: %w", err)
+	}
+	if taken {
+		return kb.Errorf(kb.CodeDuplicate, "Custom Package with the provided name already exists")
+	}
+	return nil
+}
+
+// CreateCustomPackage creates a selected custom package under the
+// customer's own vendor.
+func (s *Store) CreateCustomPackage(ctx context.Context, custID string, vendorID int64, cp kb.CustomPackage) (int64, error) {
+	var id int64
+	err := s.customerTx(ctx, custID, func(tx pgx.Tx) error {
+		own, err := customerVendor(ctx, tx, custID)
+		if err != nil {
+			return err
+		}
+		if vendorID != own {
+			if err := vendorForWrite(ctx, tx, custID, vendorID); err != nil {
+				return err
+			}
+			return kb.Errorf(kb.CodeNotAllowed, "Custom packages can only be created under the customer's own vendor (%d).", own)
+		}
+		cp.Name = strings.TrimSpace(cp.Name)
+		if cp.Name == "" {
+			return kb.Errorf(kb.CodeMissing, "Attribute PackageName is missing.")
+		}
+		if err := checkCustomPackageName(ctx, tx, own, cp.Name, 0); err != nil {
+			return err
+		}
+		if err := kbsql.CheckPackageCoverage(cp.CustomCoverage); err != nil {
+			return err
+		}
+		proxy, err := proxyColumn(ctx, tx, custID, cp.Proxy)
+		if err != nil {
+			return err
+		}
+		ct := cp.ContentType
+		if ct == kb.ContentAll {
+			ct = kb.ContentUnknown
+		}
+		if err := tx.QueryRow(ctx, `INSERT INTO packages(vendor_id, name, sort_name, customer_id, content_type, package_type)
+			VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+			own, cp.Name, kbsql.Fold(cp.Name), custID, int(ct), int(kb.PackageCustom)).Scan(&id); err != nil {
+			return fmt.Errorf("create package %q: %w", cp.Name, err)
+		}
+		c, err := beginChange(ctx, tx, custID, fmt.Sprintf("package %d", id), "create", packageState(custID, id))
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO customer_packages(customer_id, package_id, selected, cov_begin, cov_end, proxy_id)
+			VALUES ($1, $2, true, $3, $4, $5)`,
+			custID, id, cp.CustomCoverage.Begin, cp.CustomCoverage.End, proxy); err != nil {
+			return fmt.Errorf("create package %d: %w", id, err)
+		}
+		return c.commit(ctx, tx)
+	})
+	if err != nil {
+		return 0, err
+	}
+	return id, nil
+}
+
+// DeleteCustomPackage deletes a custom package with its titles.
+func (s *Store) DeleteCustomPackage(ctx context.Context, custID string, vendorID, packageID int64) error {
+	return s.customerTx(ctx, custID, func(tx pgx.Tx) error {
+		p, err := packageForWrite(ctx, tx, custID, vendorID, packageID)
+		if err != nil {
+			return err
+		}
+		if !p.custom {
+			return kb.Errorf(kb.CodeNotAllowed, "Package %d is a managed package: it cannot be deleted, only deselected.", packageID)
+		}
+		return deleteCustomPackage(ctx, tx, custID, p)
+	})
+}
+
+// deleteCustomPackage deletes a custom package, the customer's state of it
+// and the customer's custom titles it leaves in no package.
+func deleteCustomPackage(ctx context.Context, tx pgx.Tx, custID string, p packageInfo) error {
+	c, err := beginChange(ctx, tx, custID, fmt.Sprintf("package %d", p.id), "delete", packageState(custID, p.id))
+	if err != nil {
+		return err
+	}
+	rows, err := tx.Query(ctx, `DELETE FROM resources WHERE package_id = $1 RETURNING title_id`, p.id)
+	if err != nil {
+		return fmt.Errorf("delete package %d: %w", p.id, err)
+	}
+	titles, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return fmt.Errorf("delete package %d: %w", p.id, err)
+	}
+	for _, q := range []string{
+		`DELETE FROM customer_resources WHERE customer_id = $2 AND package_id = $1`, // only the owner has state on it
+		`DELETE FROM customer_packages WHERE customer_id = $2 AND package_id = $1`,
+		`DELETE FROM packages WHERE id = $1 AND customer_id = $2`,
+	} {
+		if _, err := tx.Exec(ctx, q, p.id, custID); err != nil {
+			return fmt.Errorf("delete package %d: %w", p.id, err)
+		}
+	}
+	if err := removeOrphanCustomTitles(ctx, tx, custID, titles); err != nil {
+		return err
+	}
+	return c.commit(ctx, tx)
+}
+
+// removeOrphanCustomTitles deletes those of the titles that are the
+// customer's custom titles and in no package any more (their identifiers
+// go with them: ON DELETE CASCADE); managed titles stay.
+func removeOrphanCustomTitles(ctx context.Context, tx pgx.Tx, custID string, titles []int64) error {
+	if len(titles) == 0 {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM titles t WHERE t.id = ANY($1) AND t.customer_id = $2
+		AND NOT EXISTS (SELECT 1 FROM resources r WHERE r.title_id = t.id)`, titles, custID); err != nil {
+		return fmt.Errorf("remove custom titles: %w", err)
+	}
+	return nil
+}
