@@ -1,25 +1,16 @@
 package sqlite
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
-
-// ermTime is the layout of the times of resource management objects and
-// assignments: UTC with nine fraction digits, so that text order is time
-// order (for the years 0 to 9999).
-const ermTime = "2006-01-02T15:04:05.000000000Z"
-
-// formatERMTime returns t as stored.
-func formatERMTime(t time.Time) string { return t.UTC().Format(ermTime) }
 
 // sqlERMColumns are the columns scanERMObject reads, of erm_objects o.
 const sqlERMColumns = `o.id, o.customer_id, o.kind, o.status, o.description, o.created, o.updated, o.body`
@@ -30,46 +21,23 @@ const sqlAssignmentColumns = `a.id, a.customer_id, a.object_id, a.object_kind, a
 
 // ermTextColumns are the expressions, in erm_objects o, of the fields
 // sorted as text. Filters match the status and the document URL exactly,
-// the others by "contains". The JSON paths are those of the payloads'
-// members (kb.ERMField).
-var ermTextColumns = map[kb.ERMField]string{
-	kb.FieldStatus:       `o.status`,
-	kb.FieldDescription:  `o.description`,
-	kb.FieldContactName:  `json_extract(o.body, '$.contactPoint.name')`,
-	kb.FieldContactType:  `json_extract(o.body, '$.contactPoint.contactType')`,
-	kb.FieldTelephone:    `json_extract(o.body, '$.contactPoint.telephone')`,
-	kb.FieldEmail:        `json_extract(o.body, '$.contactPoint.email')`,
-	kb.FieldOrganization: `json_extract(o.body, '$.organization.name')`,
-	kb.FieldLicenseType:  `json_extract(o.body, '$.license.licenseType')`,
-	kb.FieldDocumentURL:  `json_extract(o.body, '$.externalDocument.url')`,
-}
+// the others by "contains". The body's fields are its members at
+// kbsql.ERMBodyPaths.
+var ermTextColumns = func() map[kb.ERMField]string {
+	cols := map[kb.ERMField]string{
+		kb.FieldStatus:      `o.status`,
+		kb.FieldDescription: `o.description`,
+	}
+	for f, path := range kbsql.ERMBodyPaths {
+		cols[f] = `json_extract(o.body, '$.` + strings.Join(path, ".") + `')`
+	}
+	return cols
+}()
 
 // ermTimeColumns are the columns of the date fields.
 var ermTimeColumns = map[kb.ERMField]string{
 	kb.FieldDateCreated: `o.created`,
 	kb.FieldDateUpdated: `o.updated`,
-}
-
-// ermBody returns a payload body as stored: a JSON object, "{}" when
-// empty. Anything else is CodeInvalid: a stored body that is not JSON
-// would make every list of the customer's objects fail in json_extract.
-func ermBody(what string, body []byte) (string, error) {
-	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) == 0 {
-		return "{}", nil
-	}
-	if trimmed[0] != '{' || !json.Valid(trimmed) {
-		return "", kb.Errorf(kb.CodeInvalid, "The body of %s must be a JSON object.", what)
-	}
-	return string(body), nil
-}
-
-// checkERMPage refuses a page the caller did not fill in.
-func checkERMPage(p kb.Page) error {
-	if p.Count < 1 || p.Number < 1 {
-		return kb.Errorf(kb.CodeInvalid, "Page size %d and page number %d must both be 1 or more.", p.Count, p.Number)
-	}
-	return nil
 }
 
 // CreateERMObject stores a new object. The kind must be one of
@@ -84,7 +52,7 @@ func (s *Store) CreateERMObject(ctx context.Context, o kb.ERMObject) error {
 	if o.ID == "" {
 		return kb.Errorf(kb.CodeMissing, "%s needs an id.", o.Kind.Noun())
 	}
-	body, err := ermBody(strings.ToLower(o.Kind.Noun())+" "+o.ID, o.Body)
+	body, err := kbsql.ERMBody(strings.ToLower(o.Kind.Noun())+" "+o.ID, o.Body)
 	if err != nil {
 		return err
 	}
@@ -99,7 +67,7 @@ func (s *Store) CreateERMObject(ctx context.Context, o kb.ERMObject) error {
 		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO erm_objects(customer_id, id, kind, status, description, created, updated, body)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (customer_id, id) DO NOTHING`,
-			o.CustomerID, o.ID, string(o.Kind), o.Status, o.Description, formatERMTime(o.Created), formatERMTime(o.Updated), body)
+			o.CustomerID, o.ID, string(o.Kind), o.Status, o.Description, kbsql.FormatERMTime(o.Created), kbsql.FormatERMTime(o.Updated), body)
 		if err != nil {
 			return fmt.Errorf("create %s %s: %w", o.Kind, o.ID, err)
 		}
@@ -132,14 +100,14 @@ func (s *Store) ERMObject(ctx context.Context, custID string, kind kb.ERMKind, i
 // CodeNotFound when the customer has none with that kind and id, and
 // CodeInvalid when the body is not a JSON object.
 func (s *Store) UpdateERMObject(ctx context.Context, o kb.ERMObject) error {
-	body, err := ermBody(strings.ToLower(o.Kind.Noun())+" "+o.ID, o.Body)
+	body, err := kbsql.ERMBody(strings.ToLower(o.Kind.Noun())+" "+o.ID, o.Body)
 	if err != nil {
 		return err
 	}
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE erm_objects SET status = ?, description = ?, body = ?, updated = ?
 			WHERE customer_id = ? AND kind = ? AND id = ?`,
-			o.Status, o.Description, body, formatERMTime(o.Updated), o.CustomerID, string(o.Kind), o.ID)
+			o.Status, o.Description, body, kbsql.FormatERMTime(o.Updated), o.CustomerID, string(o.Kind), o.ID)
 		if err != nil {
 			return fmt.Errorf("update %s %s: %w", o.Kind, o.ID, err)
 		}
@@ -190,7 +158,7 @@ func (s *Store) ERMObjects(ctx context.Context, custID string, q kb.ERMQuery) (k
 	if _, err := kb.ParseERMKind(string(q.Kind)); err != nil {
 		return list, err
 	}
-	if err := checkERMPage(q.Page); err != nil {
+	if err := kbsql.CheckERMPage(q.Page); err != nil {
 		return list, err
 	}
 	args := []any{sql.Named("cust", custID), sql.Named("kind", string(q.Kind))}
@@ -240,11 +208,11 @@ func ermFilter(kind kb.ERMKind, f kb.ERMFilter, args *[]any) ([]string, error) {
 		var conds []string
 		if !f.From.IsZero() {
 			conds = append(conds, col+` >= :from`)
-			*args = append(*args, sql.Named("from", formatERMTime(f.From)))
+			*args = append(*args, sql.Named("from", kbsql.FormatERMTime(f.From)))
 		}
 		if !f.To.IsZero() {
 			conds = append(conds, col+` < :to`)
-			*args = append(*args, sql.Named("to", formatERMTime(f.To)))
+			*args = append(*args, sql.Named("to", kbsql.FormatERMTime(f.To)))
 		}
 		return conds, nil
 	}
@@ -294,7 +262,7 @@ func (s *Store) CreateAssignment(ctx context.Context, a kb.Assignment) (kb.Assig
 	if a.ID == "" {
 		return kb.Assignment{}, kb.Errorf(kb.CodeMissing, "Assignment needs an id.")
 	}
-	body, err := ermBody("assignment "+a.ID, a.Body)
+	body, err := kbsql.ERMBody("assignment "+a.ID, a.Body)
 	if err != nil {
 		return kb.Assignment{}, err
 	}
@@ -314,7 +282,7 @@ func (s *Store) CreateAssignment(ctx context.Context, a kb.Assignment) (kb.Assig
 		a.ObjectKind = kb.ERMKind(kind)
 		res, err := tx.ExecContext(ctx, `INSERT INTO erm_assignments(customer_id, id, object_id, object_kind, relative_url, link_url, created, body)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (customer_id, id) DO NOTHING`,
-			a.CustomerID, a.ID, a.ObjectID, kind, a.RelativeURL, a.LinkURL, formatERMTime(a.Created), body)
+			a.CustomerID, a.ID, a.ObjectID, kind, a.RelativeURL, a.LinkURL, kbsql.FormatERMTime(a.Created), body)
 		if err != nil {
 			return fmt.Errorf("create assignment %s: %w", a.ID, err)
 		}
@@ -336,7 +304,7 @@ func (s *Store) CreateAssignment(ctx context.Context, a kb.Assignment) (kb.Assig
 // keeps the assignments equal to it.
 func (s *Store) Assignments(ctx context.Context, custID string, q kb.AssignmentQuery) (kb.AssignmentList, error) {
 	list := kb.AssignmentList{Assignments: []kb.Assignment{}}
-	if err := checkERMPage(q.Page); err != nil {
+	if err := kbsql.CheckERMPage(q.Page); err != nil {
 		return list, err
 	}
 	args := []any{sql.Named("cust", custID)}
@@ -386,10 +354,10 @@ func scanERMObject(row interface{ Scan(...any) error }) (kb.ERMObject, error) {
 	}
 	o.Kind = kb.ERMKind(kind)
 	var err error
-	if o.Created, err = time.Parse(ermTime, created); err != nil {
+	if o.Created, err = kbsql.ParseERMTime(created); err != nil {
 		return o, fmt.Errorf("object %s: creation time: %w", o.ID, err)
 	}
-	if o.Updated, err = time.Parse(ermTime, updated); err != nil {
+	if o.Updated, err = kbsql.ParseERMTime(updated); err != nil {
 		return o, fmt.Errorf("object %s: update time: %w", o.ID, err)
 	}
 	return o, nil
@@ -404,7 +372,7 @@ func scanAssignment(row interface{ Scan(...any) error }) (kb.Assignment, error) 
 	}
 	a.ObjectKind = kb.ERMKind(kind)
 	var err error
-	if a.Created, err = time.Parse(ermTime, created); err != nil {
+	if a.Created, err = kbsql.ParseERMTime(created); err != nil {
 		return a, fmt.Errorf("assignment %s: creation time: %w", a.ID, err)
 	}
 	return a, nil

@@ -1,0 +1,157 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
+)
+
+// sqlERMColumns are the columns scanERMObject reads, of erm_objects o.
+const sqlERMColumns = `o.id, o.customer_id, o.kind, o.status, o.description, o.created, o.updated, o.body`
+
+// SQLSTATE codes of values PostgreSQL cannot store though Go and SQLite
+// take them: a NUL character or invalid UTF-8 in text
+// (character_not_in_repertoire), \u0000 in a body that doc must hold as
+// jsonb (untranslatable_character), a JSON text Go accepts and jsonb does
+// not, such as a lone surrogate escape (invalid_text_representation).
+const (
+	codeNotInRepertoire   = "22021"
+	codeUntranslatable    = "22P05"
+	codeInvalidTextRepres = "22P02"
+)
+
+// ermUnstorable turns the error of a write of what (e.g. "contact 42")
+// that PostgreSQL refused for a character it cannot store into
+// CodeInvalid, and returns other errors as they are.
+func ermUnstorable(what string, err error) error {
+	if isCode(err, codeNotInRepertoire) || isCode(err, codeUntranslatable) || isCode(err, codeInvalidTextRepres) {
+		return kb.Errorf(kb.CodeInvalid, "The fields of %s hold a character the database cannot store (such as U+0000).", what)
+	}
+	return err
+}
+
+// ermWhat names an object in messages: its kind's noun in lower case and
+// its id.
+func ermWhat(o kb.ERMObject) string { return strings.ToLower(o.Kind.Noun()) + " " + o.ID }
+
+// CreateERMObject stores a new object. The kind must be one of
+// kb.ERMKinds (else CodeInvalid), the id not empty (CodeMissing) and not
+// the id of another of the customer's objects, of any kind
+// (CodeDuplicate), the body a JSON object (CodeInvalid; empty is stored
+// as {}), and the customer must exist (CodeNotFound "Customer").
+func (s *Store) CreateERMObject(ctx context.Context, o kb.ERMObject) error {
+	if _, err := kb.ParseERMKind(string(o.Kind)); err != nil {
+		return err
+	}
+	if o.ID == "" {
+		return kb.Errorf(kb.CodeMissing, "%s needs an id.", o.Kind.Noun())
+	}
+	body, err := kbsql.ERMBody(ermWhat(o), o.Body)
+	if err != nil {
+		return err
+	}
+	return s.customerTx(ctx, o.CustomerID, func(tx pgx.Tx) error {
+		// One statement tells a missing customer from a taken id.
+		var customer, inserted bool
+		err := tx.QueryRow(ctx, `WITH c AS (SELECT 1 FROM customers WHERE id = $1),
+			ins AS (INSERT INTO erm_objects(customer_id, id, kind, status, description, created, updated, body)
+				SELECT $1, $2, $3, $4, $5, $6, $7, $8 FROM c
+				ON CONFLICT (customer_id, id) DO NOTHING RETURNING 1)
+			SELECT EXISTS (SELECT 1 FROM c), EXISTS (SELECT 1 FROM ins)`,
+			o.CustomerID, o.ID, string(o.Kind), o.Status, o.Description,
+			kbsql.FormatERMTime(o.Created), kbsql.FormatERMTime(o.Updated), body).Scan(&customer, &inserted)
+		switch {
+		case err != nil:
+			return ermUnstorable(ermWhat(o), fmt.Errorf("create %s %s: %w", o.Kind, o.ID, err))
+		case !customer:
+			return kb.NotFound("Customer")
+		case !inserted:
+			return kb.Errorf(kb.CodeDuplicate, "An object with id %s already exists.", o.ID)
+		}
+		return nil
+	})
+}
+
+// ERMObject returns one of the customer's objects of a kind; CodeNotFound,
+// naming the kind and the id, when the customer has none.
+func (s *Store) ERMObject(ctx context.Context, custID string, kind kb.ERMKind, id string) (kb.ERMObject, error) {
+	row := s.pool.QueryRow(ctx, `SELECT `+sqlERMColumns+` FROM erm_objects o WHERE o.customer_id = $1 AND o.kind = $2 AND o.id = $3`,
+		custID, string(kind), id)
+	o, err := scanERMObject(row)
+	if noRows(err) {
+		return kb.ERMObject{}, kind.NotFound(id)
+	}
+	if err != nil {
+		return kb.ERMObject{}, fmt.Errorf("read %s %s: %w", kind, id, err)
+	}
+	return o, nil
+}
+
+// UpdateERMObject replaces the status, description, body and update time
+// of one of the customer's objects of o.Kind, keeping its creation time;
+// CodeNotFound when the customer has none with that kind and id, and
+// CodeInvalid when the body is not a JSON object.
+func (s *Store) UpdateERMObject(ctx context.Context, o kb.ERMObject) error {
+	body, err := kbsql.ERMBody(ermWhat(o), o.Body)
+	if err != nil {
+		return err
+	}
+	return s.customerTx(ctx, o.CustomerID, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE erm_objects SET status = $1, description = $2, body = $3, updated = $4
+			WHERE customer_id = $5 AND kind = $6 AND id = $7`,
+			o.Status, o.Description, body, kbsql.FormatERMTime(o.Updated), o.CustomerID, string(o.Kind), o.ID)
+		if err != nil {
+			return ermUnstorable(ermWhat(o), fmt.Errorf("update %s %s: %w", o.Kind, o.ID, err))
+		}
+		if tag.RowsAffected() == 0 {
+			return o.Kind.NotFound(o.ID)
+		}
+		return nil
+	})
+}
+
+// DeleteERMObject deletes one of the customer's objects of a kind and its
+// assignments, in one transaction; CodeNotFound when the customer has no
+// such object (and then nothing is deleted).
+func (s *Store) DeleteERMObject(ctx context.Context, custID string, kind kb.ERMKind, id string) error {
+	return s.customerTx(ctx, custID, func(tx pgx.Tx) error {
+		// The assignments first: their foreign key refuses the object's
+		// deletion while they remain. Only those of an object of the kind:
+		// the id of an object of another kind deletes nothing.
+		if _, err := tx.Exec(ctx, `DELETE FROM erm_assignments WHERE customer_id = $1 AND object_id IN
+			(SELECT id FROM erm_objects WHERE customer_id = $1 AND kind = $2 AND id = $3)`, custID, string(kind), id); err != nil {
+			return fmt.Errorf("delete the assignments of %s %s: %w", kind, id, err)
+		}
+		tag, err := tx.Exec(ctx, `DELETE FROM erm_objects WHERE customer_id = $1 AND kind = $2 AND id = $3`, custID, string(kind), id)
+		if err != nil {
+			return fmt.Errorf("delete %s %s: %w", kind, id, err)
+		}
+		if tag.RowsAffected() == 0 {
+			return kind.NotFound(id)
+		}
+		return nil
+	})
+}
+
+// scanERMObject reads the sqlERMColumns of one row.
+func scanERMObject(row pgx.Row) (kb.ERMObject, error) {
+	var o kb.ERMObject
+	var kind, created, updated string
+	if err := row.Scan(&o.ID, &o.CustomerID, &kind, &o.Status, &o.Description, &created, &updated, &o.Body); err != nil {
+		return o, err
+	}
+	o.Kind = kb.ERMKind(kind)
+	var err error
+	if o.Created, err = kbsql.ParseERMTime(created); err != nil {
+		return o, fmt.Errorf("object %s: creation time: %w", o.ID, err)
+	}
+	if o.Updated, err = kbsql.ParseERMTime(updated); err != nil {
+		return o, fmt.Errorf("object %s: update time: %w", o.ID, err)
+	}
+	return o, nil
+}
