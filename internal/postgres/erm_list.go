@@ -153,20 +153,24 @@ func ermOrder(kind kb.ERMKind, keys []kb.ERMSort) (string, error) {
 		if err := kind.CheckSort(k.Field); err != nil {
 			return "", err
 		}
-		col, ok := ermTimeColumns[k.Field]
-		if !ok {
-			text, ok := ermTextColumns[k.Field]
-			if !ok {
-				return "", fmt.Errorf("list %s objects: no column for sort field %q", kind, k.Field)
+		// The times are never NULL: no NULLS clause, so that the default
+		// order is erm_objects_kind's (created DESC, id), read in order.
+		if col, ok := ermTimeColumns[k.Field]; ok {
+			if k.Desc {
+				col += ` DESC`
 			}
-			col = ermFold(text)
+			terms = append(terms, col)
+			continue
+		}
+		text, ok := ermTextColumns[k.Field]
+		if !ok {
+			return "", fmt.Errorf("list %s objects: no column for sort field %q", kind, k.Field)
 		}
 		if k.Desc {
-			col += ` DESC NULLS LAST`
+			terms = append(terms, ermFold(text)+` DESC NULLS LAST`)
 		} else {
-			col += ` ASC NULLS FIRST`
+			terms = append(terms, ermFold(text)+` ASC NULLS FIRST`)
 		}
-		terms = append(terms, col)
 	}
 	return strings.Join(append(terms, `o.id`), ", "), nil
 }
