@@ -128,6 +128,14 @@ func newFixture(t *testing.T) *fixture {
 		if err := st.Close(); err != nil {
 			t.Errorf("close store: %v", err)
 		}
+		// The server's errors say why a request failed with a 500.
+		if t.Failed() {
+			for line := range strings.Lines(f.log.String()) {
+				if strings.Contains(line, "level=ERROR") {
+					t.Logf("server log: %s", strings.TrimSuffix(line, "\n"))
+				}
+			}
+		}
 	})
 	return f
 }
