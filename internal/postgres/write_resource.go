@@ -80,12 +80,15 @@ func (s *Store) UpdateResource(ctx context.Context, custID string, vendorID, pac
 // package, or with its title-level customisation cleared in a managed one.
 func deselectResource(ctx context.Context, tx pgx.Tx, custID string, p packageInfo, titleID int64, customTitle bool) error {
 	if p.custom {
-		for _, q := range []string{`DELETE FROM resources WHERE package_id = $1 AND title_id = $2`,
-			`DELETE FROM customer_resources WHERE customer_id = $3 AND package_id = $1 AND title_id = $2`,
-			`UPDATE packages SET title_count = title_count - 1 WHERE id = $1 AND customer_id = $3`} {
-			if _, err := tx.Exec(ctx, q, p.id, titleID, custID); err != nil {
-				return fmt.Errorf("remove title %d from package %d: %w", titleID, p.id, err)
-			}
+		if _, err := tx.Exec(ctx, `DELETE FROM resources WHERE package_id = $1 AND title_id = $2`, p.id, titleID); err != nil {
+			return fmt.Errorf("remove title %d from package %d: %w", titleID, p.id, err)
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM customer_resources WHERE customer_id = $1 AND package_id = $2 AND title_id = $3`,
+			custID, p.id, titleID); err != nil {
+			return fmt.Errorf("remove title %d from package %d: %w", titleID, p.id, err)
+		}
+		if _, err := tx.Exec(ctx, `UPDATE packages SET title_count = title_count - 1 WHERE id = $1`, p.id); err != nil {
+			return fmt.Errorf("count titles of package %d: %w", p.id, err)
 		}
 		if customTitle {
 			return removeOrphanCustomTitles(ctx, tx, custID, []int64{titleID})
