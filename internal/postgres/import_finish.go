@@ -45,13 +45,8 @@ func (imp *importer) removeUnlisted() error {
 // package's title count and snapshot marks.
 func (imp *importer) finish() error {
 	ctx, tx := imp.ctx, imp.tx
-	// One pass both counts the changed resources and clears prev_hash.
-	// (RETURNING sees the new row: the old prev_hash comes from a join.)
-	if err := tx.QueryRow(ctx, `WITH old AS (SELECT title_id, prev_hash <> kbart_hash AS changed FROM resources
-			WHERE package_id = $1 AND prev_hash IS NOT NULL),
-		u AS (UPDATE resources r SET prev_hash = NULL FROM old WHERE r.package_id = $1 AND r.title_id = old.title_id RETURNING old.changed)
-		SELECT count(*) FILTER (WHERE changed) FROM u`,
-		imp.packageID).Scan(&imp.res.ResourcesUpdated); err != nil {
+	if err := tx.QueryRow(ctx, `SELECT count(*) FROM import_prev p JOIN resources r ON r.package_id = $1 AND r.title_id = p.title_id
+		WHERE r.kbart_hash <> p.prev_hash`, imp.packageID).Scan(&imp.res.ResourcesUpdated); err != nil {
 		return fmt.Errorf("count updated resources: %w", err)
 	}
 	if _, err := tx.Exec(ctx, `UPDATE packages SET title_count = (SELECT count(*) FROM resources WHERE package_id = $1) WHERE id = $1`,

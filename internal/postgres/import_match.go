@@ -56,7 +56,7 @@ func (imp *importer) batch(rows []kb.ImportRow) error {
 			for _, id := range p.Idents { // identifiers this row adds to a known title
 				if _, known := byNorm[id.Norm]; id.Valid && !known {
 					byNorm[id.Norm] = t
-					w.ident(t.id, id)
+					w.addIdent(t.id, id)
 				}
 			}
 			refs[i] = t
@@ -84,9 +84,9 @@ func (imp *importer) batch(rows []kb.ImportRow) error {
 				refs[i].id = ids[-refs[i].id-1]
 			}
 		}
-		for i := range w.idents { // identifiers later rows added to new titles
-			if w.idents[i].titleID < 0 {
-				w.idents[i].titleID = ids[-w.idents[i].titleID-1]
+		for i := range w.added { // identifiers later rows added to new titles
+			if w.added[i].titleID < 0 {
+				w.added[i].titleID = ids[-w.added[i].titleID-1]
 			}
 		}
 		for k, i := range created {

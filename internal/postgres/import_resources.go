@@ -21,6 +21,7 @@ type importResource struct {
 	ev       int
 	kbart    string
 	hash     uint64
+	prevHash int64 // resPrior: the hash before this import
 	state    resImportState
 }
 
@@ -41,11 +42,16 @@ const (
 	resAppend                       // already written by this import: more coverage rows
 )
 
-// priorResource is what a batch needs to know of a resource in the package.
+// priorResource is what a batch needs to know of a resource in the
+// package: its generation and row hash, and for a resource this import
+// already wrote (which the batch rewrites whole) its other columns.
 type priorResource struct {
 	gen      int64
-	kbart    string // only for resources this import already wrote
+	hash     int64
+	kbart    string
 	coverage string
+	url      string
+	eu, ev   int
 }
 
 // writeResources queues the batch's rows as the package's resources: the
@@ -69,12 +75,13 @@ func (imp *importer) writeResources(ps []kbsql.ImportRow, refs []importTitleRef)
 			w.resources = append(w.resources, r)
 			if ex, ok := existing[t.id]; ok && ex.gen == imp.gen {
 				r.state, r.kbart, r.hash = resAppend, ex.kbart, kbsql.FNV64(0, ex.kbart)
+				r.url, r.eu, r.ev = ex.url, kb.EmbargoUnit(ex.eu), ex.ev
 				if err := json.Unmarshal([]byte(ex.coverage), &r.coverage); err != nil {
 					return fmt.Errorf("resource coverage: %w", err)
 				}
 			} else {
 				if ok {
-					r.state = resPrior
+					r.state, r.prevHash = resPrior, ex.hash
 				}
 				r.url = strings.TrimSpace(v[kbart.TitleURL])
 				r.eu, r.ev = kbsql.RowEmbargo(v)
@@ -108,7 +115,8 @@ func (imp *importer) existingResources(refs []importTitleRef) (map[int64]priorRe
 	for i, r := range refs {
 		ids[i] = r.id
 	}
-	rows, err := imp.tx.Query(imp.ctx, `SELECT title_id, gen, CASE WHEN gen = $1 THEN kbart ELSE '' END, CASE WHEN gen = $1 THEN coverage ELSE '' END
+	rows, err := imp.tx.Query(imp.ctx, `SELECT title_id, gen, kbart_hash, CASE WHEN gen = $1 THEN kbart ELSE '' END,
+		CASE WHEN gen = $1 THEN coverage ELSE '' END, url, embargo_unit, embargo_value
 		FROM resources WHERE package_id = $2 AND title_id = ANY($3)`, imp.gen, imp.packageID, ids)
 	if err != nil {
 		return nil, fmt.Errorf("find resources: %w", err)
@@ -118,7 +126,7 @@ func (imp *importer) existingResources(refs []importTitleRef) (map[int64]priorRe
 	for rows.Next() {
 		var tid int64
 		var e priorResource
-		if err := rows.Scan(&tid, &e.gen, &e.kbart, &e.coverage); err != nil {
+		if err := rows.Scan(&tid, &e.gen, &e.hash, &e.kbart, &e.coverage, &e.url, &e.eu, &e.ev); err != nil {
 			return nil, fmt.Errorf("find resources: %w", err)
 		}
 		m[tid] = e

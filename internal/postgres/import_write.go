@@ -15,22 +15,23 @@ type importTitle struct {
 	p    *kbsql.ImportRow
 }
 
-// importIdent is an identifier an import batch adds to a title.
+// importIdent is an identifier an import batch gives a title.
 type importIdent struct {
 	titleID int64
 	id      kbsql.Ident
 }
 
-// importWriter holds what one import batch writes: new titles, their and
-// known titles' new identifiers, and the package's resources.
+// importWriter holds what one import batch writes: new titles with their
+// identifiers, identifiers added to titles, and the package's resources.
 type importWriter struct {
 	titles    []importTitle
-	idents    []importIdent
+	idents    []importIdent // of the new titles: none can exist yet
+	added     []importIdent // added to titles by later rows: may exist
 	resources []*importResource
 }
 
 func (w *importWriter) reset() {
-	w.titles, w.idents, w.resources = w.titles[:0], w.idents[:0], w.resources[:0]
+	w.titles, w.idents, w.added, w.resources = w.titles[:0], w.idents[:0], w.added[:0], w.resources[:0]
 }
 
 func (w *importWriter) title(id int64, sort string, p *kbsql.ImportRow) {
@@ -41,46 +42,104 @@ func (w *importWriter) ident(titleID int64, id kbsql.Ident) {
 	w.idents = append(w.idents, importIdent{titleID: titleID, id: id})
 }
 
-// begin readies the transaction for the import's batches.
-func (imp *importer) begin() error { return nil }
+func (w *importWriter) addIdent(titleID int64, id kbsql.Ident) {
+	w.added = append(w.added, importIdent{titleID: titleID, id: id})
+}
 
-// flush writes the batch: titles first (identifiers and resources refer to
-// them), in one round trip.
-func (w *importWriter) flush(imp *importer) error {
-	b := &pgx.Batch{}
-	for _, t := range w.titles {
-		p := t.p
-		subjects, contributors := kbsql.TitleJSON(p.Row)
-		b.Queue(`INSERT INTO titles(id, name, sort_name, publisher, sort_publisher, sort_subjects, pub_type, description, peer_reviewed, subjects, contributors, match_hash)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-			t.id, p.Name, t.sort, p.Publisher, kbsql.Fold(p.Publisher), kbsql.SortSubjects(p.Row.Subjects), int(p.PubType),
-			p.Row.Description, p.Row.PeerReviewed, subjects, contributors, p.Match)
-	}
-	for _, i := range w.idents {
-		b.Queue(`INSERT INTO title_identifiers(title_id, type, subtype, value, norm, valid) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
-			i.titleID, int(i.id.Type), int(i.id.Subtype), i.id.Value, i.id.Norm, i.id.Valid)
-	}
-	for _, r := range w.resources {
-		cov := r.coverageJSON()
-		switch r.state {
-		case resNew:
-			b.Queue(`INSERT INTO resources(package_id, title_id, sort_name, pub_type, url, coverage, embargo_unit, embargo_value, kbart, kbart_hash, gen)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-				imp.packageID, r.titleID, r.sort, int(r.pubType), r.url, cov, int(r.eu), r.ev, r.kbart, int64(r.hash), imp.gen)
-		case resPrior:
-			b.Queue(`UPDATE resources SET sort_name = $1, url = $2, coverage = $3, embargo_unit = $4, embargo_value = $5,
-				kbart = $6, prev_hash = kbart_hash, kbart_hash = $7, gen = $8 WHERE package_id = $9 AND title_id = $10`,
-				r.sort, r.url, cov, int(r.eu), r.ev, r.kbart, int64(r.hash), imp.gen, imp.packageID, r.titleID)
-		case resAppend:
-			b.Queue(`UPDATE resources SET kbart = $1, kbart_hash = $2, coverage = $3 WHERE package_id = $4 AND title_id = $5`,
-				r.kbart, int64(r.hash), cov, imp.packageID, r.titleID)
-		}
-	}
-	if b.Len() == 0 {
-		return nil
-	}
-	if err := imp.tx.SendBatch(imp.ctx, b).Close(); err != nil {
-		return fmt.Errorf("write titles and resources: %w", err)
+// begin creates the import's temporary table: the hashes the resources
+// this import rewrites had before it, which finish compares with their new
+// ones to count the updated resources. (SQLite keeps them in
+// resources.prev_hash; here that would write every listed resource twice.)
+func (imp *importer) begin() error {
+	_, err := imp.tx.Exec(imp.ctx, `CREATE TEMP TABLE import_prev (title_id bigint NOT NULL, prev_hash bigint NOT NULL) ON COMMIT DROP`)
+	if err != nil {
+		return fmt.Errorf("import table: %w", err)
 	}
 	return nil
+}
+
+var (
+	titleColumns    = []string{"id", "name", "sort_name", "publisher", "sort_publisher", "sort_subjects", "pub_type", "description", "peer_reviewed", "subjects", "contributors", "match_hash"}
+	identColumns    = []string{"title_id", "type", "subtype", "value", "norm", "valid"}
+	resourceColumns = []string{"package_id", "title_id", "sort_name", "pub_type", "url", "coverage", "embargo_unit", "embargo_value", "kbart", "kbart_hash", "gen"}
+)
+
+// flush writes the batch with COPY: titles first (identifiers and
+// resources refer to them), then identifiers, then resources. A resource
+// the package had is deleted and copied in again whole: one index lookup
+// by key and one COPY row instead of an UPDATE a row.
+func (w *importWriter) flush(imp *importer) error {
+	ctx, tx := imp.ctx, imp.tx
+	if len(w.titles) > 0 {
+		rows := make([][]any, len(w.titles))
+		for i, t := range w.titles {
+			p := t.p
+			subjects, contributors := kbsql.TitleJSON(p.Row)
+			rows[i] = []any{t.id, p.Name, t.sort, p.Publisher, kbsql.Fold(p.Publisher), kbsql.SortSubjects(p.Row.Subjects), int32(p.PubType),
+				p.Row.Description, p.Row.PeerReviewed, subjects, contributors, p.Match}
+		}
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"titles"}, titleColumns, pgx.CopyFromRows(rows)); err != nil {
+			return fmt.Errorf("create titles: %w", err)
+		}
+	}
+	if len(w.idents) > 0 {
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"title_identifiers"}, identColumns, identRows(w.idents)); err != nil {
+			return fmt.Errorf("add identifiers: %w", err)
+		}
+	}
+	if len(w.added) > 0 {
+		var (
+			tids          []int64
+			types, subs   []int32
+			values, norms []string
+		)
+		for _, i := range w.added {
+			tids, types, subs = append(tids, i.titleID), append(types, int32(i.id.Type)), append(subs, int32(i.id.Subtype))
+			values, norms = append(values, i.id.Value), append(norms, i.id.Norm)
+		}
+		// Only valid identifiers are added, as SQLite's INSERT OR IGNORE.
+		if _, err := tx.Exec(ctx, `INSERT INTO title_identifiers(title_id, type, subtype, value, norm, valid)
+			SELECT *, true FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::text[]) ON CONFLICT DO NOTHING`,
+			tids, types, subs, values, norms); err != nil {
+			return fmt.Errorf("add identifiers: %w", err)
+		}
+	}
+	if len(w.resources) == 0 {
+		return nil
+	}
+	var rewrite []int64
+	var prev [][]any
+	rows := make([][]any, len(w.resources))
+	for i, r := range w.resources {
+		switch r.state {
+		case resPrior:
+			prev = append(prev, []any{r.titleID, r.prevHash})
+			fallthrough
+		case resAppend:
+			rewrite = append(rewrite, r.titleID)
+		}
+		rows[i] = []any{imp.packageID, r.titleID, r.sort, int32(r.pubType), r.url, r.coverageJSON(), int32(r.eu), int32(r.ev), r.kbart, int64(r.hash), int32(imp.gen)}
+	}
+	if len(rewrite) > 0 {
+		if _, err := tx.Exec(ctx, `DELETE FROM resources WHERE package_id = $1 AND title_id = ANY($2)`, imp.packageID, rewrite); err != nil {
+			return fmt.Errorf("rewrite resources: %w", err)
+		}
+	}
+	if len(prev) > 0 {
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"import_prev"}, []string{"title_id", "prev_hash"}, pgx.CopyFromRows(prev)); err != nil {
+			return fmt.Errorf("rewrite resources: %w", err)
+		}
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"resources"}, resourceColumns, pgx.CopyFromRows(rows)); err != nil {
+		return fmt.Errorf("write resources: %w", err)
+	}
+	return nil
+}
+
+// identRows is a COPY source of identifiers.
+func identRows(ids []importIdent) pgx.CopyFromSource {
+	return pgx.CopyFromSlice(len(ids), func(i int) ([]any, error) {
+		x := ids[i]
+		return []any{x.titleID, int32(x.id.Type), int32(x.id.Subtype), x.id.Value, x.id.Norm, x.id.Valid}, nil
+	})
 }
