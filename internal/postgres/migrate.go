@@ -56,10 +56,10 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 		return err
 	}
 	defer conn.Release()
-	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, lockMigrate); err != nil {
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock(`+migrateLockSQL+`)`); err != nil {
 		return fmt.Errorf("migration lock: %w", err)
 	}
-	defer conn.Exec(context.Background(), `SELECT pg_advisory_unlock($1)`, lockMigrate)
+	defer conn.Exec(context.Background(), `SELECT pg_advisory_unlock(`+migrateLockSQL+`)`)
 	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		version integer PRIMARY KEY, name text NOT NULL, applied timestamptz NOT NULL DEFAULT now())`); err != nil {
 		return fmt.Errorf("create schema_migrations: %w", err)

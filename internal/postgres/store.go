@@ -10,7 +10,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"sync"
 
 	"github.com/jackc/pgx/v5"
@@ -95,29 +94,28 @@ func (s *Store) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 	return nil
 }
 
-// Lock keys of the advisory locks the store takes (pg_advisory_xact_lock):
-// lockImport serialises imports (two imports may otherwise both create the
-// same new title); a customer's writes take customerLock(custID), so that
-// one customer's requests apply one after another, as on SQLite's single
-// writer, while different customers write at once.
+// Advisory locks. PostgreSQL's advisory locks belong to the database, not
+// to a schema, so every key mixes in current_schema(): stores in different
+// schemas of one database (the test suites' way) never wait for each other,
+// while every instance over the same schema shares the locks. lockImport
+// serialises imports (two imports may otherwise both create the same new
+// title); a customer's writes take the customer's lock (customerTx), so
+// that one customer's requests apply one after another, as on SQLite's
+// single writer, while different customers write at once.
 const (
-	lockMigrate int64 = 0x6b627365_72766572 // "kbserver": migrations (session lock)
-	lockImport  int64 = 0x6b62_696d706f7274 // "kb" "import"
-)
+	lockImport int64 = 0x6b62_696d706f7274 // "kb" "import"
 
-// customerLock returns the advisory lock key of a customer's writes.
-func customerLock(custID string) int64 {
-	h := fnv.New64a()
-	h.Write([]byte("customer:"))
-	h.Write([]byte(custID))
-	return int64(h.Sum64())
-}
+	// migrateLockSQL is the key of the session lock migrations run under.
+	migrateLockSQL = `hashtextextended('kbserver migrate ' || current_schema(), 0)`
+	// customerLockSQL is the key of customer $1's write lock.
+	customerLockSQL = `hashtextextended('kbserver customer ' || current_schema() || ' ' || $1, 0)`
+)
 
 // customerTx runs fn in one transaction that holds the customer's write
 // lock from its start: the customer's other writes wait for it.
 func (s *Store) customerTx(ctx context.Context, custID string, fn func(tx pgx.Tx) error) error {
 	return s.inTx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, customerLock(custID)); err != nil {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(`+customerLockSQL+`)`, custID); err != nil {
 			return fmt.Errorf("lock customer %s: %w", custID, err)
 		}
 		return fn(tx)

@@ -69,6 +69,14 @@ func NewPostgres(t testing.TB) string {
 	b := make([]byte, 8)
 	rand.Read(b)
 	schema := "t_" + hex.EncodeToString(b)
+	// The schemas' first migrations would each create pg_trgm, and two
+	// creating it at once collide: the suite creates it first, once,
+	// under a lock of the whole database.
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock(hashtextextended('kbserver testdb extensions', 0));
+		CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
+		SELECT pg_advisory_unlock(hashtextextended('kbserver testdb extensions', 0))`); err != nil {
+		t.Fatalf("create extension pg_trgm: %v", err)
+	}
 	if _, err := conn.Exec(ctx, `CREATE SCHEMA `+schema); err != nil {
 		t.Fatalf("create schema: %v", err)
 	}
