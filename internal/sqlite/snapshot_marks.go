@@ -24,7 +24,7 @@ const sourceRowsExpr = `CASE WHEN r.kbart = '' THEN 1 ELSE length(r.kbart) - len
 
 // kbartRowsExpr counts the KBART rows of resource r as served: one per
 // range of a custom coverage (sr, the frozen customisation), else its
-// source rows. Serving counts the same way (snapshotResource.rows).
+// source rows. Serving counts the same way (kbsql.SnapshotResource.Rows).
 const kbartRowsExpr = `CASE WHEN COALESCE(sr.custom_coverage, '') <> '' THEN json_array_length(sr.custom_coverage)
 	ELSE ` + sourceRowsExpr + ` END`
 

@@ -5,11 +5,9 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/kbart"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // Holdings streams rows of the customer's completed snapshot, from the
@@ -188,11 +186,11 @@ func (sc *holdingsScan) segment(g *segmentHead, from int64) error {
 		return fmt.Errorf("holdings of %s, package %d: %w", sc.cust, g.packageID, err)
 	}
 	defer rows.Close()
-	r := snapshotResource{packageID: g.packageID, vendorID: g.vendorID, packageName: g.packageName, vendorName: g.vendorName}
+	r := kbsql.SnapshotResource{PackageID: g.packageID, VendorID: g.vendorID, PackageName: g.packageName, VendorName: g.vendorName}
 	var cust string
-	dest := []any{&r.titleID, &r.kbart, &r.url, &r.pubType, &cust, &r.titleName, &r.publisher, &r.contributors, &r.identifiers}
+	dest := []any{&r.TitleID, &r.KBART, &r.URL, &r.PubType, &cust, &r.TitleName, &r.Publisher, &r.Contributors, &r.Identifiers}
 	if plain {
-		dest = []any{&r.kbart, &r.pubType}
+		dest = []any{&r.KBART, &r.PubType}
 	}
 	for sc.left != 0 && rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
@@ -201,7 +199,7 @@ func (sc *holdingsScan) segment(g *segmentHead, from int64) error {
 		if err := sc.customise(&r, cust, g.urlMask); err != nil {
 			return err
 		}
-		lines, err := r.rows()
+		lines, err := r.Rows()
 		if err != nil {
 			return err
 		}
@@ -213,7 +211,7 @@ func (sc *holdingsScan) segment(g *segmentHead, from int64) error {
 			if sc.left == 0 {
 				break
 			}
-			r.holding(&sc.h, line)
+			r.Holding(&sc.h, line)
 			if err := sc.fn(&sc.h); err != nil {
 				return err
 			}
@@ -230,20 +228,20 @@ func (sc *holdingsScan) segment(g *segmentHead, from int64) error {
 // customise sets the resource's frozen customisation from its JSON array
 // (empty: none) and its effective proxy's URL mask: its own proxy, else
 // the package's (which already falls back on the vendor's and the root's).
-func (sc *holdingsScan) customise(r *snapshotResource, cust, packageMask string) error {
-	r.customCoverage, r.statement, r.embargoUnit, r.embargoValue, r.urlMask = "", "", 0, 0, packageMask
+func (sc *holdingsScan) customise(r *kbsql.SnapshotResource, cust, packageMask string) error {
+	r.CustomCoverage, r.Statement, r.EmbargoUnit, r.EmbargoValue, r.URLMask = "", "", 0, 0, packageMask
 	if cust == "" {
 		return nil
 	}
 	var a [5]any
 	if err := json.Unmarshal([]byte(cust), &a); err != nil {
-		return fmt.Errorf("customisation of %d/%d: %w", r.packageID, r.titleID, err)
+		return fmt.Errorf("customisation of %d/%d: %w", r.PackageID, r.TitleID, err)
 	}
-	r.customCoverage, _ = a[0].(string)
-	r.statement, _ = a[1].(string)
+	r.CustomCoverage, _ = a[0].(string)
+	r.Statement, _ = a[1].(string)
 	unit, _ := a[2].(float64)
 	value, _ := a[3].(float64)
-	r.embargoUnit, r.embargoValue = int(unit), int(value)
+	r.EmbargoUnit, r.EmbargoValue = int(unit), int(value)
 	proxy, ok := a[4].(string)
 	if !ok {
 		return nil // inherited
@@ -255,7 +253,7 @@ func (sc *holdingsScan) customise(r *snapshotResource, cust, packageMask string)
 		}
 		sc.proxies = m
 	}
-	r.urlMask = sc.proxies[proxy]
+	r.URLMask = sc.proxies[proxy]
 	return nil
 }
 
@@ -276,124 +274,4 @@ func frozenProxies(ctx context.Context, tx *sql.Tx, custID string) (map[string]s
 		m[id] = mask
 	}
 	return m, rows.Err()
-}
-
-// snapshotResource is one resource of a snapshot being read.
-type snapshotResource struct {
-	packageID, titleID, vendorID     int64
-	kbart, titleName                 string
-	pubType                          int
-	packageName, vendorName, url     string
-	customCoverage, statement        string
-	embargoUnit, embargoValue        int
-	urlMask, publisher, contributors string
-	identifiers                      string // JSON [[subtype,value],...] of a title without KBART rows
-}
-
-// resourceRows returns a resource's KBART rows (tab-separated fields) as
-// served: its source rows, or a row built from a custom title's fields; a
-// custom coverage list replaces their ranges with one row per range.
-func (r *snapshotResource) rows() ([]string, error) {
-	var lines []string
-	if r.kbart != "" {
-		lines = strings.Split(r.kbart, "\n")
-	} else {
-		line, err := r.titleRow()
-		if err != nil {
-			return nil, err
-		}
-		lines = []string{line}
-	}
-	if r.customCoverage == "" {
-		return lines, nil
-	}
-	cs, err := decodeCoverage(r.customCoverage)
-	if err != nil {
-		return nil, fmt.Errorf("custom coverage of %d/%d: %w", r.packageID, r.titleID, err)
-	}
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		f := splitRow(lines[0])
-		f[kbart.DateFirstIssueOnline], f[kbart.DateLastIssueOnline] = c.Begin, c.End
-		f[kbart.NumFirstVolOnline], f[kbart.NumFirstIssueOnline] = "", ""
-		f[kbart.NumLastVolOnline], f[kbart.NumLastIssueOnline] = "", ""
-		out[i] = strings.Join(f[:], "\t")
-	}
-	return out, nil
-}
-
-// titleRow builds the KBART row of a title that has no source row: a
-// custom title, or a title added to a custom package.
-func (r *snapshotResource) titleRow() (string, error) {
-	var f [kb.KBARTFieldCount]string
-	f[kbart.PublicationTitle] = r.titleName
-	f[kbart.TitleURL] = r.url
-	f[kbart.PublisherName] = r.publisher
-	f[kbart.TitleID] = strconv.FormatInt(r.titleID, 10)
-	f[kbart.PublicationType] = "monograph"
-	if kb.IsSerialType(kb.ResourceType(r.pubType)) {
-		f[kbart.PublicationType] = "serial"
-	}
-	if ps, err := decodePairs(r.contributors); err == nil {
-		for _, p := range ps {
-			if strings.EqualFold(p[0], "author") {
-				f[kbart.FirstAuthor] = p[1]
-				break
-			}
-		}
-	}
-	var pairs [][2]any
-	if err := json.Unmarshal([]byte(r.identifiers), &pairs); err != nil {
-		return "", fmt.Errorf("identifiers of %d: %w", r.titleID, err)
-	}
-	for _, p := range pairs {
-		sub, _ := p[0].(float64)
-		v, _ := p[1].(string)
-		field := kbart.PrintIdentifier
-		if kb.IdentifierSubtype(sub) == kb.SubtypeOnline {
-			field = kbart.OnlineIdentifier
-		}
-		if f[field] == "" {
-			f[field] = v
-		}
-	}
-	return strings.Join(f[:], "\t"), nil
-}
-
-func splitRow(line string) [kb.KBARTFieldCount]string {
-	var f [kb.KBARTFieldCount]string
-	for i := range f {
-		var v string
-		v, line, _ = strings.Cut(line, "\t")
-		f[i] = v
-	}
-	return f
-}
-
-// embargoLetters are the KBART letters of the embargo units.
-var embargoLetters = map[kb.EmbargoUnit]string{kb.EmbargoDays: "D", kb.EmbargoWeeks: "W", kb.EmbargoMonths: "M", kb.EmbargoYears: "Y"}
-
-// holding fills h with one served row: the KBART fields with the frozen
-// customisations applied (embargo, proxied URL, coverage statement, the
-// default access type P), and the package, vendor and resource type.
-func (r *snapshotResource) holding(h *kb.Holding, line string) {
-	f := splitRow(line)
-	copy(h[:kb.KBARTFieldCount], f[:])
-	if r.embargoValue > 0 {
-		h[kbart.EmbargoInfo] = "P" + strconv.Itoa(r.embargoValue) + embargoLetters[kb.EmbargoUnit(r.embargoUnit)]
-	}
-	if u := h[kbart.TitleURL]; r.urlMask != "" && u != "" {
-		h[kbart.TitleURL] = strings.ReplaceAll(r.urlMask, "{targetURL}", u)
-	}
-	if r.statement != "" {
-		h[kbart.Notes] = r.statement
-	}
-	if h[kbart.AccessType] == "" {
-		h[kbart.AccessType] = "P"
-	}
-	h[25] = r.packageName
-	h[26] = strconv.FormatInt(r.packageID, 10)
-	h[27] = r.vendorName
-	h[28] = strconv.FormatInt(r.vendorID, 10)
-	h[29] = kb.ResourceType(r.pubType).Display()
 }

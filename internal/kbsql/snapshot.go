@@ -1,0 +1,136 @@
+package kbsql
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbart"
+)
+
+// SnapshotResource is one resource of a holdings snapshot as a page serves
+// it: the resource's KBART rows and title fields read live, its package and
+// vendor, and the customisation frozen at the snapshot's POST. Both stores
+// fill one from their rows and turn it into holding rows the same way.
+type SnapshotResource struct {
+	PackageID, TitleID, VendorID     int64
+	KBART, TitleName                 string // KBART: the source rows, newline separated ("" for none)
+	PubType                          int
+	PackageName, VendorName, URL     string
+	CustomCoverage, Statement        string // CustomCoverage: JSON [[begin,end],...], "" for none
+	EmbargoUnit, EmbargoValue        int
+	URLMask, Publisher, Contributors string // Contributors: JSON [[type,name],...]
+	Identifiers                      string // JSON [[subtype,value],...] of a title without KBART rows
+}
+
+// Rows returns the resource's KBART rows (tab-separated fields) as served:
+// its source rows, or a row built from a custom title's fields; a custom
+// coverage list replaces their ranges with one row per range.
+func (r *SnapshotResource) Rows() ([]string, error) {
+	var lines []string
+	if r.KBART != "" {
+		lines = strings.Split(r.KBART, "\n")
+	} else {
+		line, err := r.titleRow()
+		if err != nil {
+			return nil, err
+		}
+		lines = []string{line}
+	}
+	if r.CustomCoverage == "" {
+		return lines, nil
+	}
+	cs, err := DecodeCoverage(r.CustomCoverage)
+	if err != nil {
+		return nil, fmt.Errorf("custom coverage of %d/%d: %w", r.PackageID, r.TitleID, err)
+	}
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		f := splitRow(lines[0])
+		f[kbart.DateFirstIssueOnline], f[kbart.DateLastIssueOnline] = c.Begin, c.End
+		f[kbart.NumFirstVolOnline], f[kbart.NumFirstIssueOnline] = "", ""
+		f[kbart.NumLastVolOnline], f[kbart.NumLastIssueOnline] = "", ""
+		out[i] = strings.Join(f[:], "\t")
+	}
+	return out, nil
+}
+
+// titleRow builds the KBART row of a title that has no source row: a
+// custom title, or a title added to a custom package.
+func (r *SnapshotResource) titleRow() (string, error) {
+	var f [kb.KBARTFieldCount]string
+	f[kbart.PublicationTitle] = r.TitleName
+	f[kbart.TitleURL] = r.URL
+	f[kbart.PublisherName] = r.Publisher
+	f[kbart.TitleID] = strconv.FormatInt(r.TitleID, 10)
+	f[kbart.PublicationType] = "monograph"
+	if kb.IsSerialType(kb.ResourceType(r.PubType)) {
+		f[kbart.PublicationType] = "serial"
+	}
+	if ps, err := DecodePairs(r.Contributors); err == nil {
+		for _, p := range ps {
+			if strings.EqualFold(p[0], "author") {
+				f[kbart.FirstAuthor] = p[1]
+				break
+			}
+		}
+	}
+	var pairs [][2]any
+	if err := json.Unmarshal([]byte(r.Identifiers), &pairs); err != nil {
+		return "", fmt.Errorf("identifiers of %d: %w", r.TitleID, err)
+	}
+	for _, p := range pairs {
+		sub, _ := p[0].(float64)
+		v, _ := p[1].(string)
+		field := kbart.PrintIdentifier
+		if kb.IdentifierSubtype(sub) == kb.SubtypeOnline {
+			field = kbart.OnlineIdentifier
+		}
+		if f[field] == "" {
+			f[field] = v
+		}
+	}
+	return strings.Join(f[:], "\t"), nil
+}
+
+// splitRow splits a KBART row into its fields; missing ones are empty.
+func splitRow(line string) [kb.KBARTFieldCount]string {
+	var f [kb.KBARTFieldCount]string
+	for i := range f {
+		var v string
+		v, line, _ = strings.Cut(line, "\t")
+		f[i] = v
+	}
+	return f
+}
+
+// embargoLetters are the KBART letters of the embargo units.
+var embargoLetters = map[kb.EmbargoUnit]string{kb.EmbargoDays: "D", kb.EmbargoWeeks: "W", kb.EmbargoMonths: "M", kb.EmbargoYears: "Y"}
+
+// Holding fills h with one served row (one of Rows): the KBART fields with
+// the frozen customisations applied (embargo, proxied URL, coverage
+// statement, the default access type P), and the package, vendor and
+// resource type.
+func (r *SnapshotResource) Holding(h *kb.Holding, line string) {
+	f := splitRow(line)
+	copy(h[:kb.KBARTFieldCount], f[:])
+	if r.EmbargoValue > 0 {
+		h[kbart.EmbargoInfo] = "P" + strconv.Itoa(r.EmbargoValue) + embargoLetters[kb.EmbargoUnit(r.EmbargoUnit)]
+	}
+	if u := h[kbart.TitleURL]; r.URLMask != "" && u != "" {
+		h[kbart.TitleURL] = strings.ReplaceAll(r.URLMask, "{targetURL}", u)
+	}
+	if r.Statement != "" {
+		h[kbart.Notes] = r.Statement
+	}
+	if h[kbart.AccessType] == "" {
+		h[kbart.AccessType] = "P"
+	}
+	h[25] = r.PackageName
+	h[26] = strconv.FormatInt(r.PackageID, 10)
+	h[27] = r.VendorName
+	h[28] = strconv.FormatInt(r.VendorID, 10)
+	h[29] = kb.ResourceType(r.PubType).Display()
+}

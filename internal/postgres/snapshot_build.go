@@ -1,0 +1,232 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// Several servers may share one database. A snapshot build is claimed by
+// one of them: the builder holds a session advisory lock on the customer's
+// snapshot, on a connection it keeps from the pool for the whole build, and
+// builds in a transaction on that connection. Another server that tries the
+// lock meanwhile does not build; if the builder dies, its session ends, the
+// lock goes with it, and the next server to try (a POST waiting on it, or a
+// resume pass) builds from the state frozen at the POST. Status and pages
+// are read from the tables, so every server serves the same snapshot.
+
+// snapshotLockSQL is the key of the claim on customer $1's snapshot build.
+// Advisory locks are per database: the key names the schema too, so stores
+// in different schemas of one database (tests) do not claim each other's.
+const snapshotLockSQL = `hashtextextended('kbserver snapshot ' || current_schema() || ' ' || $1, 0)`
+
+// claimPoll is how often a POST's build waiting on another claim (an
+// earlier build of the customer's, or the same build another server
+// resumed) looks again.
+const claimPoll = 200 * time.Millisecond
+
+// resumeEvery is how often a server that resumed the builds left in
+// progress looks again for builds whose claimant died since.
+var resumeEvery = 10 * time.Second
+
+// codeSerializationFailure is the SQLSTATE of a repeatable read
+// transaction that lost a race for a row: a build retries.
+const codeSerializationFailure = "40001"
+
+// buildRetries bounds the retries of a build that lost a race with an
+// import or a POST.
+const buildRetries = 3
+
+// buildStarted, when set (tests, through export_test), is called when a
+// claimed build finds its snapshot still to build and starts writing it.
+var buildStarted atomic.Pointer[func(s *Store, custID string, build int64)]
+
+// runBuild builds a snapshot in the background, for as long as the store
+// is open. wait: if another server holds the claim, wait until it is
+// released or the build is no longer pending (a POST's build, which may be
+// queued behind an earlier build); else give up (a resume pass, which
+// looks again later).
+func (s *Store) runBuild(custID string, build int64, wait bool) {
+	s.builds.Add(1)
+	go func() {
+		defer s.builds.Done()
+		if err := s.claimAndBuild(s.life, custID, build, wait); err != nil {
+			if s.life.Err() != nil {
+				return // closing: the build resumes on a server that resumes builds
+			}
+			slog.Error("holdings snapshot failed", "customer", custID, "build", build, "err", err)
+			s.pool.Exec(context.Background(), `UPDATE snapshots SET status = $1, error = $2
+				WHERE customer_id = $3 AND build = $4 AND status = $5`,
+				kb.SnapshotFailed, err.Error(), custID, build, kb.SnapshotInProgress)
+		}
+	}()
+}
+
+// claimAndBuild takes the claim on the customer's snapshot build and builds
+// build number build unless it is built or replaced.
+func (s *Store) claimAndBuild(ctx context.Context, custID string, build int64, wait bool) error {
+	for {
+		conn, err := s.pool.Acquire(ctx)
+		if err != nil {
+			return fmt.Errorf("claim snapshot of %s: %w", custID, err)
+		}
+		var claimed bool
+		if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock(`+snapshotLockSQL+`)`, custID).Scan(&claimed); err != nil {
+			conn.Release()
+			return fmt.Errorf("claim snapshot of %s: %w", custID, err)
+		}
+		if claimed {
+			err := s.buildClaimed(ctx, conn, custID, build)
+			unclaim(conn, custID)
+			return err
+		}
+		conn.Release()
+		if !wait {
+			return nil
+		}
+		pending, err := s.buildPending(ctx, custID, build)
+		if err != nil || !pending {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(claimPoll):
+		}
+	}
+}
+
+// unclaim releases the claim and gives the connection back to the pool; a
+// connection that may still hold the claim is closed instead, which
+// releases it.
+func unclaim(conn *pgxpool.Conn, custID string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_unlock(`+snapshotLockSQL+`)`, custID); err != nil {
+		conn.Conn().Close(ctx)
+	}
+	conn.Release()
+}
+
+// buildPending reports whether build number build of the customer's
+// snapshot is still the one to build.
+func (s *Store) buildPending(ctx context.Context, custID string, build int64) (bool, error) {
+	var pending bool
+	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM snapshots WHERE customer_id = $1 AND build = $2 AND status = $3)`,
+		custID, build, kb.SnapshotInProgress).Scan(&pending)
+	if err != nil {
+		return false, fmt.Errorf("snapshot of %s: %w", custID, err)
+	}
+	return pending, nil
+}
+
+// buildClaimed builds under the claim held on conn, again if it lost a
+// race for a row to an import or a POST.
+func (s *Store) buildClaimed(ctx context.Context, conn *pgxpool.Conn, custID string, build int64) error {
+	for attempt := 0; ; attempt++ {
+		err := s.buildOnce(ctx, conn, custID, build)
+		if err == nil || attempt == buildRetries || !isCode(err, codeSerializationFailure) {
+			return err
+		}
+	}
+}
+
+// buildOnce writes the segments and marks of build number build of the
+// customer's snapshot (snapshot_marks.go), unless it is built or a later
+// POST replaced it. It reads one state of the knowledge base (repeatable
+// read): an import committing meanwhile is not half seen.
+func (s *Store) buildOnce(ctx context.Context, conn *pgxpool.Conn, custID string, build int64) error {
+	tx, err := conn.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead})
+	if err != nil {
+		return fmt.Errorf("build snapshot of %s: %w", custID, err)
+	}
+	defer tx.Rollback(context.Background())
+	var current int64
+	var status, root string
+	err = tx.QueryRow(ctx, `SELECT build, status, root_proxy FROM snapshots WHERE customer_id = $1`, custID).Scan(&current, &status, &root)
+	if err != nil {
+		return fmt.Errorf("snapshot of %s: %w", custID, err)
+	}
+	if current != build || status != kb.SnapshotInProgress {
+		return nil // built, or replaced by a later POST
+	}
+	if f := buildStarted.Load(); f != nil {
+		(*f)(s, custID, build)
+	}
+	b := &pgx.Batch{}
+	b.Queue(`DELETE FROM snapshot_segments WHERE customer_id = $1`, custID)
+	b.Queue(`DELETE FROM snapshot_marks WHERE customer_id = $1`, custID)
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("clear snapshot of %s: %w", custID, err)
+	}
+	total, err := writeSegments(ctx, tx, custID, root)
+	if err != nil {
+		return fmt.Errorf("build snapshot of %s: %w", custID, err)
+	}
+	if _, err := tx.Exec(ctx, `UPDATE snapshots SET status = $1, total = $2 WHERE customer_id = $3 AND build = $4`,
+		kb.SnapshotCompleted, total, custID, build); err != nil {
+		return fmt.Errorf("build snapshot of %s: %w", custID, err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("build snapshot of %s: %w", custID, err)
+	}
+	return nil
+}
+
+// ResumeSnapshots starts the builds left in progress that no server is
+// building (a stopped process's, or a build whose server died): their
+// state was frozen at the POST, so the resumed build is exact. Then, for
+// as long as the store is open, it looks again every resumeEvery, so that
+// a build whose claimant dies later is resumed without a restart.
+func (s *Store) ResumeSnapshots(ctx context.Context) error {
+	if err := s.resumePass(ctx); err != nil {
+		return err
+	}
+	s.builds.Add(1)
+	go func() {
+		defer s.builds.Done()
+		t := time.NewTicker(resumeEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-s.life.Done():
+				return
+			case <-t.C:
+				if err := s.resumePass(s.life); err != nil && s.life.Err() == nil {
+					slog.Warn("resume holdings snapshots", "err", err)
+				}
+			}
+		}
+	}()
+	return nil
+}
+
+// resumePass starts a build of every snapshot in progress; each gives up
+// at once if another build holds the claim.
+func (s *Store) resumePass(ctx context.Context) error {
+	rows, err := s.pool.Query(ctx, `SELECT customer_id, build FROM snapshots WHERE status = $1`, kb.SnapshotInProgress)
+	if err != nil {
+		return fmt.Errorf("resume snapshots: %w", err)
+	}
+	type job struct {
+		cust  string
+		build int64
+	}
+	jobs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (j job, err error) {
+		return j, r.Scan(&j.cust, &j.build)
+	})
+	if err != nil {
+		return fmt.Errorf("resume snapshots: %w", err)
+	}
+	for _, j := range jobs {
+		s.runBuild(j.cust, j.build, false)
+	}
+	return nil
+}

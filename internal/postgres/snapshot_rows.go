@@ -1,0 +1,262 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
+)
+
+// Holdings streams rows of the customer's completed snapshot, from the
+// 1-based row offset: a seek on the snapshot's marks, then the segments
+// from there in package order, each read in keyset chunks of its
+// resources, so a page costs the same wherever it starts and a whole
+// snapshot streams without being held in memory.
+func (s *Store) Holdings(ctx context.Context, custID string, offset, count int, fn func(*kb.Holding) error) error {
+	// One read-only repeatable read transaction: the status and the rows
+	// come from the same state, even if a forced POST starts a new build
+	// meanwhile, on this server or another.
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return fmt.Errorf("holdings of %s: %w", custID, err)
+	}
+	defer tx.Rollback(context.Background())
+	st, err := snapshotStatus(ctx, tx, custID)
+	if err != nil {
+		return err
+	}
+	switch st.Status {
+	case kb.SnapshotInProgress:
+		return kb.Errorf(kb.CodeConflict, "The holdings snapshot is being built; GET holdings/status until it is Completed.")
+	case kb.SnapshotNone:
+		return kb.Errorf(kb.CodeNotFound, "No holdings snapshot: POST holdings first, then GET holdings/status until it is Completed.")
+	case kb.SnapshotFailed:
+		return kb.Errorf(kb.CodeNotFound, "The last holdings snapshot failed: POST holdings again.")
+	}
+	offset = max(offset, 1)
+	if offset > st.Total {
+		return nil
+	}
+	sc := holdingsScan{ctx: ctx, tx: tx, cust: custID, left: count, fn: fn}
+	var seq int64
+	err = tx.QueryRow(ctx, `SELECT seq, package_id, title_id FROM snapshot_marks WHERE customer_id = $1 AND seq <= $2
+		ORDER BY seq DESC LIMIT 1`, custID, offset).Scan(&seq, &sc.fromPackage, &sc.fromTitle)
+	if err != nil {
+		return fmt.Errorf("holdings of %s: %w", custID, err)
+	}
+	sc.skip = offset - int(seq)
+	if count <= 0 {
+		sc.left = -1
+	}
+	return sc.run()
+}
+
+// holdingsScan reads the rows of a page of a snapshot.
+type holdingsScan struct {
+	ctx                    context.Context
+	tx                     pgx.Tx
+	cust                   string
+	fromPackage, fromTitle int64 // the mark the page starts from
+	skip                   int   // rows before the page's first, from the mark
+	left                   int   // rows still to give; -1 for all
+	fn                     func(*kb.Holding) error
+	proxies                map[string]string // the frozen proxies' URL masks, read when first needed
+	h                      kb.Holding
+}
+
+// segmentHead is a segment of a built snapshot as a page reads it.
+type segmentHead struct {
+	packageID, vendorID     int64
+	kind                    int
+	packageName, vendorName string
+	urlMask                 string
+	customised              bool // the customer has title-level state in the package
+}
+
+// run reads the segments from the mark's package on, a batch at a time.
+func (sc *holdingsScan) run() error {
+	after := sc.fromPackage - 1
+	for sc.left != 0 {
+		rows, err := sc.tx.Query(sc.ctx, `SELECT sg.package_id, sg.kind, COALESCE(p.name, sg.package_name),
+				COALESCE(v.id, sg.vendor_id), COALESCE(v.name, sg.vendor_name), sg.url_mask, sg.customised
+			FROM snapshot_segments sg LEFT JOIN packages p ON p.id = sg.package_id LEFT JOIN vendors v ON v.id = p.vendor_id
+			WHERE sg.customer_id = $1 AND sg.package_id > $2 ORDER BY sg.package_id LIMIT 64`, sc.cust, after)
+		if err != nil {
+			return fmt.Errorf("holdings of %s: %w", sc.cust, err)
+		}
+		segs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (g segmentHead, err error) {
+			return g, r.Scan(&g.packageID, &g.kind, &g.packageName, &g.vendorID, &g.vendorName, &g.urlMask, &g.customised)
+		})
+		if err != nil {
+			return fmt.Errorf("holdings of %s: %w", sc.cust, err)
+		}
+		if len(segs) == 0 {
+			return nil
+		}
+		for i := range segs {
+			if sc.left == 0 {
+				return nil
+			}
+			from := int64(0)
+			if segs[i].packageID == sc.fromPackage {
+				from = sc.fromTitle
+			}
+			if err := sc.segment(&segs[i], from); err != nil {
+				return err
+			}
+		}
+		after = segs[len(segs)-1].packageID
+	}
+	return nil
+}
+
+// segmentRowsSQL reads, per segment kind, the resources of package $1 of
+// customer $4 from title $2 on, at most $3: title id, KBART rows, URL, pub
+// type, frozen customisation (custom coverage, coverage statement, embargo
+// unit and value, proxy id: NULL inherits), and for a resource without
+// KBART rows (a custom package's) the title's name, publisher,
+// contributors and identifiers.
+var segmentRowsSQL = [...]string{
+	segmentPackage: `SELECT r.title_id, r.kbart, r.url, r.pub_type, ` + frozenCustomisation + `, '', '', '', ''
+		FROM resources r
+		LEFT JOIN snapshot_resources sr ON sr.customer_id = $4 AND sr.package_id = r.package_id AND sr.title_id = r.title_id
+		WHERE r.package_id = $1 AND r.title_id >= $2 AND COALESCE(sr.selected, true) AND NOT COALESCE(sr.hidden, false)
+		ORDER BY r.title_id LIMIT $3`,
+	segmentTitles: `SELECT r.title_id, r.kbart, r.url, r.pub_type, ` + frozenCustomisation + `, '', '', '', ''
+		FROM snapshot_resources sr
+		JOIN resources r ON r.package_id = sr.package_id AND r.title_id = sr.title_id
+		WHERE sr.customer_id = $4 AND sr.package_id = $1 AND sr.title_id >= $2 AND sr.selected AND NOT sr.hidden
+		ORDER BY sr.title_id LIMIT $3`,
+	segmentCustom: `SELECT r.title_id, '', r.url, COALESCE(t.pub_type, r.pub_type), ` + frozenCustomisation + `,
+			COALESCE(t.name, r.name), COALESCE(t.publisher, r.publisher), COALESCE(t.contributors, r.contributors),
+			CASE WHEN t.id IS NULL THEN r.identifiers ELSE ` + identifiersJSON("t.id") + ` END
+		FROM snapshot_custom_resources r LEFT JOIN titles t ON t.id = r.title_id
+		LEFT JOIN snapshot_resources sr ON sr.customer_id = $4 AND sr.package_id = r.package_id AND sr.title_id = r.title_id
+		WHERE r.customer_id = $4 AND r.package_id = $1 AND r.title_id >= $2 AND COALESCE(sr.selected, true) AND NOT COALESCE(sr.hidden, false)
+		ORDER BY r.title_id LIMIT $3`,
+}
+
+// frozenCustomisation is the columns of a resource's customisation frozen
+// at the POST (sr, possibly absent: none).
+const frozenCustomisation = `COALESCE(sr.custom_coverage, ''), COALESCE(sr.coverage_statement, ''),
+	COALESCE(sr.embargo_unit, 0), COALESCE(sr.embargo_value, 0), sr.proxy_id`
+
+// plainPackageRowsSQL reads a managed package in which the customer has no
+// title-level state: one ordered scan of its resources. They all have
+// KBART rows, which hold their URLs: it reads only those and the title's
+// type.
+const plainPackageRowsSQL = `SELECT title_id, kbart, pub_type FROM resources WHERE package_id = $1 AND title_id >= $2
+	ORDER BY title_id LIMIT $3`
+
+// holdingsChunk is the most resources a query of a page reads: a page
+// that ends early does not leave a package's remaining resources to be
+// read and dropped, and a whole snapshot is read a chunk at a time.
+const holdingsChunk = 1000
+
+// segment gives the rows of one segment from title from on.
+func (sc *holdingsScan) segment(g *segmentHead, from int64) error {
+	q, plain := segmentRowsSQL[g.kind], g.kind == segmentPackage && !g.customised
+	if plain {
+		q = plainPackageRowsSQL
+	}
+	r := kbsql.SnapshotResource{PackageID: g.packageID, VendorID: g.vendorID, PackageName: g.packageName, VendorName: g.vendorName}
+	var proxy *string
+	dest := []any{&r.TitleID, &r.KBART, &r.URL, &r.PubType, &r.CustomCoverage, &r.Statement, &r.EmbargoUnit, &r.EmbargoValue, &proxy,
+		&r.TitleName, &r.Publisher, &r.Contributors, &r.Identifiers}
+	if plain {
+		dest = []any{&r.TitleID, &r.KBART, &r.PubType}
+		r.URLMask = g.urlMask
+	}
+	for sc.left != 0 {
+		// Every resource has a row at least, so a page needs no more
+		// resources than the rows it skips and gives.
+		limit := holdingsChunk
+		if sc.left > 0 {
+			limit = min(limit, sc.skip+sc.left)
+		}
+		args := []any{g.packageID, from, limit}
+		if !plain {
+			args = append(args, sc.cust)
+		}
+		rows, err := sc.tx.Query(sc.ctx, q, args...)
+		if err != nil {
+			return fmt.Errorf("holdings of %s, package %d: %w", sc.cust, g.packageID, err)
+		}
+		n := 0
+		for sc.left != 0 && rows.Next() {
+			n++
+			if err := rows.Scan(dest...); err != nil {
+				rows.Close()
+				return fmt.Errorf("holdings of %s, package %d: %w", sc.cust, g.packageID, err)
+			}
+			if !plain {
+				r.URLMask = g.urlMask
+				if proxy != nil {
+					if err := sc.proxyMask(&r, *proxy); err != nil {
+						rows.Close()
+						return err
+					}
+				}
+			}
+			if err := sc.give(&r); err != nil {
+				rows.Close()
+				return err
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("holdings of %s, package %d: %w", sc.cust, g.packageID, err)
+		}
+		if n < limit {
+			return nil // the segment's end (or the page's)
+		}
+		from = r.TitleID + 1
+	}
+	return nil
+}
+
+// give calls fn for the resource's rows that are in the page.
+func (sc *holdingsScan) give(r *kbsql.SnapshotResource) error {
+	lines, err := r.Rows()
+	if err != nil {
+		return err
+	}
+	if sc.skip >= len(lines) {
+		sc.skip -= len(lines)
+		return nil
+	}
+	for _, line := range lines[sc.skip:] {
+		if sc.left == 0 {
+			break
+		}
+		r.Holding(&sc.h, line)
+		if err := sc.fn(&sc.h); err != nil {
+			return err
+		}
+		sc.left--
+	}
+	sc.skip = 0
+	return nil
+}
+
+// proxyMask sets the URL mask of a resource with its own proxy, frozen at
+// the POST.
+func (sc *holdingsScan) proxyMask(r *kbsql.SnapshotResource, proxy string) error {
+	if sc.proxies == nil {
+		rows, err := sc.tx.Query(sc.ctx, `SELECT id, url_mask FROM snapshot_proxies WHERE customer_id = $1`, sc.cust)
+		if err != nil {
+			return fmt.Errorf("proxies of %s: %w", sc.cust, err)
+		}
+		m := map[string]string{}
+		var id, mask string
+		if _, err := pgx.ForEachRow(rows, []any{&id, &mask}, func() error { m[id] = mask; return nil }); err != nil {
+			return fmt.Errorf("proxies of %s: %w", sc.cust, err)
+		}
+		sc.proxies = m
+	}
+	r.URLMask = sc.proxies[proxy]
+	return nil
+}
