@@ -63,7 +63,7 @@ type holdingsScan struct {
 	skip                   int   // rows before the page's first, from the mark
 	left                   int   // rows still to give; -1 for all
 	fn                     func(*kb.Holding) error
-	proxies                map[string]string // the frozen proxies' URL masks, read when first needed
+	proxies                map[string]string // the frozen proxies' URL masks, read at the first customised segment
 	h                      kb.Holding
 }
 
@@ -169,6 +169,10 @@ func (sc *holdingsScan) segment(g *segmentHead, from int64) error {
 	if plain {
 		dest = []any{&r.TitleID, &r.KBART, &r.PubType}
 		r.URLMask = g.urlMask
+	} else if err := sc.readProxies(); err != nil {
+		// Before the rows: the transaction's connection reads one result
+		// at a time.
+		return err
 	}
 	for sc.left != 0 {
 		// Every resource has a row at least, so a page needs no more
@@ -195,10 +199,7 @@ func (sc *holdingsScan) segment(g *segmentHead, from int64) error {
 			if !plain {
 				r.URLMask = g.urlMask
 				if proxy != nil {
-					if err := sc.proxyMask(&r, *proxy); err != nil {
-						rows.Close()
-						return err
-					}
+					r.URLMask = sc.proxies[*proxy]
 				}
 			}
 			if err := sc.give(&r); err != nil {
@@ -242,21 +243,21 @@ func (sc *holdingsScan) give(r *kbsql.SnapshotResource) error {
 	return nil
 }
 
-// proxyMask sets the URL mask of a resource with its own proxy, frozen at
-// the POST.
-func (sc *holdingsScan) proxyMask(r *kbsql.SnapshotResource, proxy string) error {
-	if sc.proxies == nil {
-		rows, err := sc.tx.Query(sc.ctx, `SELECT id, url_mask FROM snapshot_proxies WHERE customer_id = $1`, sc.cust)
-		if err != nil {
-			return fmt.Errorf("proxies of %s: %w", sc.cust, err)
-		}
-		m := map[string]string{}
-		var id, mask string
-		if _, err := pgx.ForEachRow(rows, []any{&id, &mask}, func() error { m[id] = mask; return nil }); err != nil {
-			return fmt.Errorf("proxies of %s: %w", sc.cust, err)
-		}
-		sc.proxies = m
+// readProxies reads the URL masks of the customer's proxies as frozen at
+// the POST, by proxy id, once a page.
+func (sc *holdingsScan) readProxies() error {
+	if sc.proxies != nil {
+		return nil
 	}
-	r.URLMask = sc.proxies[proxy]
+	rows, err := sc.tx.Query(sc.ctx, `SELECT id, url_mask FROM snapshot_proxies WHERE customer_id = $1`, sc.cust)
+	if err != nil {
+		return fmt.Errorf("proxies of %s: %w", sc.cust, err)
+	}
+	m := map[string]string{}
+	var id, mask string
+	if _, err := pgx.ForEachRow(rows, []any{&id, &mask}, func() error { m[id] = mask; return nil }); err != nil {
+		return fmt.Errorf("proxies of %s: %w", sc.cust, err)
+	}
+	sc.proxies = m
 	return nil
 }
