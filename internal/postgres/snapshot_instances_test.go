@@ -18,7 +18,7 @@ import (
 // seedSnapshot fills the knowledge base with one package of n titles, one
 // KBART row each and two for every tenth, and customer c1, who selects the
 // package whole, hides its title 7 and gives title 8 a custom coverage of
-// three ranges. It returns the number of holding rows c1's snapshot has.
+// three ranges and its own proxy. It returns the number of holding rows c1's snapshot has.
 func seedSnapshot(t *testing.T, st *postgres.Store, n int) int {
 	t.Helper()
 	ctx := t.Context()
@@ -27,14 +27,15 @@ func seedSnapshot(t *testing.T, st *postgres.Store, n int) int {
 		`INSERT INTO packages(id, vendor_id, name, sort_name, content_type, package_type) VALUES (1, 1, 'P', 'p', 1, 1)`,
 		`INSERT INTO titles(id, name, sort_name, pub_type) SELECT g, 'Title ' || g, 'title ' || g, 1 FROM generate_series(1, $1::int) g`,
 		`INSERT INTO resources(package_id, title_id, sort_name, url, kbart, pub_type)
-			SELECT 1, g, 'title ' || g, '', 'Title ' || g || repeat(E'\t', 24) ||
-				CASE WHEN g % 10 = 0 THEN E'\nTitle ' || g || repeat(E'\t', 24) ELSE '' END, 1
-			FROM generate_series(1, $1::int) g`,
+			SELECT 1, g, 'title ' || g, '', row || CASE WHEN g % 10 = 0 THEN E'\n' || row ELSE '' END, 1
+			FROM (SELECT g, 'Title ' || g || repeat(E'\t', 9) || 'https://x.example/' || g || repeat(E'\t', 15) AS row
+				FROM generate_series(1, $1::int) g) t`,
 		`INSERT INTO customers(id, name, vendor_id) VALUES ('c1', 'One', 2)`,
 		`INSERT INTO customer_packages(customer_id, package_id, selected) VALUES ('c1', 1, true)`,
 		`INSERT INTO customer_resources(customer_id, package_id, title_id, hidden) VALUES ('c1', 1, 7, true)`,
-		`INSERT INTO customer_resources(customer_id, package_id, title_id, selected, custom_coverage)
-			VALUES ('c1', 1, 8, true, '[["2001","2002"],["2003",""],["1990","1991"]]')`,
+		`INSERT INTO proxies(customer_id, id, name, url_mask) VALUES ('c1', 'EZ', 'EZ', 'https://ez.example/?u={targetURL}')`,
+		`INSERT INTO customer_resources(customer_id, package_id, title_id, selected, custom_coverage, proxy_id)
+			VALUES ('c1', 1, 8, true, '[["2001","2002"],["2003",""],["1990","1991"]]', 'EZ')`,
 	} {
 		var args []any
 		if strings.Contains(q, "$1") {
@@ -129,7 +130,8 @@ func TestSnapshotInstances(t *testing.T) {
 	if len(hA) != total || !slices.Equal(hA, hB) {
 		t.Fatalf("A serves %d rows, B %d; want the same %d", len(hA), len(hB), total)
 	}
-	if h := hA[6]; h[0] != "Title 8" || h[3] != "2001" || h[6] != "2002" || h[26] != "1" {
+	if h := hA[6]; h[0] != "Title 8" || h[3] != "2001" || h[6] != "2002" || h[26] != "1" ||
+		h[9] != "https://ez.example/?u=https://x.example/8" {
 		t.Errorf("row 7 = %q, want title 8's first custom range", h)
 	}
 	if na, nb := countBuilds(); na+nb != 1 {
