@@ -21,24 +21,3 @@ func open(t *testing.T) kb.Store {
 }
 
 func TestConformance(t *testing.T) { storetest.Run(t, open) }
-
-func TestReopen(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "kb.db")
-	s, err := sqlite.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.AddCustomer(ctx, "c", "C"); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	s, err = sqlite.Open(ctx, path) // migrations already applied
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if _, err := s.Customer(ctx, "c"); err != nil {
-		t.Errorf("customer lost on reopen: %v", err)
-	}
-}

@@ -1,4 +1,4 @@
-package sqlite_test
+package store_test
 
 import (
 	"compress/gzip"
@@ -13,6 +13,7 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbart"
 	"github.com/kbserver/kbserver/internal/realdata"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // importFile imports one KBART file as a package. refused reports a file
@@ -65,7 +66,7 @@ func TestImportRealCorpus(t *testing.T) {
 	dir := realdata.Dir(t)
 	files := realdata.Files(t)
 	ctx := context.Background()
-	s := open(t)
+	s := testdb.Open(t)
 	var imported, refused, rows, rejectedRows int
 	refusedSet := map[string]bool{}
 	for _, rel := range files {

@@ -1,0 +1,30 @@
+package testdb
+
+import (
+	"database/sql"
+	"testing"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver of database/sql
+	_ "modernc.org/sqlite"             // the "sqlite" driver of database/sql
+)
+
+// DB opens the database of the store at dsn (made by NewDSN) with
+// database/sql, for the few tests that must read what no store method
+// returns (a package's stored KBART rows, a customer's title-level rows).
+// Write queries both engines accept: $1, $2… placeholders, standard SQL,
+// and flags tested as conditions (CASE WHEN hidden …), since SQLite
+// stores them as integers and PostgreSQL as booleans. The database is
+// closed when the test ends.
+func DB(t testing.TB, dsn string) *sql.DB {
+	t.Helper()
+	driver := "sqlite"
+	if Kind() == "postgres" {
+		driver = "pgx"
+	}
+	db, err := sql.Open(driver, dsn)
+	if err != nil {
+		t.Fatalf("open %s: %v", dsn, err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
