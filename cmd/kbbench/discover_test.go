@@ -7,10 +7,12 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // TestDiscoverToggleable checks that resource/put only toggles titles it
@@ -19,7 +21,7 @@ import (
 func TestDiscoverToggleable(t *testing.T) {
 	s := newTestServer(t)
 	ctx := context.Background()
-	st := openStore(t, s.db)
+	st := s.st
 	o := options{url: s.url, custID: "demo", key: s.key, timeout: 10 * time.Second, count: 25}
 	a := newAPIClient(o)
 	var pl packageList
@@ -99,18 +101,31 @@ func TestDiscoverToggleable(t *testing.T) {
 // customer's title-level rows are exactly as before.
 func TestResourcePutLeavesNoTrace(t *testing.T) {
 	s := newTestServer(t)
-	db, err := openReadOnly(s.db, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := testdb.DB(t, s.db)
+	// The customer's title-level rows, one line each. Flags are tested as
+	// conditions: SQLite stores them as integers, PostgreSQL as booleans.
 	rows := func() string {
-		var out string
-		if err := db.QueryRow(`SELECT count(*) || ':' || coalesce(group_concat(package_id || '/' || title_id || '=' || coalesce(selected, 'null') || ',' || hidden, ' '), '')
-			FROM (SELECT * FROM customer_resources WHERE customer_id = 'demo' ORDER BY 1, 2, 3)`).Scan(&out); err != nil {
+		r, err := db.Query(`SELECT package_id, title_id,
+				CASE WHEN selected IS NULL THEN 'null' WHEN selected THEN '1' ELSE '0' END,
+				CASE WHEN hidden THEN '1' ELSE '0' END
+			FROM customer_resources WHERE customer_id = 'demo' ORDER BY package_id, title_id`)
+		if err != nil {
 			t.Fatal(err)
 		}
-		return out
+		defer r.Close()
+		var out strings.Builder
+		for r.Next() {
+			var p, tid int64
+			var selected, hidden string
+			if err := r.Scan(&p, &tid, &selected, &hidden); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&out, "%d/%d=%s,%s\n", p, tid, selected, hidden)
+		}
+		if err := r.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
 	}
 	before := rows()
 	jsonFile := filepath.Join(t.TempDir(), "out.json")

@@ -16,24 +16,23 @@ import (
 	"github.com/kbserver/kbserver/internal/gen"
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/sqlite"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // testServer is a kbserver over a small generated knowledge base with the
-// customer "demo", an API key, some selected packages and a guest profile.
+// customer "demo", an API key, some selected packages and a guest profile,
+// in a store of the test run's kind (internal/testdb). db is the store's
+// --db value; st is the server's store, for setting up and checking.
 type testServer struct {
 	url, key, db string
+	st           kb.Store
 }
 
 func newTestServer(t *testing.T) testServer {
 	t.Helper()
 	ctx := context.Background()
-	db := filepath.Join(t.TempDir(), "kb.db")
-	st, err := sqlite.Open(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	db := testdb.NewDSN(t)
+	st := testdb.OpenDSN(t, db)
 	sum, err := gen.Generate(ctx, st, gen.Options{Titles: 2000, Seed: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +57,7 @@ func newTestServer(t *testing.T) testServer {
 	}
 	srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	t.Cleanup(srv.Close)
-	return testServer{url: srv.URL, key: key, db: db}
+	return testServer{url: srv.URL, key: key, db: db, st: st}
 }
 
 func runBench(args ...string) (stdout, stderr string, err error) {
@@ -285,15 +284,4 @@ func TestSearchTerm(t *testing.T) {
 	if got := searchTerm(rng, kb.SearchBeginsWith, kb.FieldISXN, []string{"978-0-306-40615-7"}); got != "978-0-30" {
 		t.Errorf("isbn beginswith = %q, want its first half", got)
 	}
-}
-
-// openStore opens the test server's database for checks, closed with the test.
-func openStore(t *testing.T, path string) *sqlite.Store {
-	t.Helper()
-	st, err := sqlite.Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
 }
