@@ -41,8 +41,17 @@ var resumeEvery = 10 * time.Second
 const codeSerializationFailure = "40001"
 
 // buildRetries bounds the retries of a build that lost a race with an
-// import or a POST.
+// import or a POST: for the snapshot's row (a POST replaced the build),
+// or for a package's marks, which a build refreshes when they are stale
+// while an import of the package may be writing them too (a row updated
+// meanwhile, or the same new mark inserted: a unique violation).
 const buildRetries = 3
+
+// lostRace reports whether a build failed for a concurrent write, which a
+// new attempt, from a newer state, does not meet again.
+func lostRace(err error) bool {
+	return isCode(err, codeSerializationFailure) || isCode(err, codeUniqueViolation)
+}
 
 // buildStarted, when set (tests, through export_test), is called when a
 // claimed build finds its snapshot still to build and starts writing it.
@@ -128,11 +137,11 @@ func (s *Store) buildPending(ctx context.Context, custID string, build int64) (b
 }
 
 // buildClaimed builds under the claim held on conn, again if it lost a
-// race for a row to an import or a POST.
+// race to an import or a POST.
 func (s *Store) buildClaimed(ctx context.Context, conn *pgxpool.Conn, custID string, build int64) error {
 	for attempt := 0; ; attempt++ {
 		err := s.buildOnce(ctx, conn, custID, build)
-		if err == nil || attempt == buildRetries || !isCode(err, codeSerializationFailure) {
+		if err == nil || attempt == buildRetries || !lostRace(err) {
 			return err
 		}
 	}
