@@ -134,8 +134,11 @@ func TestSnapshotInstances(t *testing.T) {
 		h[9] != "https://ez.example/?u=https://x.example/8" {
 		t.Errorf("row 7 = %q, want title 8's first custom range", h)
 	}
-	if na, nb := countBuilds(); na+nb != 1 {
-		t.Fatalf("builds: %d on A, %d on B; want one in all", na, nb)
+	// Which server builds is a race (B's resume may claim the build before
+	// A's own goroutine does); that one builds is not.
+	firstA, firstB := countBuilds()
+	if firstA+firstB != 1 {
+		t.Fatalf("builds: %d on A, %d on B; want one in all", firstA, firstB)
 	}
 
 	// A third party holds the claim (a server busy building): A's POST
@@ -188,8 +191,8 @@ func TestSnapshotInstances(t *testing.T) {
 	if stB, err = b.WaitSnapshot(wctx, "c1"); err != nil || stB.Status != kb.SnapshotCompleted || stB.Total != total {
 		t.Fatalf("status after the claimant died = %+v, %v", stB, err)
 	}
-	if na, nb := countBuilds(); na != 1 || nb != 1 {
-		t.Fatalf("builds: %d on A, %d on B; want one each", na, nb)
+	if na, nb := countBuilds(); na != firstA || nb != firstB+1 {
+		t.Fatalf("builds: %d on A, %d on B; want %d on A, %d on B (one more, B's resume)", na, nb, firstA, firstB+1)
 	}
 	if got := allHoldings(t, b); !slices.Equal(got, hA) {
 		t.Fatalf("the resumed build serves %d rows, unlike the first", len(got))
