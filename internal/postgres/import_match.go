@@ -40,24 +40,11 @@ func (imp *importer) batch(rows []kb.ImportRow) error {
 	var created []int // indexes in ps of the rows that create a title
 	for i := range ps {
 		p := &ps[i]
-		t, ok := importTitleRef{}, false
-		for _, id := range p.Idents {
-			if id.Valid {
-				if t, ok = byNorm[id.Norm]; ok {
-					break
-				}
-			}
-		}
-		if !ok && !p.HasValid {
-			t, ok = byHash[p.Match]
-		}
+		t, ok := kbsql.MatchTitle(p, byNorm, byHash)
 		if ok {
 			imp.res.TitlesMatched++
-			for _, id := range p.Idents { // identifiers this row adds to a known title
-				if _, known := byNorm[id.Norm]; id.Valid && !known {
-					byNorm[id.Norm] = t
-					w.addIdent(t.id, id)
-				}
+			for _, id := range kbsql.AddedIdents(p, t, byNorm) { // identifiers this row adds to a known title
+				w.addIdent(t.id, id)
 			}
 			refs[i] = t
 			continue
@@ -66,12 +53,7 @@ func (imp *importer) batch(rows []kb.ImportRow) error {
 		// until then refs holds -(its index in created)-1.
 		t = importTitleRef{id: -int64(len(created)) - 1, sort: kbsql.Fold(p.Name), pubType: p.PubType}
 		created = append(created, i)
-		for _, id := range p.Idents {
-			if id.Valid {
-				byNorm[id.Norm] = t
-			}
-		}
-		byHash[p.Match] = t
+		kbsql.NoteNewTitle(p, t, byNorm, byHash)
 		refs[i] = t
 	}
 	if len(created) > 0 {
@@ -131,18 +113,7 @@ func (imp *importer) titleIDs(n int) ([]int64, error) {
 // for rows without one, of their match hashes: two queries a batch. When
 // several titles share an identifier or a hash, the oldest wins.
 func (imp *importer) lookupTitles(ps []kbsql.ImportRow) (map[string]importTitleRef, map[int64]importTitleRef, error) {
-	var norms []string
-	var hashes []int64
-	for _, p := range ps {
-		for _, id := range p.Idents {
-			if id.Valid {
-				norms = append(norms, id.Norm)
-			}
-		}
-		if !p.HasValid {
-			hashes = append(hashes, p.Match)
-		}
-	}
+	norms, hashes := kbsql.MatchKeys(ps)
 	byNorm := make(map[string]importTitleRef, len(norms))
 	byHash := make(map[int64]importTitleRef, len(hashes))
 	if len(norms) > 0 {

@@ -202,24 +202,11 @@ func (imp *importer) batch(rows []kb.ImportRow) error {
 	refs := make([]titleRef, len(ps))
 	for i := range ps {
 		p := &ps[i]
-		t, ok := titleRef{}, false
-		for _, id := range p.Idents {
-			if id.Valid {
-				if t, ok = byNorm[id.Norm]; ok {
-					break
-				}
-			}
-		}
-		if !ok && !p.HasValid {
-			t, ok = byHash[p.Match]
-		}
+		t, ok := kbsql.MatchTitle(p, byNorm, byHash)
 		if ok {
 			imp.res.TitlesMatched++
-			for _, id := range p.Idents { // identifiers this row adds to a known title
-				if _, known := byNorm[id.Norm]; id.Valid && !known {
-					byNorm[id.Norm] = t
-					idents = append(idents, []any{t.id, int(id.Type), int(id.Subtype), id.Value, id.Norm, 1})
-				}
+			for _, id := range kbsql.AddedIdents(p, t, byNorm) { // identifiers this row adds to a known title
+				idents = append(idents, []any{t.id, int(id.Type), int(id.Subtype), id.Value, id.Norm, 1})
 			}
 		} else {
 			t = titleRef{id: imp.nextTitle, sort: fold(p.Name), pubType: p.PubType}
@@ -227,12 +214,9 @@ func (imp *importer) batch(rows []kb.ImportRow) error {
 			imp.res.TitlesCreated++
 			titles = append(titles, newTitle(t, p))
 			for _, id := range p.Idents {
-				if id.Valid {
-					byNorm[id.Norm] = t
-				}
 				idents = append(idents, []any{t.id, int(id.Type), int(id.Subtype), id.Value, id.Norm, boolInt(id.Valid)})
 			}
-			byHash[p.Match] = t
+			kbsql.NoteNewTitle(p, t, byNorm, byHash)
 		}
 		refs[i] = t
 	}
@@ -248,18 +232,7 @@ func (imp *importer) batch(rows []kb.ImportRow) error {
 // lookupTitles finds the managed titles of a batch's valid identifiers and,
 // for rows without one, of their match hashes: two queries a batch.
 func (imp *importer) lookupTitles(ps []kbsql.ImportRow) (map[string]titleRef, map[int64]titleRef, error) {
-	var norms []string
-	var hashes []int64
-	for _, p := range ps {
-		for _, id := range p.Idents {
-			if id.Valid {
-				norms = append(norms, id.Norm)
-			}
-		}
-		if !p.HasValid {
-			hashes = append(hashes, p.Match)
-		}
-	}
+	norms, hashes := kbsql.MatchKeys(ps)
 	byNorm := make(map[string]titleRef, len(norms))
 	byHash := make(map[int64]titleRef, len(hashes))
 	if len(norms) > 0 {
