@@ -5,27 +5,14 @@ import (
 	"fmt"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // collectionOnly keeps the selected, visible resources of the titles,
 // drops titles left without any, and adds the kept resources' tokens and
 // notes (one query each for all the titles).
 func (s *Store) collectionOnly(ctx context.Context, custID string, ts []kb.Title) ([]kb.Title, error) {
-	out := ts[:0]
-	var keys []kb.ResourceKey
-	for _, t := range ts {
-		kept := t.Resources[:0]
-		for _, r := range t.Resources {
-			if r.IsSelected && !r.Visibility.Hidden {
-				kept = append(kept, r)
-				keys = append(keys, kb.ResourceKey{PackageID: r.PackageID, TitleID: r.TitleID})
-			}
-		}
-		if len(kept) > 0 {
-			t.Resources = kept
-			out = append(out, t)
-		}
-	}
+	out, keys := kbsql.CollectionResources(ts)
 	if len(keys) == 0 {
 		return out, nil
 	}
@@ -37,17 +24,7 @@ func (s *Store) collectionOnly(ctx context.Context, custID string, ts []kb.Title
 	if err != nil {
 		return nil, err
 	}
-	for i := range out {
-		for j := range out[i].Resources {
-			r := &out[i].Resources[j]
-			tk := tokens[r.PackageID]
-			r.VendorToken, r.PackageToken = tk[0], tk[1]
-			r.Notes = notes[kb.ResourceKey{PackageID: r.PackageID, TitleID: r.TitleID}]
-			if r.Notes == nil {
-				r.Notes = []kb.Note{}
-			}
-		}
-	}
+	kbsql.CollectionDetails(out, tokens, notes)
 	return out, nil
 }
 
@@ -55,14 +32,7 @@ func (s *Store) collectionOnly(ctx context.Context, custID string, ts []kb.Title
 // vendor or package has none) of the packages of keys, with the customer's
 // values.
 func (s *Store) resourceTokens(ctx context.Context, custID string, keys []kb.ResourceKey) (map[int64][2]*kb.Token, error) {
-	seen := map[int64]bool{}
-	var pkgs []int64
-	for _, k := range keys {
-		if !seen[k.PackageID] {
-			seen[k.PackageID] = true
-			pkgs = append(pkgs, k.PackageID)
-		}
-	}
+	pkgs := kbsql.KeyPackages(keys)
 	rows, err := s.pool.Query(ctx, `SELECT p.id, v.token_fact, v.token_prompt, v.token_help, cv.token_value,
 			p.token_fact, p.token_prompt, p.token_help, cp.token_value
 		FROM packages p JOIN vendors v ON v.id = p.vendor_id
@@ -80,14 +50,7 @@ func (s *Store) resourceTokens(ctx context.Context, custID string, keys []kb.Res
 		if err := rows.Scan(&id, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7]); err != nil {
 			return nil, fmt.Errorf("resource tokens: %w", err)
 		}
-		var pair [2]*kb.Token
-		for i := range pair {
-			g := f[i*4:]
-			if g[0] != nil {
-				pair[i] = &kb.Token{FactName: *g[0], Prompt: str(g[1]), HelpText: str(g[2]), Value: str(g[3])}
-			}
-		}
-		out[id] = pair
+		out[id] = kbsql.TokenPair(f)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("resource tokens: %w", err)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // sqlCollection lists the (title_id, package_id) resources of the
@@ -213,21 +214,7 @@ func (s *Store) Publication(ctx context.Context, custID string, packageID, title
 // drops titles left without any, and adds the kept resources' tokens and
 // notes.
 func (s *Store) collectionOnly(ctx context.Context, custID string, ts []kb.Title) ([]kb.Title, error) {
-	out := ts[:0]
-	var keys []kb.ResourceKey
-	for _, t := range ts {
-		kept := t.Resources[:0]
-		for _, r := range t.Resources {
-			if r.IsSelected && !r.Visibility.Hidden {
-				kept = append(kept, r)
-				keys = append(keys, kb.ResourceKey{PackageID: r.PackageID, TitleID: r.TitleID})
-			}
-		}
-		if len(kept) > 0 {
-			t.Resources = kept
-			out = append(out, t)
-		}
-	}
+	out, keys := kbsql.CollectionResources(ts)
 	if len(keys) == 0 {
 		return out, nil
 	}
@@ -239,17 +226,7 @@ func (s *Store) collectionOnly(ctx context.Context, custID string, ts []kb.Title
 	if err != nil {
 		return nil, err
 	}
-	for i := range out {
-		for j := range out[i].Resources {
-			r := &out[i].Resources[j]
-			tk := tokens[r.PackageID]
-			r.VendorToken, r.PackageToken = tk[0], tk[1]
-			r.Notes = notes[kb.ResourceKey{PackageID: r.PackageID, TitleID: r.TitleID}]
-			if r.Notes == nil {
-				r.Notes = []kb.Note{}
-			}
-		}
-	}
+	kbsql.CollectionDetails(out, tokens, notes)
 	return out, nil
 }
 
@@ -257,14 +234,7 @@ func (s *Store) collectionOnly(ctx context.Context, custID string, ts []kb.Title
 // vendor or package has none) of the packages of keys, with the customer's
 // values.
 func (s *Store) resourceTokens(ctx context.Context, custID string, keys []kb.ResourceKey) (map[int64][2]*kb.Token, error) {
-	seen := map[int64]bool{}
-	var pkgs []int64
-	for _, k := range keys {
-		if !seen[k.PackageID] {
-			seen[k.PackageID] = true
-			pkgs = append(pkgs, k.PackageID)
-		}
-	}
+	pkgs := kbsql.KeyPackages(keys)
 	pj, _ := json.Marshal(pkgs)
 	rows, err := s.r.QueryContext(ctx, `SELECT p.id, v.token_fact, v.token_prompt, v.token_help, cv.token_value,
 			p.token_fact, p.token_prompt, p.token_help, cp.token_value
@@ -279,18 +249,11 @@ func (s *Store) resourceTokens(ctx context.Context, custID string, keys []kb.Res
 	out := map[int64][2]*kb.Token{}
 	for rows.Next() {
 		var id int64
-		var f [8]sql.NullString
+		var f [8]*string
 		if err := rows.Scan(&id, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7]); err != nil {
 			return nil, fmt.Errorf("resource tokens: %w", err)
 		}
-		var pair [2]*kb.Token
-		for i := range pair {
-			g := f[i*4:]
-			if g[0].Valid {
-				pair[i] = &kb.Token{FactName: g[0].String, Prompt: g[1].String, HelpText: g[2].String, Value: g[3].String}
-			}
-		}
-		out[id] = pair
+		out[id] = kbsql.TokenPair(f)
 	}
 	return out, rows.Err()
 }
