@@ -3,9 +3,7 @@ package postgres
 import (
 	"context"
 	"crypto/subtle"
-	"encoding/binary"
 	"fmt"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -16,20 +14,12 @@ import (
 // AddCustomer creates a customer and its own vendor, which will hold the
 // customer's custom packages.
 func (s *Store) AddCustomer(ctx context.Context, id, name string) (kb.Customer, error) {
-	id = strings.TrimSpace(id)
-	if id == "" {
-		return kb.Customer{}, kb.Errorf(kb.CodeMissing, "customer id is empty")
-	}
-	for _, r := range id {
-		if r == '/' || r == '?' || r == '#' || r == '.' || r <= ' ' {
-			return kb.Customer{}, kb.Errorf(kb.CodeInvalid, "customer id %q may not contain spaces, '/', '?', '#' or '.'", id)
-		}
-	}
-	if name == "" {
-		name = id
+	id, name, err := kbsql.NewCustomer(id, name)
+	if err != nil {
+		return kb.Customer{}, err
 	}
 	c := kb.Customer{ID: id, Name: name}
-	err := s.customerTx(ctx, id, func(tx pgx.Tx) error {
+	err = s.customerTx(ctx, id, func(tx pgx.Tx) error {
 		var exists bool
 		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM customers WHERE id = $1)`, id).Scan(&exists); err != nil {
 			return err
@@ -80,12 +70,9 @@ func (s *Store) Root(ctx context.Context, custID string) (kb.RootSettings, error
 	return rs, nil
 }
 
-// keyPrefix is the first 8 bytes of a key hash, the indexed part.
-func keyPrefix(h kb.KeyHash) int64 { return int64(binary.BigEndian.Uint64(h[:8])) }
-
 // AddAPIKey stores the hash of a key for a customer.
 func (s *Store) AddAPIKey(ctx context.Context, custID string, h kb.KeyHash) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO api_keys(customer_id, prefix, hash) VALUES ($1, $2, $3)`, custID, keyPrefix(h), h[:])
+	_, err := s.pool.Exec(ctx, `INSERT INTO api_keys(customer_id, prefix, hash) VALUES ($1, $2, $3)`, custID, kbsql.KeyPrefix(h), h[:])
 	if isCode(err, codeForeignKeyViolation) {
 		return fmt.Errorf("add api key: %w", kb.NotFound("Customer"))
 	}
@@ -100,7 +87,7 @@ func (s *Store) AddAPIKey(ctx context.Context, custID string, h kb.KeyHash) erro
 func findKey(ctx context.Context, q interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 }, h kb.KeyHash) (id int64, custID string, err error) {
-	rows, err := q.Query(ctx, `SELECT id, customer_id, hash FROM api_keys WHERE prefix = $1`, keyPrefix(h))
+	rows, err := q.Query(ctx, `SELECT id, customer_id, hash FROM api_keys WHERE prefix = $1`, kbsql.KeyPrefix(h))
 	if err != nil {
 		return 0, "", err
 	}

@@ -4,10 +4,8 @@ import (
 	"context"
 	"crypto/subtle"
 	"database/sql"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
@@ -17,20 +15,12 @@ import (
 // AddCustomer creates a customer and its own vendor, which will hold the
 // customer's custom packages.
 func (s *Store) AddCustomer(ctx context.Context, id, name string) (kb.Customer, error) {
-	id = strings.TrimSpace(id)
-	if id == "" {
-		return kb.Customer{}, kb.Errorf(kb.CodeMissing, "customer id is empty")
-	}
-	for _, r := range id {
-		if r == '/' || r == '?' || r == '#' || r == '.' || r <= ' ' {
-			return kb.Customer{}, kb.Errorf(kb.CodeInvalid, "customer id %q may not contain spaces, '/', '?', '#' or '.'", id)
-		}
-	}
-	if name == "" {
-		name = id
+	id, name, err := kbsql.NewCustomer(id, name)
+	if err != nil {
+		return kb.Customer{}, err
 	}
 	c := kb.Customer{ID: id, Name: name}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM customers WHERE id = ?`, id).Scan(&n); err != nil {
 			return err
@@ -70,15 +60,13 @@ func (s *Store) Customer(ctx context.Context, id string) (kb.Customer, error) {
 	return c, nil
 }
 
-func keyPrefix(h kb.KeyHash) int64 { return int64(binary.BigEndian.Uint64(h[:8])) }
-
 // AddAPIKey stores the hash of a key for a customer.
 func (s *Store) AddAPIKey(ctx context.Context, custID string, h kb.KeyHash) error {
 	if _, err := s.Customer(ctx, custID); err != nil {
 		return fmt.Errorf("add api key: %w", err)
 	}
 	_, err := s.w.ExecContext(ctx, `INSERT INTO api_keys(customer_id, prefix, hash, created) VALUES (?, ?, ?, ?)`,
-		custID, keyPrefix(h), h[:], time.Now().UTC().Format(time.RFC3339))
+		custID, kbsql.KeyPrefix(h), h[:], time.Now().UTC().Format(time.RFC3339))
 	if err != nil {
 		return fmt.Errorf("add api key: %w", err)
 	}
@@ -91,7 +79,7 @@ const sqlFindKey = `SELECT id, customer_id, hash FROM api_keys WHERE prefix = ?`
 // findKey returns the id and customer of the key with hash h, comparing
 // full hashes in constant time.
 func findKey(ctx context.Context, q func(ctx context.Context, query string, args ...any) (*sql.Rows, error), h kb.KeyHash) (id int64, custID string, err error) {
-	rows, err := q(ctx, sqlFindKey, keyPrefix(h))
+	rows, err := q(ctx, sqlFindKey, kbsql.KeyPrefix(h))
 	if err != nil {
 		return 0, "", err
 	}

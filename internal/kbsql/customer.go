@@ -1,0 +1,33 @@
+package kbsql
+
+import (
+	"encoding/binary"
+	"strings"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// NewCustomer checks the id and name of a customer to add and returns
+// them as stored: the id trimmed, the name the id where it is empty. An id
+// may not be empty nor hold spaces, control characters, '/', '?', '#' or
+// '.', since it stands in URL paths.
+func NewCustomer(id, name string) (string, string, error) {
+	id = strings.TrimSpace(id)
+	if id == "" {
+		return "", "", kb.Errorf(kb.CodeMissing, "customer id is empty")
+	}
+	for _, r := range id {
+		if r == '/' || r == '?' || r == '#' || r == '.' || r <= ' ' {
+			return "", "", kb.Errorf(kb.CodeInvalid, "customer id %q may not contain spaces, '/', '?', '#' or '.'", id)
+		}
+	}
+	if name == "" {
+		name = id
+	}
+	return id, name, nil
+}
+
+// KeyPrefix is the indexed prefix of an API key hash: its first eight
+// bytes as a signed integer. A key is found by its prefix, then its full
+// hash is compared in constant time.
+func KeyPrefix(h kb.KeyHash) int64 { return int64(binary.BigEndian.Uint64(h[:8])) }
