@@ -28,43 +28,32 @@ func (s *Store) Holdings(ctx context.Context, custID string, offset, count int, 
 	if err != nil {
 		return err
 	}
-	switch st.Status {
-	case kb.SnapshotInProgress:
-		return kb.Errorf(kb.CodeConflict, "The holdings snapshot is being built; GET holdings/status until it is Completed.")
-	case kb.SnapshotNone:
-		return kb.Errorf(kb.CodeNotFound, "No holdings snapshot: POST holdings first, then GET holdings/status until it is Completed.")
-	case kb.SnapshotFailed:
-		return kb.Errorf(kb.CodeNotFound, "The last holdings snapshot failed: POST holdings again.")
+	if err := kbsql.HoldingsReadable(st.Status); err != nil {
+		return err
 	}
 	offset = max(offset, 1)
 	if offset > st.Total {
 		return nil
 	}
-	sc := holdingsScan{ctx: ctx, tx: tx, cust: custID, left: count, fn: fn}
+	sc := holdingsScan{ctx: ctx, tx: tx, cust: custID, HoldingsPage: kbsql.NewHoldingsPage(count, fn)}
 	var seq int64
 	err = tx.QueryRow(ctx, `SELECT seq, package_id, title_id FROM snapshot_marks WHERE customer_id = $1 AND seq <= $2
 		ORDER BY seq DESC LIMIT 1`, custID, offset).Scan(&seq, &sc.fromPackage, &sc.fromTitle)
 	if err != nil {
 		return fmt.Errorf("holdings of %s: %w", custID, err)
 	}
-	sc.skip = offset - int(seq)
-	if count <= 0 {
-		sc.left = -1
-	}
+	sc.Skip = offset - int(seq)
 	return sc.run()
 }
 
 // holdingsScan reads the rows of a page of a snapshot.
 type holdingsScan struct {
+	kbsql.HoldingsPage
 	ctx                    context.Context
 	tx                     pgx.Tx
 	cust                   string
-	fromPackage, fromTitle int64 // the mark the page starts from
-	skip                   int   // rows before the page's first, from the mark
-	left                   int   // rows still to give; -1 for all
-	fn                     func(*kb.Holding) error
+	fromPackage, fromTitle int64             // the mark the page starts from
 	proxies                map[string]string // the frozen proxies' URL masks, read at the first customised segment
-	h                      kb.Holding
 }
 
 // segmentHead is a segment of a built snapshot as a page reads it.
@@ -79,7 +68,7 @@ type segmentHead struct {
 // run reads the segments from the mark's package on, a batch at a time.
 func (sc *holdingsScan) run() error {
 	after := sc.fromPackage - 1
-	for sc.left != 0 {
+	for sc.Left != 0 {
 		rows, err := sc.tx.Query(sc.ctx, `SELECT sg.package_id, sg.kind, COALESCE(p.name, sg.package_name),
 				COALESCE(v.id, sg.vendor_id), COALESCE(v.name, sg.vendor_name), sg.url_mask, sg.customised
 			FROM snapshot_segments sg LEFT JOIN packages p ON p.id = sg.package_id LEFT JOIN vendors v ON v.id = p.vendor_id
@@ -97,7 +86,7 @@ func (sc *holdingsScan) run() error {
 			return nil
 		}
 		for i := range segs {
-			if sc.left == 0 {
+			if sc.Left == 0 {
 				return nil
 			}
 			from := int64(0)
@@ -174,12 +163,12 @@ func (sc *holdingsScan) segment(g *segmentHead, from int64) error {
 		// at a time.
 		return err
 	}
-	for sc.left != 0 {
+	for sc.Left != 0 {
 		// Every resource has a row at least, so a page needs no more
 		// resources than the rows it skips and gives.
 		limit := holdingsChunk
-		if sc.left > 0 {
-			limit = min(limit, sc.skip+sc.left)
+		if sc.Left > 0 {
+			limit = min(limit, sc.Skip+sc.Left)
 		}
 		args := []any{g.packageID, from, limit}
 		if !plain {
@@ -190,7 +179,7 @@ func (sc *holdingsScan) segment(g *segmentHead, from int64) error {
 			return fmt.Errorf("holdings of %s, package %d: %w", sc.cust, g.packageID, err)
 		}
 		n := 0
-		for sc.left != 0 && rows.Next() {
+		for sc.Left != 0 && rows.Next() {
 			n++
 			if err := rows.Scan(dest...); err != nil {
 				rows.Close()
@@ -202,7 +191,7 @@ func (sc *holdingsScan) segment(g *segmentHead, from int64) error {
 					r.URLMask = sc.proxies[*proxy]
 				}
 			}
-			if err := sc.give(&r); err != nil {
+			if err := sc.Give(&r); err != nil {
 				rows.Close()
 				return err
 			}
@@ -216,30 +205,6 @@ func (sc *holdingsScan) segment(g *segmentHead, from int64) error {
 		}
 		from = r.TitleID + 1
 	}
-	return nil
-}
-
-// give calls fn for the resource's rows that are in the page.
-func (sc *holdingsScan) give(r *kbsql.SnapshotResource) error {
-	lines, err := r.Rows()
-	if err != nil {
-		return err
-	}
-	if sc.skip >= len(lines) {
-		sc.skip -= len(lines)
-		return nil
-	}
-	for _, line := range lines[sc.skip:] {
-		if sc.left == 0 {
-			break
-		}
-		r.Holding(&sc.h, line)
-		if err := sc.fn(&sc.h); err != nil {
-			return err
-		}
-		sc.left--
-	}
-	sc.skip = 0
 	return nil
 }
 

@@ -26,29 +26,21 @@ func (s *Store) Holdings(ctx context.Context, custID string, offset, count int, 
 	if err != nil {
 		return err
 	}
-	switch st.Status {
-	case kb.SnapshotInProgress:
-		return kb.Errorf(kb.CodeConflict, "The holdings snapshot is being built; GET holdings/status until it is Completed.")
-	case kb.SnapshotNone:
-		return kb.Errorf(kb.CodeNotFound, "No holdings snapshot: POST holdings first, then GET holdings/status until it is Completed.")
-	case kb.SnapshotFailed:
-		return kb.Errorf(kb.CodeNotFound, "The last holdings snapshot failed: POST holdings again.")
+	if err := kbsql.HoldingsReadable(st.Status); err != nil {
+		return err
 	}
 	offset = max(offset, 1)
 	if offset > st.Total {
 		return nil
 	}
-	sc := holdingsScan{ctx: ctx, tx: tx, cust: custID, left: count, fn: fn}
+	sc := holdingsScan{ctx: ctx, tx: tx, cust: custID, HoldingsPage: kbsql.NewHoldingsPage(count, fn)}
 	var seq int
 	err = tx.QueryRowContext(ctx, `SELECT seq, package_id, title_id FROM snapshot_marks WHERE customer_id = ? AND seq <= ?
 		ORDER BY seq DESC LIMIT 1`, custID, offset).Scan(&seq, &sc.fromPackage, &sc.fromTitle)
 	if err != nil {
 		return fmt.Errorf("holdings of %s: %w", custID, err)
 	}
-	sc.skip = offset - seq
-	if count <= 0 {
-		sc.left = -1
-	}
+	sc.Skip = offset - seq
 	defer func() {
 		for _, st := range sc.stmts {
 			st.Close()
@@ -59,16 +51,13 @@ func (s *Store) Holdings(ctx context.Context, custID string, offset, count int, 
 
 // holdingsScan reads the rows of a page of a snapshot.
 type holdingsScan struct {
+	kbsql.HoldingsPage
 	ctx                    context.Context
 	tx                     *sql.Tx
 	cust                   string
-	fromPackage, fromTitle int64 // the mark the page starts from
-	skip                   int   // rows before the page's first, from the mark
-	left                   int   // rows still to give; -1 for all
-	fn                     func(*kb.Holding) error
+	fromPackage, fromTitle int64                // the mark the page starts from
 	proxies                map[string]string    // the frozen proxies' URL masks, read when first needed
 	stmts                  map[string]*sql.Stmt // prepared once a page, used for each of its segments
-	h                      kb.Holding
 }
 
 // segmentHead is a segment of a built snapshot as a page reads it.
@@ -83,7 +72,7 @@ type segmentHead struct {
 // run reads the segments from the mark's package on, a batch at a time.
 func (sc *holdingsScan) run() error {
 	after := sc.fromPackage - 1
-	for sc.left != 0 {
+	for sc.Left != 0 {
 		segs, err := queryAll(sc.ctx, sc.tx, `SELECT sg.package_id, sg.kind, COALESCE(p.name, sg.package_name),
 				COALESCE(v.id, sg.vendor_id), COALESCE(v.name, sg.vendor_name), sg.url_mask, sg.customised
 			FROM snapshot_segments sg LEFT JOIN packages p ON p.id = sg.package_id LEFT JOIN vendors v ON v.id = p.vendor_id
@@ -98,7 +87,7 @@ func (sc *holdingsScan) run() error {
 			return nil
 		}
 		for i := range segs {
-			if sc.left == 0 {
+			if sc.Left == 0 {
 				return nil
 			}
 			from := int64(0)
@@ -192,32 +181,16 @@ func (sc *holdingsScan) segment(g *segmentHead, from int64) error {
 	if plain {
 		dest = []any{&r.KBART, &r.PubType}
 	}
-	for sc.left != 0 && rows.Next() {
+	for sc.Left != 0 && rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
 			return fmt.Errorf("holdings of %s, package %d: %w", sc.cust, g.packageID, err)
 		}
 		if err := sc.customise(&r, cust, g.urlMask); err != nil {
 			return err
 		}
-		lines, err := r.Rows()
-		if err != nil {
+		if err := sc.Give(&r); err != nil {
 			return err
 		}
-		if sc.skip >= len(lines) {
-			sc.skip -= len(lines)
-			continue
-		}
-		for _, line := range lines[sc.skip:] {
-			if sc.left == 0 {
-				break
-			}
-			r.Holding(&sc.h, line)
-			if err := sc.fn(&sc.h); err != nil {
-				return err
-			}
-			sc.left--
-		}
-		sc.skip = 0
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("holdings of %s, package %d: %w", sc.cust, g.packageID, err)
