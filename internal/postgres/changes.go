@@ -53,7 +53,7 @@ func (c *change) commit(ctx context.Context, tx pgx.Tx) error {
 		c.custID, time.Now().UTC(), kb.ActorFrom(ctx), c.object, c.action, c.before, after); err != nil {
 		return fmt.Errorf("record change of %s: %w", c.object, err)
 	}
-	return bumpVersion(ctx, tx, customerVersion(c.custID))
+	return bumpVersion(ctx, tx, kbsql.CustomerVersion(c.custID))
 }
 
 // stateRow scans the one row q selects and returns fields(the scanned

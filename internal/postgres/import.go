@@ -47,7 +47,7 @@ func (s *Store) ImportPackage(ctx context.Context, spec kb.PackageSpec, next fun
 		if err := imp.run(spec, next); err != nil {
 			return err
 		}
-		return bumpVersion(ctx, tx, "kb")
+		return bumpVersion(ctx, tx, kbsql.KBVersion)
 	})
 	if err != nil {
 		return kb.ImportResult{}, fmt.Errorf("import %s / %s: %w", spec.VendorName, spec.PackageName, err)

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // SetPackageState records a customer's package-level selection and
@@ -22,7 +23,7 @@ func (s *Store) SetPackageState(ctx context.Context, custID string, packageID in
 		if err != nil {
 			return fmt.Errorf("set package state: %w", err)
 		}
-		return bumpVersion(ctx, tx, customerVersion(custID))
+		return bumpVersion(ctx, tx, kbsql.CustomerVersion(custID))
 	})
 }
 
@@ -46,7 +47,7 @@ func (s *Store) SetResourceState(ctx context.Context, custID string, packageID, 
 		if err != nil {
 			return fmt.Errorf("set resource state: %w", err)
 		}
-		return bumpVersion(ctx, tx, customerVersion(custID))
+		return bumpVersion(ctx, tx, kbsql.CustomerVersion(custID))
 	})
 }
 

@@ -134,7 +134,7 @@ func (c *change) commit(ctx context.Context, tx *sql.Tx) error {
 	if err != nil {
 		return fmt.Errorf("record change: %w", err)
 	}
-	return bumpVersion(ctx, tx, customerVersion(c.custID))
+	return bumpVersion(ctx, tx, kbsql.CustomerVersion(c.custID))
 }
 
 const (
