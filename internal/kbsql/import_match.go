@@ -1,5 +1,13 @@
 package kbsql
 
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
 // MatchKeys returns what an import batch looks its rows' titles up by: the
 // valid identifiers of every row and the match hashes of the rows without
 // a valid identifier (a row with one matches by identifier only).
@@ -60,4 +68,33 @@ func NoteNewTitle[T any](p *ImportRow, t T, byNorm map[string]T, byHash map[int6
 		}
 	}
 	byHash[p.Match] = t
+}
+
+// ImportBatches reads an import's rows from next until io.EOF and hands
+// them to fn in batches of up to size rows (the last may be empty), so a
+// store matches and writes a batch at a time. It stops at the first error
+// of next or fn, or when ctx is done.
+func ImportBatches(ctx context.Context, size int, next func() (kb.ImportRow, error), fn func([]kb.ImportRow) error) error {
+	batch := make([]kb.ImportRow, 0, size)
+	for done := false; !done; {
+		batch = batch[:0]
+		for len(batch) < size {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			row, err := next()
+			if errors.Is(err, io.EOF) {
+				done = true
+				break
+			}
+			if err != nil {
+				return err
+			}
+			batch = append(batch, row)
+		}
+		if err := fn(batch); err != nil {
+			return err
+		}
+	}
+	return nil
 }

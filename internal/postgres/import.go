@@ -2,9 +2,7 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -72,26 +70,8 @@ func (imp *importer) run(spec kb.PackageSpec, next func() (kb.ImportRow, error))
 	if err := imp.begin(); err != nil {
 		return err
 	}
-	batch := make([]kb.ImportRow, 0, importBatch)
-	for done := false; !done; {
-		batch = batch[:0]
-		for len(batch) < importBatch {
-			if err := imp.ctx.Err(); err != nil {
-				return err
-			}
-			row, err := next()
-			if errors.Is(err, io.EOF) {
-				done = true
-				break
-			}
-			if err != nil {
-				return err
-			}
-			batch = append(batch, row)
-		}
-		if err := imp.batch(batch); err != nil {
-			return err
-		}
+	if err := kbsql.ImportBatches(imp.ctx, importBatch, next, imp.batch); err != nil {
+		return err
 	}
 	if err := imp.removeUnlisted(); err != nil {
 		return err

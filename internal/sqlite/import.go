@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/kbserver/kbserver/internal/kb"
@@ -99,26 +98,8 @@ func (imp *importer) run(spec kb.PackageSpec, next func() (kb.ImportRow, error))
 		return fmt.Errorf("read title ids: %w", err)
 	}
 	imp.nextTitle = imp.maxTitle + 1
-	batch := make([]kb.ImportRow, 0, importBatch)
-	for done := false; !done; {
-		batch = batch[:0]
-		for len(batch) < importBatch {
-			if err := imp.ctx.Err(); err != nil {
-				return err
-			}
-			row, err := next()
-			if errors.Is(err, io.EOF) {
-				done = true
-				break
-			}
-			if err != nil {
-				return err
-			}
-			batch = append(batch, row)
-		}
-		if err := imp.batch(batch); err != nil {
-			return err
-		}
+	if err := kbsql.ImportBatches(imp.ctx, importBatch, next, imp.batch); err != nil {
+		return err
 	}
 	if err := imp.removeUnlisted(); err != nil {
 		return err
