@@ -12,10 +12,6 @@ import (
 	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
-// sqlAssignmentColumns are the columns scanAssignment reads, of
-// erm_assignments a.
-const sqlAssignmentColumns = `a.id, a.customer_id, a.object_id, a.object_kind, a.relative_url, a.link_url, a.created, a.body`
-
 // CreateAssignment stores an assignment of one of the customer's objects,
 // of any kind, and returns it with ObjectKind set from the object (and
 // Created set to now when zero). The object must exist (CodeNotFound
@@ -83,8 +79,8 @@ func (s *Store) Assignments(ctx context.Context, custID string, q kb.AssignmentQ
 		}
 	}
 	var err error
-	list.Total, list.Assignments, err = ermPage(ctx, s, sqlAssignmentColumns, `erm_assignments a`, strings.Join(where, " AND "),
-		`a.created, a.id`, args, q.Page, func(rows pgx.Rows) (kb.Assignment, error) { return scanAssignment(rows) })
+	list.Total, list.Assignments, err = ermPage(ctx, s, kbsql.AssignmentColumns, `erm_assignments a`, strings.Join(where, " AND "),
+		`a.created, a.id`, args, q.Page, func(rows pgx.Rows) (kb.Assignment, error) { return kbsql.ScanAssignment(rows) })
 	if err != nil {
 		return list, fmt.Errorf("list assignments: %w", err)
 	}
@@ -104,19 +100,4 @@ func (s *Store) DeleteAssignment(ctx context.Context, custID, id string) error {
 		}
 		return nil
 	})
-}
-
-// scanAssignment reads the sqlAssignmentColumns of one row.
-func scanAssignment(row pgx.Row) (kb.Assignment, error) {
-	var a kb.Assignment
-	var kind, created string
-	if err := row.Scan(&a.ID, &a.CustomerID, &a.ObjectID, &kind, &a.RelativeURL, &a.LinkURL, &created, &a.Body); err != nil {
-		return a, err
-	}
-	a.ObjectKind = kb.ERMKind(kind)
-	var err error
-	if a.Created, err = kbsql.ParseERMTime(created); err != nil {
-		return a, fmt.Errorf("assignment %s: creation time: %w", a.ID, err)
-	}
-	return a, nil
 }

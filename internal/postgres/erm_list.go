@@ -99,8 +99,8 @@ func (s *Store) ERMObjects(ctx context.Context, custID string, q kb.ERMQuery) (k
 	if err != nil {
 		return list, err
 	}
-	list.Total, list.Objects, err = ermPage(ctx, s, sqlERMColumns, `erm_objects o`, strings.Join(where, " AND "), order, args, q.Page,
-		func(rows pgx.Rows) (kb.ERMObject, error) { return scanERMObject(rows) })
+	list.Total, list.Objects, err = ermPage(ctx, s, kbsql.ERMColumns, `erm_objects o`, strings.Join(where, " AND "), order, args, q.Page,
+		func(rows pgx.Rows) (kb.ERMObject, error) { return kbsql.ScanERMObject(rows) })
 	if err != nil {
 		return list, fmt.Errorf("list %s objects: %w", q.Kind, err)
 	}

@@ -11,9 +11,6 @@ import (
 	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
-// sqlERMColumns are the columns scanERMObject reads, of erm_objects o.
-const sqlERMColumns = `o.id, o.customer_id, o.kind, o.status, o.description, o.created, o.updated, o.body`
-
 // SQLSTATE codes of values PostgreSQL cannot store though Go and SQLite
 // take them: a NUL character or invalid UTF-8 in text
 // (character_not_in_repertoire), \u0000 in a body that doc must hold as
@@ -80,9 +77,9 @@ func (s *Store) CreateERMObject(ctx context.Context, o kb.ERMObject) error {
 // ERMObject returns one of the customer's objects of a kind; CodeNotFound,
 // naming the kind and the id, when the customer has none.
 func (s *Store) ERMObject(ctx context.Context, custID string, kind kb.ERMKind, id string) (kb.ERMObject, error) {
-	row := s.pool.QueryRow(ctx, `SELECT `+sqlERMColumns+` FROM erm_objects o WHERE o.customer_id = $1 AND o.kind = $2 AND o.id = $3`,
+	row := s.pool.QueryRow(ctx, `SELECT `+kbsql.ERMColumns+` FROM erm_objects o WHERE o.customer_id = $1 AND o.kind = $2 AND o.id = $3`,
 		custID, string(kind), id)
-	o, err := scanERMObject(row)
+	o, err := kbsql.ScanERMObject(row)
 	if noRows(err) {
 		return kb.ERMObject{}, kind.NotFound(id)
 	}
@@ -136,22 +133,4 @@ func (s *Store) DeleteERMObject(ctx context.Context, custID string, kind kb.ERMK
 		}
 		return nil
 	})
-}
-
-// scanERMObject reads the sqlERMColumns of one row.
-func scanERMObject(row pgx.Row) (kb.ERMObject, error) {
-	var o kb.ERMObject
-	var kind, created, updated string
-	if err := row.Scan(&o.ID, &o.CustomerID, &kind, &o.Status, &o.Description, &created, &updated, &o.Body); err != nil {
-		return o, err
-	}
-	o.Kind = kb.ERMKind(kind)
-	var err error
-	if o.Created, err = kbsql.ParseERMTime(created); err != nil {
-		return o, fmt.Errorf("object %s: creation time: %w", o.ID, err)
-	}
-	if o.Updated, err = kbsql.ParseERMTime(updated); err != nil {
-		return o, fmt.Errorf("object %s: update time: %w", o.ID, err)
-	}
-	return o, nil
 }

@@ -12,13 +12,6 @@ import (
 	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
-// sqlERMColumns are the columns scanERMObject reads, of erm_objects o.
-const sqlERMColumns = `o.id, o.customer_id, o.kind, o.status, o.description, o.created, o.updated, o.body`
-
-// sqlAssignmentColumns are the columns scanAssignment reads, of
-// erm_assignments a.
-const sqlAssignmentColumns = `a.id, a.customer_id, a.object_id, a.object_kind, a.relative_url, a.link_url, a.created, a.body`
-
 // ermTextColumns are the expressions, in erm_objects o, of the fields
 // sorted as text. Filters match the status and the document URL exactly,
 // the others by "contains". The body's fields are its members at
@@ -83,9 +76,9 @@ func (s *Store) CreateERMObject(ctx context.Context, o kb.ERMObject) error {
 // ERMObject returns one of the customer's objects of a kind; CodeNotFound,
 // naming the kind and the id, when the customer has none.
 func (s *Store) ERMObject(ctx context.Context, custID string, kind kb.ERMKind, id string) (kb.ERMObject, error) {
-	row := s.r.QueryRowContext(ctx, `SELECT `+sqlERMColumns+` FROM erm_objects o WHERE o.customer_id = ? AND o.kind = ? AND o.id = ?`,
+	row := s.r.QueryRowContext(ctx, `SELECT `+kbsql.ERMColumns+` FROM erm_objects o WHERE o.customer_id = ? AND o.kind = ? AND o.id = ?`,
 		custID, string(kind), id)
-	o, err := scanERMObject(row)
+	o, err := kbsql.ScanERMObject(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return kb.ERMObject{}, kind.NotFound(id)
 	}
@@ -179,8 +172,8 @@ func (s *Store) ERMObjects(ctx context.Context, custID string, q kb.ERMQuery) (k
 	if err != nil {
 		return list, err
 	}
-	list.Total, list.Objects, err = listPage(ctx, s.r, sqlERMColumns, `erm_objects o`, strings.Join(where, " AND "), order, args, q.Page,
-		func(rows *sql.Rows) (kb.ERMObject, error) { return scanERMObject(rows) })
+	list.Total, list.Objects, err = listPage(ctx, s.r, kbsql.ERMColumns, `erm_objects o`, strings.Join(where, " AND "), order, args, q.Page,
+		func(rows *sql.Rows) (kb.ERMObject, error) { return kbsql.ScanERMObject(rows) })
 	if err != nil {
 		return list, fmt.Errorf("list %s objects: %w", q.Kind, err)
 	}
@@ -320,8 +313,8 @@ func (s *Store) Assignments(ctx context.Context, custID string, q kb.AssignmentQ
 		}
 	}
 	var err error
-	list.Total, list.Assignments, err = listPage(ctx, s.r, sqlAssignmentColumns, `erm_assignments a`, strings.Join(where, " AND "),
-		`a.created, a.id`, args, q.Page, func(rows *sql.Rows) (kb.Assignment, error) { return scanAssignment(rows) })
+	list.Total, list.Assignments, err = listPage(ctx, s.r, kbsql.AssignmentColumns, `erm_assignments a`, strings.Join(where, " AND "),
+		`a.created, a.id`, args, q.Page, func(rows *sql.Rows) (kb.Assignment, error) { return kbsql.ScanAssignment(rows) })
 	if err != nil {
 		return list, fmt.Errorf("list assignments: %w", err)
 	}
@@ -343,37 +336,4 @@ func (s *Store) DeleteAssignment(ctx context.Context, custID, id string) error {
 		}
 		return nil
 	})
-}
-
-// scanERMObject reads the sqlERMColumns of one row.
-func scanERMObject(row interface{ Scan(...any) error }) (kb.ERMObject, error) {
-	var o kb.ERMObject
-	var kind, created, updated string
-	if err := row.Scan(&o.ID, &o.CustomerID, &kind, &o.Status, &o.Description, &created, &updated, &o.Body); err != nil {
-		return o, err
-	}
-	o.Kind = kb.ERMKind(kind)
-	var err error
-	if o.Created, err = kbsql.ParseERMTime(created); err != nil {
-		return o, fmt.Errorf("object %s: creation time: %w", o.ID, err)
-	}
-	if o.Updated, err = kbsql.ParseERMTime(updated); err != nil {
-		return o, fmt.Errorf("object %s: update time: %w", o.ID, err)
-	}
-	return o, nil
-}
-
-// scanAssignment reads the sqlAssignmentColumns of one row.
-func scanAssignment(row interface{ Scan(...any) error }) (kb.Assignment, error) {
-	var a kb.Assignment
-	var kind, created string
-	if err := row.Scan(&a.ID, &a.CustomerID, &a.ObjectID, &kind, &a.RelativeURL, &a.LinkURL, &created, &a.Body); err != nil {
-		return a, err
-	}
-	a.ObjectKind = kb.ERMKind(kind)
-	var err error
-	if a.Created, err = kbsql.ParseERMTime(created); err != nil {
-		return a, fmt.Errorf("assignment %s: creation time: %w", a.ID, err)
-	}
-	return a, nil
 }
