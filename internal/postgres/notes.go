@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // sqlAddNote checks the customer ($1), the package ($2, visible to the
@@ -88,15 +89,11 @@ func (s *Store) Notes(ctx context.Context, custID string, keys []kb.ResourceKey)
 		return out, nil
 	}
 	// Each resource once: a repeated key would repeat its notes.
-	pkgs := make([]int64, 0, len(keys))
-	titles := make([]int64, 0, len(keys))
-	seen := make(map[kb.ResourceKey]bool, len(keys))
-	for _, k := range keys {
-		if !seen[k] {
-			seen[k] = true
-			pkgs = append(pkgs, k.PackageID)
-			titles = append(titles, k.TitleID)
-		}
+	keys = kbsql.UniqueKeys(keys)
+	pkgs := make([]int64, len(keys))
+	titles := make([]int64, len(keys))
+	for i, k := range keys {
+		pkgs[i], titles[i] = k.PackageID, k.TitleID
 	}
 	rows, err := s.pool.Query(ctx, `SELECT n.id, n.package_id, n.title_id, n.name, n.rank, n.text,
 			n.icon_url, n.icon_id, n.alt_text, n.hover_text, n.link_url, n.show_on

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // AddNote stores a note on a resource the customer can see and returns it
@@ -91,13 +92,10 @@ func (s *Store) Notes(ctx context.Context, custID string, keys []kb.ResourceKey)
 	}
 	// Each resource once, as [package, title] pairs: a repeated key would
 	// repeat its notes.
-	pairs := make([][2]int64, 0, len(keys))
-	seen := make(map[kb.ResourceKey]bool, len(keys))
-	for _, k := range keys {
-		if !seen[k] {
-			seen[k] = true
-			pairs = append(pairs, [2]int64{k.PackageID, k.TitleID})
-		}
+	keys = kbsql.UniqueKeys(keys)
+	pairs := make([][2]int64, len(keys))
+	for i, k := range keys {
+		pairs[i] = [2]int64{k.PackageID, k.TitleID}
 	}
 	// CROSS JOIN keeps the keys the outer loop: each is one search of
 	// notes_resource. With a plain JOIN, SQLite scans all the customer's
