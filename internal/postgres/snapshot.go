@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // The freeze copies a customer's state into the snapshot_* tables in the
@@ -126,21 +127,8 @@ func snapshotStatus(ctx context.Context, q interface {
 	return st, nil
 }
 
-// waitPoll is how often WaitSnapshot reads the status again.
-const waitPoll = 50 * time.Millisecond
-
 // WaitSnapshot polls the customer's snapshot until no build is in progress,
 // whichever server builds it.
 func (s *Store) WaitSnapshot(ctx context.Context, custID string) (kb.SnapshotStatus, error) {
-	for {
-		st, err := s.SnapshotStatus(ctx, custID)
-		if err != nil || st.Status != kb.SnapshotInProgress {
-			return st, err
-		}
-		select {
-		case <-ctx.Done():
-			return st, ctx.Err()
-		case <-time.After(waitPoll):
-		}
-	}
+	return kbsql.WaitSnapshot(ctx, func(ctx context.Context) (kb.SnapshotStatus, error) { return s.SnapshotStatus(ctx, custID) })
 }

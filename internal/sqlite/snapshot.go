@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // The freeze copies a customer's state into the snapshot_* tables in the
@@ -187,15 +188,5 @@ func snapshotStatus(ctx context.Context, q interface {
 
 // WaitSnapshot polls the customer's snapshot until no build is in progress.
 func (s *Store) WaitSnapshot(ctx context.Context, custID string) (kb.SnapshotStatus, error) {
-	for {
-		st, err := s.SnapshotStatus(ctx, custID)
-		if err != nil || st.Status != kb.SnapshotInProgress {
-			return st, err
-		}
-		select {
-		case <-ctx.Done():
-			return st, ctx.Err()
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
+	return kbsql.WaitSnapshot(ctx, func(ctx context.Context) (kb.SnapshotStatus, error) { return s.SnapshotStatus(ctx, custID) })
 }
