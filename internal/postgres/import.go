@@ -93,10 +93,7 @@ func (imp *importer) ensurePackage(spec kb.PackageSpec) error {
 	} else if err != nil {
 		return fmt.Errorf("find vendor: %w", err)
 	}
-	ct := spec.ContentType
-	if ct == kb.ContentAll {
-		ct = kb.ContentUnknown
-	}
+	ct := kbsql.StoredContentType(spec.ContentType)
 	err = tx.QueryRow(ctx, `SELECT id, import_gen FROM packages WHERE vendor_id = $1 AND sort_name = $2`,
 		imp.res.VendorID, kbsql.Fold(pname)).Scan(&imp.packageID, &imp.gen)
 	if noRows(err) {

@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -124,9 +123,8 @@ func (s *Store) CreateCustomPackage(ctx context.Context, custID string, vendorID
 			}
 			return kb.Errorf(kb.CodeNotAllowed, "Custom packages can only be created under the customer's own vendor (%d).", own)
 		}
-		cp.Name = strings.TrimSpace(cp.Name)
-		if cp.Name == "" {
-			return kb.Errorf(kb.CodeMissing, "Attribute PackageName is missing.")
+		if cp.Name, err = kbsql.CustomPackageName(cp.Name); err != nil {
+			return err
 		}
 		if err := checkCustomPackageName(ctx, tx, own, cp.Name, 0); err != nil {
 			return err
@@ -138,10 +136,7 @@ func (s *Store) CreateCustomPackage(ctx context.Context, custID string, vendorID
 		if err != nil {
 			return err
 		}
-		ct := cp.ContentType
-		if ct == kb.ContentAll {
-			ct = kb.ContentUnknown
-		}
+		ct := kbsql.StoredContentType(cp.ContentType)
 		if err := tx.QueryRow(ctx, `INSERT INTO packages(vendor_id, name, sort_name, customer_id, content_type, package_type)
 			VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
 			own, cp.Name, kbsql.Fold(cp.Name), custID, int(ct), int(kb.PackageCustom)).Scan(&id); err != nil {

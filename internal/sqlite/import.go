@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/kbart"
 	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
@@ -125,10 +124,7 @@ func (imp *importer) ensurePackage(spec kb.PackageSpec) error {
 	} else if err != nil {
 		return fmt.Errorf("find vendor: %w", err)
 	}
-	ct := spec.ContentType
-	if ct == kb.ContentAll {
-		ct = kb.ContentUnknown
-	}
+	ct := kbsql.StoredContentType(spec.ContentType)
 	err = tx.QueryRowContext(ctx, `SELECT id, import_gen FROM packages WHERE vendor_id = ? AND sort_name = ?`,
 		imp.res.VendorID, fold(pname)).Scan(&imp.packageID, &imp.gen)
 	switch {
@@ -154,13 +150,6 @@ func (imp *importer) ensurePackage(spec kb.PackageSpec) error {
 	return nil
 }
 
-// titleRef is a title an import row belongs to.
-type titleRef struct {
-	id      int64
-	sort    string
-	pubType kb.ResourceType
-}
-
 // batch imports one batch of rows.
 func (imp *importer) batch(rows []kb.ImportRow) error {
 	if len(rows) == 0 {
@@ -180,22 +169,22 @@ func (imp *importer) batch(rows []kb.ImportRow) error {
 		return err
 	}
 	var titles, idents [][]any
-	refs := make([]titleRef, len(ps))
+	refs := make([]kbsql.ImportTitle, len(ps))
 	for i := range ps {
 		p := &ps[i]
 		t, ok := kbsql.MatchTitle(p, byNorm, byHash)
 		if ok {
 			imp.res.TitlesMatched++
 			for _, id := range kbsql.AddedIdents(p, t, byNorm) { // identifiers this row adds to a known title
-				idents = append(idents, []any{t.id, int(id.Type), int(id.Subtype), id.Value, id.Norm, 1})
+				idents = append(idents, []any{t.ID, int(id.Type), int(id.Subtype), id.Value, id.Norm, 1})
 			}
 		} else {
-			t = titleRef{id: imp.nextTitle, sort: fold(p.Name), pubType: p.PubType}
+			t = kbsql.ImportTitle{ID: imp.nextTitle, Sort: fold(p.Name), PubType: p.PubType}
 			imp.nextTitle++
 			imp.res.TitlesCreated++
 			titles = append(titles, newTitle(t, p))
 			for _, id := range p.Idents {
-				idents = append(idents, []any{t.id, int(id.Type), int(id.Subtype), id.Value, id.Norm, boolInt(id.Valid)})
+				idents = append(idents, []any{t.ID, int(id.Type), int(id.Subtype), id.Value, id.Norm, boolInt(id.Valid)})
 			}
 			kbsql.NoteNewTitle(p, t, byNorm, byHash)
 		}
@@ -212,10 +201,10 @@ func (imp *importer) batch(rows []kb.ImportRow) error {
 
 // lookupTitles finds the managed titles of a batch's valid identifiers and,
 // for rows without one, of their match hashes: two queries a batch.
-func (imp *importer) lookupTitles(ps []kbsql.ImportRow) (map[string]titleRef, map[int64]titleRef, error) {
+func (imp *importer) lookupTitles(ps []kbsql.ImportRow) (map[string]kbsql.ImportTitle, map[int64]kbsql.ImportTitle, error) {
 	norms, hashes := kbsql.MatchKeys(ps)
-	byNorm := make(map[string]titleRef, len(norms))
-	byHash := make(map[int64]titleRef, len(hashes))
+	byNorm := make(map[string]kbsql.ImportTitle, len(norms))
+	byHash := make(map[int64]kbsql.ImportTitle, len(hashes))
 	if len(norms) > 0 {
 		j, _ := json.Marshal(norms)
 		rows, err := imp.tx.QueryContext(imp.ctx, `SELECT ti.norm, t.id, t.sort_name, t.pub_type FROM title_identifiers ti JOIN titles t ON t.id = ti.title_id
@@ -225,8 +214,8 @@ func (imp *importer) lookupTitles(ps []kbsql.ImportRow) (map[string]titleRef, ma
 		}
 		for rows.Next() {
 			var n string
-			var t titleRef
-			if err := rows.Scan(&n, &t.id, &t.sort, &t.pubType); err != nil {
+			var t kbsql.ImportTitle
+			if err := rows.Scan(&n, &t.ID, &t.Sort, &t.PubType); err != nil {
 				rows.Close()
 				return nil, nil, err
 			}
@@ -248,8 +237,8 @@ func (imp *importer) lookupTitles(ps []kbsql.ImportRow) (map[string]titleRef, ma
 		}
 		for rows.Next() {
 			var h int64
-			var t titleRef
-			if err := rows.Scan(&h, &t.id, &t.sort, &t.pubType); err != nil {
+			var t kbsql.ImportTitle
+			if err := rows.Scan(&h, &t.ID, &t.Sort, &t.PubType); err != nil {
 				rows.Close()
 				return nil, nil, err
 			}
@@ -269,10 +258,10 @@ func (imp *importer) lookupTitles(ps []kbsql.ImportRow) (map[string]titleRef, ma
 func pairsJSON[T any](xs []T, pair func(T) [2]string) string { return kbsql.PairsJSON(xs, pair) }
 
 // newTitle returns the column values of a title created from a row.
-func newTitle(t titleRef, p *kbsql.ImportRow) []any {
+func newTitle(t kbsql.ImportTitle, p *kbsql.ImportRow) []any {
 	row := p.Row
 	subjects, contributors := kbsql.TitleJSON(row)
-	return []any{t.id, p.Name, t.sort, p.Publisher, fold(p.Publisher), int(p.PubType), row.Description,
+	return []any{t.ID, p.Name, t.Sort, p.Publisher, fold(p.Publisher), int(p.PubType), row.Description,
 		boolInt(row.PeerReviewed), subjects, contributors, p.Match}
 }
 
@@ -289,102 +278,33 @@ func (imp *importer) insertRows(prefix string, n int, rows [][]any) error {
 	return nil
 }
 
-// resourceRow is a resource as an import batch writes it.
-type resourceRow struct {
-	titleID  int64
-	sort     string
-	pubType  kb.ResourceType // the title's
-	url      string
-	coverage []json.RawMessage
-	eu       kb.EmbargoUnit
-	ev       int
-	kbart    string
-	hash     uint64
-	state    resourceState
-}
-
-type resourceState int
-
-const (
-	resNew    resourceState = iota // not in the package before this import
-	resPrior                       // in the package before; first listed in this batch
-	resAppend                      // already written by this import: more coverage rows
-)
-
-// existingResource is what a batch needs to know of a resource in the package.
-type existingResource struct {
-	gen      int64
-	kbart    string // only for resources this import already wrote
-	coverage string
-}
-
-// writeResources writes the batch's rows into the package's resources: the
-// first row of a title in this import replaces the resource's data, later
-// rows add coverage ranges; an exact duplicate row is skipped.
-func (imp *importer) writeResources(ps []kbsql.ImportRow, refs []titleRef) error {
+// writeResources writes the batch's rows into the package's resources
+// (kbsql.ImportResources).
+func (imp *importer) writeResources(ps []kbsql.ImportRow, refs []kbsql.ImportTitle) error {
 	existing, err := imp.existingResources(refs)
 	if err != nil {
 		return err
 	}
-	pending := map[int64]*resourceRow{}
-	var order []*resourceRow
-	for i := range ps {
-		t, v := refs[i], &ps[i].Row.KBART
-		line := strings.Join(v[:], "\t")
-		cov := kbsql.CoverageJSON(v)
-		r, ok := pending[t.id]
-		if !ok {
-			r = &resourceRow{titleID: t.id, sort: t.sort, pubType: t.pubType}
-			if ex, ok := existing[t.id]; ok && ex.gen == imp.gen {
-				r.state, r.kbart, r.hash = resAppend, ex.kbart, kbsql.FNV64(0, ex.kbart)
-				if err := json.Unmarshal([]byte(ex.coverage), &r.coverage); err != nil {
-					return fmt.Errorf("resource coverage: %w", err)
-				}
-			} else {
-				if ok {
-					r.state = resPrior
-				}
-				r.url = strings.TrimSpace(v[kbart.TitleURL])
-				r.eu, r.ev = kbsql.RowEmbargo(v)
-				r.kbart, r.hash = line, kbsql.FNV64(0, line)
-				if cov != nil {
-					r.coverage = append(r.coverage, cov)
-				}
-				pending[t.id] = r
-				order = append(order, r)
-				continue
-			}
-			pending[t.id] = r
-			order = append(order, r)
-		}
-		if kbsql.HasLine(r.kbart, line) {
-			continue // a duplicate row
-		}
-		r.kbart += "\n" + line
-		r.hash = kbsql.FNV64(kbsql.FNV64(r.hash, "\n"), line)
-		if cov != nil {
-			r.coverage = append(r.coverage, cov)
-		}
+	order, err := kbsql.ImportResources(ps, refs, existing, imp.gen)
+	if err != nil {
+		return err
 	}
 	var inserts [][]any
 	for _, r := range order {
-		cov, _ := json.Marshal(r.coverage)
-		if r.coverage == nil {
-			cov = []byte("[]")
-		}
-		switch r.state {
-		case resNew:
+		cov := r.CoverageJSON()
+		switch r.State {
+		case kbsql.ResourceNew:
 			imp.res.ResourcesAdded++
-			inserts = append(inserts, []any{imp.packageID, r.titleID, r.sort, int(r.pubType), r.url, string(cov), int(r.eu), r.ev, r.kbart, int64(r.hash), imp.gen})
-		case resPrior:
+			inserts = append(inserts, []any{imp.packageID, r.TitleID, r.Sort, int(r.PubType), r.URL, cov, int(r.EmbargoUnit), r.EmbargoValue, r.KBART, int64(r.Hash), imp.gen})
+		case kbsql.ResourcePrior:
 			if err := imp.exec(`UPDATE resources SET sort_name = ?, url = ?, coverage = ?, embargo_unit = ?, embargo_value = ?,
 				kbart = ?, prev_hash = kbart_hash, kbart_hash = ?, gen = ? WHERE package_id = ? AND title_id = ?`,
-				r.sort, r.url, string(cov), int(r.eu), r.ev, r.kbart, int64(r.hash), imp.gen, imp.packageID, r.titleID); err != nil {
+				r.Sort, r.URL, cov, int(r.EmbargoUnit), r.EmbargoValue, r.KBART, int64(r.Hash), imp.gen, imp.packageID, r.TitleID); err != nil {
 				return fmt.Errorf("update resource: %w", err)
 			}
-		case resAppend:
+		case kbsql.ResourceAppend:
 			if err := imp.exec(`UPDATE resources SET kbart = ?, kbart_hash = ?, coverage = ? WHERE package_id = ? AND title_id = ?`,
-				r.kbart, int64(r.hash), string(cov), imp.packageID, r.titleID); err != nil {
+				r.KBART, int64(r.Hash), cov, imp.packageID, r.TitleID); err != nil {
 				return fmt.Errorf("update resource: %w", err)
 			}
 		}
@@ -396,10 +316,10 @@ func (imp *importer) writeResources(ps []kbsql.ImportRow, refs []titleRef) error
 }
 
 // existingResources returns the package's resources of the batch's titles.
-func (imp *importer) existingResources(refs []titleRef) (map[int64]existingResource, error) {
+func (imp *importer) existingResources(refs []kbsql.ImportTitle) (map[int64]kbsql.PriorResource, error) {
 	ids := make([]int64, len(refs))
 	for i, r := range refs {
-		ids[i] = r.id
+		ids[i] = r.ID
 	}
 	j, _ := json.Marshal(ids)
 	rows, err := imp.tx.QueryContext(imp.ctx, `SELECT title_id, gen, CASE WHEN gen = ? THEN kbart ELSE '' END, CASE WHEN gen = ? THEN coverage ELSE '' END
@@ -408,11 +328,11 @@ func (imp *importer) existingResources(refs []titleRef) (map[int64]existingResou
 		return nil, fmt.Errorf("find resources: %w", err)
 	}
 	defer rows.Close()
-	m := map[int64]existingResource{}
+	m := map[int64]kbsql.PriorResource{}
 	for rows.Next() {
 		var tid int64
-		var e existingResource
-		if err := rows.Scan(&tid, &e.gen, &e.kbart, &e.coverage); err != nil {
+		var e kbsql.PriorResource
+		if err := rows.Scan(&tid, &e.Gen, &e.KBART, &e.Coverage); err != nil {
 			return nil, fmt.Errorf("find resources: %w", err)
 		}
 		m[tid] = e

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
@@ -301,9 +300,8 @@ func (s *Store) CreateCustomPackage(ctx context.Context, custID string, vendorID
 			}
 			return kb.Errorf(kb.CodeNotAllowed, "Custom packages can only be created under the customer's own vendor (%d).", own)
 		}
-		cp.Name = strings.TrimSpace(cp.Name)
-		if cp.Name == "" {
-			return kb.Errorf(kb.CodeMissing, "Attribute PackageName is missing.")
+		if cp.Name, err = kbsql.CustomPackageName(cp.Name); err != nil {
+			return err
 		}
 		if err := checkCustomPackageName(ctx, tx, own, cp.Name, 0); err != nil {
 			return err
@@ -315,10 +313,7 @@ func (s *Store) CreateCustomPackage(ctx context.Context, custID string, vendorID
 		if err != nil {
 			return err
 		}
-		ct := cp.ContentType
-		if ct == kb.ContentAll {
-			ct = kb.ContentUnknown
-		}
+		ct := kbsql.StoredContentType(cp.ContentType)
 		r, err := tx.ExecContext(ctx, `INSERT INTO packages(vendor_id, name, sort_name, customer_id, content_type, package_type) VALUES (?, ?, ?, ?, ?, ?)`,
 			own, cp.Name, fold(cp.Name), custID, int(ct), int(kb.PackageCustom))
 		if err != nil {
