@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -50,8 +49,8 @@ func (s *Store) UpdateResource(ctx context.Context, custID string, vendorID, pac
 			}
 			return c.commit(ctx, tx)
 		}
-		if p.typ == kb.PackageComplete && !p.selected {
-			return kb.Errorf(kb.CodeNotAllowed, "Package %d is a Complete package: its titles are selected with the package.", packageID)
+		if err := kbsql.CheckTitleSelection(packageID, p.typ, p.selected, true); err != nil {
+			return err
 		}
 		if err := setResourceState(ctx, tx, custID, p, titleID, &u); err != nil {
 			return err
@@ -95,8 +94,8 @@ func deselectResource(ctx context.Context, tx pgx.Tx, custID string, p packageIn
 		}
 		return nil
 	}
-	if p.typ == kb.PackageComplete && p.selected {
-		return kb.Errorf(kb.CodeNotAllowed, "Package %d is a Complete package: its titles are deselected with the package.", p.id)
+	if err := kbsql.CheckTitleSelection(p.id, p.typ, p.selected, false); err != nil {
+		return err
 	}
 	if !p.selected {
 		if _, err := tx.Exec(ctx, `DELETE FROM customer_resources WHERE customer_id = $1 AND package_id = $2 AND title_id = $3`,
@@ -183,11 +182,8 @@ func (s *Store) CreateCustomTitle(ctx context.Context, custID string, vendorID, 
 		if err != nil {
 			return err
 		}
-		if !p.custom {
-			return kb.Errorf(kb.CodeNotAllowed, "Custom Title can not be added to the provided package")
-		}
-		if strings.TrimSpace(ct.Name) == "" {
-			return kb.Errorf(kb.CodeMissing, "Attribute TitleName is missing.")
+		if err := kbsql.CheckNewCustomTitle(p.custom, ct.Name); err != nil {
+			return err
 		}
 		if err := checkCustomTitleName(ctx, tx, custID, packageID, ct.Name, 0); err != nil {
 			return err
