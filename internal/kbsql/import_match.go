@@ -3,6 +3,7 @@ package kbsql
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/kbserver/kbserver/internal/kb"
@@ -97,4 +98,18 @@ func ImportBatches(ctx context.Context, size int, next func() (kb.ImportRow, err
 		}
 	}
 	return nil
+}
+
+// PrepareRows readies a batch's rows for matching (PrepareRow each); an
+// error names the line of the first bad row.
+func PrepareRows(rows []kb.ImportRow) ([]ImportRow, error) {
+	ps := make([]ImportRow, len(rows))
+	for i := range rows {
+		p, err := PrepareRow(&rows[i])
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", rows[i].Line, err)
+		}
+		ps[i] = p
+	}
+	return ps, nil
 }

@@ -7,13 +7,6 @@ import (
 	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
-// importTitleRef is a title an import row belongs to.
-type importTitleRef struct {
-	id      int64
-	sort    string
-	pubType kb.ResourceType
-}
-
 // batch imports one batch of rows: it matches each row to a managed title
 // (by a valid identifier, else by match hash for rows without one),
 // creates the titles no row matched, and writes the resources.
@@ -21,13 +14,9 @@ func (imp *importer) batch(rows []kb.ImportRow) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	ps := make([]kbsql.ImportRow, len(rows))
-	for i := range rows {
-		p, err := kbsql.PrepareRow(&rows[i])
-		if err != nil {
-			return fmt.Errorf("line %d: %w", rows[i].Line, err)
-		}
-		ps[i] = p
+	ps, err := kbsql.PrepareRows(rows)
+	if err != nil {
+		return err
 	}
 	imp.res.Rows += len(rows)
 	byNorm, byHash, err := imp.lookupTitles(ps)
@@ -36,7 +25,7 @@ func (imp *importer) batch(rows []kb.ImportRow) error {
 	}
 	w := &imp.w
 	w.reset()
-	refs := make([]importTitleRef, len(ps))
+	refs := make([]kbsql.ImportTitle, len(ps))
 	var created []int // indexes in ps of the rows that create a title
 	for i := range ps {
 		p := &ps[i]
@@ -44,14 +33,14 @@ func (imp *importer) batch(rows []kb.ImportRow) error {
 		if ok {
 			imp.res.TitlesMatched++
 			for _, id := range kbsql.AddedIdents(p, t, byNorm) { // identifiers this row adds to a known title
-				w.addIdent(t.id, id)
+				w.addIdent(t.ID, id)
 			}
 			refs[i] = t
 			continue
 		}
 		// A new title: its id comes once the batch knows how many it needs;
 		// until then refs holds -(its index in created)-1.
-		t = importTitleRef{id: -int64(len(created)) - 1, sort: kbsql.Fold(p.Name), pubType: p.PubType}
+		t = kbsql.ImportTitle{ID: -int64(len(created)) - 1, Sort: kbsql.Fold(p.Name), PubType: p.PubType}
 		created = append(created, i)
 		kbsql.NoteNewTitle(p, t, byNorm, byHash)
 		refs[i] = t
@@ -62,8 +51,8 @@ func (imp *importer) batch(rows []kb.ImportRow) error {
 			return err
 		}
 		for i := range refs {
-			if refs[i].id < 0 {
-				refs[i].id = ids[-refs[i].id-1]
+			if refs[i].ID < 0 {
+				refs[i].ID = ids[-refs[i].ID-1]
 			}
 		}
 		for i := range w.added { // identifiers later rows added to new titles
@@ -73,7 +62,7 @@ func (imp *importer) batch(rows []kb.ImportRow) error {
 		}
 		for k, i := range created {
 			p := &ps[i]
-			w.title(ids[k], refs[i].sort, p)
+			w.title(ids[k], refs[i].Sort, p)
 			for _, id := range p.Idents {
 				w.ident(ids[k], id)
 			}
@@ -112,10 +101,10 @@ func (imp *importer) titleIDs(n int) ([]int64, error) {
 // lookupTitles finds the managed titles of a batch's valid identifiers and,
 // for rows without one, of their match hashes: two queries a batch. When
 // several titles share an identifier or a hash, the oldest wins.
-func (imp *importer) lookupTitles(ps []kbsql.ImportRow) (map[string]importTitleRef, map[int64]importTitleRef, error) {
+func (imp *importer) lookupTitles(ps []kbsql.ImportRow) (map[string]kbsql.ImportTitle, map[int64]kbsql.ImportTitle, error) {
 	norms, hashes := kbsql.MatchKeys(ps)
-	byNorm := make(map[string]importTitleRef, len(norms))
-	byHash := make(map[int64]importTitleRef, len(hashes))
+	byNorm := make(map[string]kbsql.ImportTitle, len(norms))
+	byHash := make(map[int64]kbsql.ImportTitle, len(hashes))
 	if len(norms) > 0 {
 		rows, err := imp.tx.Query(imp.ctx, `SELECT ti.norm, t.id, t.sort_name, t.pub_type FROM title_identifiers ti JOIN titles t ON t.id = ti.title_id
 			WHERE ti.norm = ANY($1) AND ti.valid AND t.customer_id IS NULL ORDER BY t.id`, norms)
@@ -124,8 +113,8 @@ func (imp *importer) lookupTitles(ps []kbsql.ImportRow) (map[string]importTitleR
 		}
 		for rows.Next() {
 			var n string
-			var t importTitleRef
-			if err := rows.Scan(&n, &t.id, &t.sort, &t.pubType); err != nil {
+			var t kbsql.ImportTitle
+			if err := rows.Scan(&n, &t.ID, &t.Sort, &t.PubType); err != nil {
 				rows.Close()
 				return nil, nil, fmt.Errorf("match identifiers: %w", err)
 			}
@@ -146,8 +135,8 @@ func (imp *importer) lookupTitles(ps []kbsql.ImportRow) (map[string]importTitleR
 		}
 		for rows.Next() {
 			var h int64
-			var t importTitleRef
-			if err := rows.Scan(&h, &t.id, &t.sort, &t.pubType); err != nil {
+			var t kbsql.ImportTitle
+			if err := rows.Scan(&h, &t.ID, &t.Sort, &t.PubType); err != nil {
 				rows.Close()
 				return nil, nil, fmt.Errorf("match titles: %w", err)
 			}

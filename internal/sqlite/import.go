@@ -155,13 +155,9 @@ func (imp *importer) batch(rows []kb.ImportRow) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	ps := make([]kbsql.ImportRow, len(rows))
-	for i := range rows {
-		p, err := kbsql.PrepareRow(&rows[i])
-		if err != nil {
-			return fmt.Errorf("line %d: %w", rows[i].Line, err)
-		}
-		ps[i] = p
+	ps, err := kbsql.PrepareRows(rows)
+	if err != nil {
+		return err
 	}
 	imp.res.Rows += len(rows)
 	byNorm, byHash, err := imp.lookupTitles(ps)
