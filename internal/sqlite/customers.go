@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"crypto/subtle"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -84,26 +83,18 @@ func findKey(ctx context.Context, q func(ctx context.Context, query string, args
 		return 0, "", err
 	}
 	defer rows.Close()
+	var cands []kbsql.KeyCandidate
 	for rows.Next() {
-		var (
-			kid  int64
-			cust string
-			hash []byte
-		)
-		if err := rows.Scan(&kid, &cust, &hash); err != nil {
+		var c kbsql.KeyCandidate
+		if err := rows.Scan(&c.ID, &c.CustomerID, &c.Hash); err != nil {
 			return 0, "", err
 		}
-		if subtle.ConstantTimeCompare(hash, h[:]) == 1 {
-			id, custID = kid, cust
-		}
+		cands = append(cands, c)
 	}
 	if err := rows.Err(); err != nil {
 		return 0, "", err
 	}
-	if custID == "" {
-		return 0, "", kb.Errorf(kb.CodeUnauthenticated, "Invalid APIKEY")
-	}
-	return id, custID, nil
+	return kbsql.PickKey(cands, h)
 }
 
 // RevokeAPIKey deletes the key with hash h.
