@@ -15,6 +15,7 @@ import (
 
 	"github.com/kbserver/kbserver/internal/gen"
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/store"
 )
 
 // Sizes of the named knowledge bases of gen --size.
@@ -170,7 +171,7 @@ func (c *cli) genKB(st kb.Store, o gen.Options) error {
 		return c.interrupted(err, fmt.Sprintf("%d of %d packages generated", len(sum.PackageIDs), sum.Packages))
 	}
 	w := c.stdout
-	fmt.Fprintf(w, "Generated into %s:\n", c.db)
+	fmt.Fprintf(w, "Generated into %s:\n", store.Redact(c.db))
 	fmt.Fprintf(w, "  %-10s %10d\n", "vendors", sum.Vendors)
 	fmt.Fprintf(w, "  %-10s %10d\n", "packages", sum.Packages)
 	fmt.Fprintf(w, "  %-10s %10d\n", "titles", sum.Titles)
@@ -178,7 +179,9 @@ func (c *cli) genKB(st kb.Store, o gen.Options) error {
 	fmt.Fprintf(w, "  %-10s %10d\n", "rows", sum.Rows)
 	fmt.Fprintf(w, "  %-10s %10s\n", "elapsed", sum.Elapsed.Round(time.Millisecond))
 	fmt.Fprintf(w, "  %-10s %10.0f\n", "rows/s", float64(sum.Rows)/max(sum.Elapsed.Seconds(), 1e-9))
-	fmt.Fprintf(w, "  %-10s %7.2f GB\n", "database", float64(dbSize(c.db))/1e9)
+	if !store.IsPostgres(c.db) { // the size of a SQLite file; a server database has no one file
+		fmt.Fprintf(w, "  %-10s %7.2f GB\n", "database", float64(dbSize(c.db))/1e9)
+	}
 	return nil
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/pubsearch"
+	"github.com/kbserver/kbserver/internal/store"
 )
 
 // The demo customer that serve --demo creates.
@@ -126,7 +127,7 @@ func (c *cli) serve(o serveOptions) error {
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	addr := ln.Addr().String()
-	logger.Info("listening", "addr", addr, "db", c.db)
+	logger.Info("listening", "addr", addr, "db", store.Redact(c.db))
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	if o.demo {

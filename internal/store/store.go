@@ -6,6 +6,7 @@ package store
 import (
 	"context"
 	"errors"
+	"net/url"
 	"strings"
 
 	"github.com/kbserver/kbserver/internal/kb"
@@ -28,4 +29,25 @@ func Open(ctx context.Context, dsn string) (kb.Store, error) {
 		return postgres.Open(ctx, strings.TrimSpace(dsn))
 	}
 	return sqlite.Open(ctx, dsn)
+}
+
+// Redact returns dsn as it may be shown or logged: a PostgreSQL URL without
+// its password (a file path is returned as it is).
+func Redact(dsn string) string {
+	if !IsPostgres(dsn) {
+		return dsn
+	}
+	u, err := url.Parse(strings.TrimSpace(dsn))
+	if err != nil {
+		return "postgres://(unparsable URL)"
+	}
+	if _, has := u.User.Password(); has {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	q := u.Query()
+	if q.Has("password") {
+		q.Set("password", "xxxxx")
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
 }
