@@ -27,7 +27,7 @@ type importWriter struct {
 	titles    []importTitle
 	idents    []importIdent // of the new titles: none can exist yet
 	added     []importIdent // added to titles by later rows: may exist
-	resources []*importResource
+	resources []*kbsql.ImportResource
 }
 
 func (w *importWriter) reset() {
@@ -111,14 +111,14 @@ func (w *importWriter) flush(imp *importer) error {
 	var prev [][]any
 	rows := make([][]any, len(w.resources))
 	for i, r := range w.resources {
-		switch r.state {
-		case resPrior:
-			prev = append(prev, []any{r.titleID, r.prevHash})
+		switch r.State {
+		case kbsql.ResourcePrior:
+			prev = append(prev, []any{r.TitleID, r.PrevHash})
 			fallthrough
-		case resAppend:
-			rewrite = append(rewrite, r.titleID)
+		case kbsql.ResourceAppend:
+			rewrite = append(rewrite, r.TitleID)
 		}
-		rows[i] = []any{imp.packageID, r.titleID, r.sort, int32(r.pubType), r.url, r.coverageJSON(), int32(r.eu), int32(r.ev), r.kbart, int64(r.hash), int32(imp.gen)}
+		rows[i] = []any{imp.packageID, r.TitleID, r.Sort, int32(r.PubType), r.URL, r.CoverageJSON(), int32(r.EmbargoUnit), int32(r.EmbargoValue), r.KBART, int64(r.Hash), int32(imp.gen)}
 	}
 	if len(rewrite) > 0 {
 		if _, err := tx.Exec(ctx, `DELETE FROM resources WHERE package_id = $1 AND title_id = ANY($2)`, imp.packageID, rewrite); err != nil {
