@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // A snapshot is not a copy of its rows. The build writes one segment per
@@ -207,45 +209,29 @@ func writeSegment(ctx context.Context, tx pgx.Tx, custID, root string, s segment
 // customer's exceptions in it, not the package's rows. It returns the
 // segment's row count.
 func shiftedMarks(ctx context.Context, tx pgx.Tx, custID string, s segment, seq int64) (int64, error) {
-	type delta struct{ title, rows int64 }
 	rows, err := tx.Query(ctx, exceptionDeltasSQL, custID, s.packageID)
 	if err != nil {
 		return 0, fmt.Errorf("exceptions of package %d: %w", s.packageID, err)
 	}
-	deltas, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (d delta, err error) { return d, r.Scan(&d.title, &d.rows) })
+	deltas, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (d kbsql.RowDelta, err error) { return d, r.Scan(&d.Title, &d.Rows) })
 	if err != nil {
 		return 0, fmt.Errorf("exceptions of package %d: %w", s.packageID, err)
 	}
-	n := s.rows
-	for _, d := range deltas {
-		n += d.rows
-	}
+	n := kbsql.SegmentRows(s.rows, deltas)
 	if n <= 0 {
 		return 0, nil
 	}
-	type mark struct{ off, title int64 }
 	rows, err = tx.Query(ctx, `SELECT row_offset, title_id FROM package_marks WHERE package_id = $1 ORDER BY row_offset`, s.packageID)
 	if err != nil {
 		return 0, fmt.Errorf("marks of package %d: %w", s.packageID, err)
 	}
-	marks, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (m mark, err error) { return m, r.Scan(&m.off, &m.title) })
+	marks, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (m kbsql.PackageMark, err error) { return m, r.Scan(&m.Offset, &m.Title) })
 	if err != nil {
 		return 0, fmt.Errorf("marks of package %d: %w", s.packageID, err)
 	}
 	var out [][]any
-	var shift int64
-	last := int64(-1)
-	for _, m := range marks {
-		for len(deltas) > 0 && deltas[0].title < m.title {
-			shift += deltas[0].rows
-			deltas = deltas[1:]
-		}
-		off := m.off + shift
-		if off == last || off >= n {
-			continue
-		}
-		last = off
-		out = append(out, []any{custID, seq + off, s.packageID, m.title})
+	for _, m := range kbsql.ShiftMarks(marks, deltas, n) {
+		out = append(out, []any{custID, seq + m.Offset, s.packageID, m.Title})
 	}
 	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"snapshot_marks"}, []string{"customer_id", "seq", "package_id", "title_id"},
 		pgx.CopyFromRows(out)); err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // A snapshot is not a copy of its rows. The build writes one segment per
@@ -54,22 +56,17 @@ const exceptionDeltasSQL = `SELECT r.title_id,
 // keeps SQLite from scanning the package for the title order instead). It returns the
 // segment's row count.
 func shiftedMarks(ctx context.Context, tx *sql.Tx, custID string, s segment, seq int64) (int64, error) {
-	type delta struct{ title, rows int64 }
 	deltas, err := queryAll(ctx, tx, exceptionDeltasSQL, []any{sql.Named("c", custID), sql.Named("p", s.packageID)},
-		func(r *sql.Rows) (d delta, err error) { return d, r.Scan(&d.title, &d.rows) })
+		func(r *sql.Rows) (d kbsql.RowDelta, err error) { return d, r.Scan(&d.Title, &d.Rows) })
 	if err != nil {
 		return 0, fmt.Errorf("exceptions of package %d: %w", s.packageID, err)
 	}
-	n := s.rows
-	for _, d := range deltas {
-		n += d.rows
-	}
+	n := kbsql.SegmentRows(s.rows, deltas)
 	if n <= 0 {
 		return 0, nil
 	}
-	type mark struct{ off, title int64 }
 	marks, err := queryAll(ctx, tx, `SELECT row_offset, title_id FROM package_marks WHERE package_id = ? ORDER BY row_offset`,
-		[]any{s.packageID}, func(r *sql.Rows) (m mark, err error) { return m, r.Scan(&m.off, &m.title) })
+		[]any{s.packageID}, func(r *sql.Rows) (m kbsql.PackageMark, err error) { return m, r.Scan(&m.Offset, &m.Title) })
 	if err != nil {
 		return 0, fmt.Errorf("marks of package %d: %w", s.packageID, err)
 	}
@@ -78,19 +75,8 @@ func shiftedMarks(ctx context.Context, tx *sql.Tx, custID string, s segment, seq
 		return 0, fmt.Errorf("marks of package %d: %w", s.packageID, err)
 	}
 	defer ins.Close()
-	var shift int64
-	last := int64(-1)
-	for _, m := range marks {
-		for len(deltas) > 0 && deltas[0].title < m.title {
-			shift += deltas[0].rows
-			deltas = deltas[1:]
-		}
-		off := m.off + shift
-		if off == last || off >= n {
-			continue
-		}
-		last = off
-		if _, err := ins.ExecContext(ctx, custID, seq+off, s.packageID, m.title); err != nil {
+	for _, m := range kbsql.ShiftMarks(marks, deltas, n) {
+		if _, err := ins.ExecContext(ctx, custID, seq+m.Offset, s.packageID, m.Title); err != nil {
 			return 0, fmt.Errorf("marks of package %d: %w", s.packageID, err)
 		}
 	}
