@@ -1,0 +1,74 @@
+package kbsql
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+func TestShiftMarks(t *testing.T) {
+	// Marks every 2 titles of a package of titles 1..6, one row each.
+	marks := []PackageMark{{0, 1}, {2, 3}, {4, 5}}
+	// Title 2 excluded (-1), title 4 with three coverage ranges (+2).
+	deltas := []RowDelta{{2, -1}, {4, 2}}
+	n := SegmentRows(6, deltas)
+	if n != 7 {
+		t.Fatalf("SegmentRows = %d, want 7", n)
+	}
+	got := ShiftMarks(marks, deltas, n)
+	want := []PackageMark{{0, 1}, {1, 3}, {5, 5}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ShiftMarks = %v, want %v", got, want)
+	}
+	// Marks that fall together keep the first; those past the end go.
+	got = ShiftMarks([]PackageMark{{0, 1}, {1, 2}, {2, 3}}, []RowDelta{{1, -1}, {2, -1}}, 1)
+	if want := []PackageMark{{0, 1}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("ShiftMarks = %v, want %v", got, want)
+	}
+}
+
+func TestNewCustomer(t *testing.T) {
+	id, name, err := NewCustomer(" acme ", "")
+	if err != nil || id != "acme" || name != "acme" {
+		t.Errorf("NewCustomer = %q, %q, %v", id, name, err)
+	}
+	for in, code := range map[string]kb.Code{"": kb.CodeMissing, "a/b": kb.CodeInvalid, "a b": kb.CodeInvalid, "a.b": kb.CodeInvalid} {
+		if _, _, err := NewCustomer(in, ""); kb.ErrorCode(err) != code {
+			t.Errorf("NewCustomer(%q): %v, want code %v", in, err, code)
+		}
+	}
+}
+
+func TestCheckTitleSelection(t *testing.T) {
+	for _, c := range []struct {
+		typ         kb.PackageType
+		pkgSel, sel bool
+		ok          bool
+	}{
+		{kb.PackageComplete, false, true, false},
+		{kb.PackageComplete, true, false, false},
+		{kb.PackageComplete, true, true, true},
+		{kb.PackageComplete, false, false, true},
+		{kb.PackageCustom, false, true, true},
+	} {
+		err := CheckTitleSelection(1, c.typ, c.pkgSel, c.sel)
+		if (err == nil) != c.ok {
+			t.Errorf("CheckTitleSelection(%v, %v, %v) = %v", c.typ, c.pkgSel, c.sel, err)
+		}
+	}
+}
+
+func TestPickKey(t *testing.T) {
+	var h kb.KeyHash
+	h[0] = 1
+	other := h
+	other[31] = 9
+	cands := []KeyCandidate{{1, "a", other[:]}, {2, "b", h[:]}}
+	if id, cust, err := PickKey(cands, h); err != nil || id != 2 || cust != "b" {
+		t.Errorf("PickKey = %d, %q, %v", id, cust, err)
+	}
+	if _, _, err := PickKey(cands[:1], h); kb.ErrorCode(err) != kb.CodeUnauthenticated {
+		t.Errorf("PickKey without a match: %v", err)
+	}
+}
