@@ -2,11 +2,32 @@ package kbsql
 
 import "github.com/kbserver/kbserver/internal/kb"
 
-// CollectionResources keeps the selected, visible resources of the titles,
+// CollectionOnly keeps the selected, visible resources of the titles (in
+// place), drops the titles left without any, and sets on the kept
+// resources their vendor and package tokens and their notes, which tokens
+// and notes read for all the kept resources at once.
+func CollectionOnly(ts []kb.Title, tokens func([]kb.ResourceKey) (map[int64][2]*kb.Token, error),
+	notes func([]kb.ResourceKey) (map[kb.ResourceKey][]kb.Note, error)) ([]kb.Title, error) {
+	out, keys := collectionResources(ts)
+	if len(keys) == 0 {
+		return out, nil
+	}
+	tk, err := tokens(keys)
+	if err != nil {
+		return nil, err
+	}
+	ns, err := notes(keys)
+	if err != nil {
+		return nil, err
+	}
+	collectionDetails(out, tk, ns)
+	return out, nil
+}
+
+// collectionResources keeps the selected, visible resources of the titles,
 // in place, and drops the titles left without any. It returns the kept
-// titles and the keys of their resources, for which the store then reads
-// tokens and notes (see CollectionDetails).
-func CollectionResources(ts []kb.Title) ([]kb.Title, []kb.ResourceKey) {
+// titles and the keys of their resources.
+func collectionResources(ts []kb.Title) ([]kb.Title, []kb.ResourceKey) {
 	out := ts[:0]
 	var keys []kb.ResourceKey
 	for _, t := range ts {
@@ -25,10 +46,10 @@ func CollectionResources(ts []kb.Title) ([]kb.Title, []kb.ResourceKey) {
 	return out, keys
 }
 
-// CollectionDetails sets on every resource of ts its vendor and package
+// collectionDetails sets on every resource of ts its vendor and package
 // tokens (tokens maps a package id to them) and its notes (an empty list
 // where it has none, as the API shows a collection's resources).
-func CollectionDetails(ts []kb.Title, tokens map[int64][2]*kb.Token, notes map[kb.ResourceKey][]kb.Note) {
+func collectionDetails(ts []kb.Title, tokens map[int64][2]*kb.Token, notes map[kb.ResourceKey][]kb.Note) {
 	for i := range ts {
 		for j := range ts[i].Resources {
 			r := &ts[i].Resources[j]

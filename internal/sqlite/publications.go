@@ -214,20 +214,9 @@ func (s *Store) Publication(ctx context.Context, custID string, packageID, title
 // drops titles left without any, and adds the kept resources' tokens and
 // notes.
 func (s *Store) collectionOnly(ctx context.Context, custID string, ts []kb.Title) ([]kb.Title, error) {
-	out, keys := kbsql.CollectionResources(ts)
-	if len(keys) == 0 {
-		return out, nil
-	}
-	tokens, err := s.resourceTokens(ctx, custID, keys)
-	if err != nil {
-		return nil, err
-	}
-	notes, err := s.Notes(ctx, custID, keys)
-	if err != nil {
-		return nil, err
-	}
-	kbsql.CollectionDetails(out, tokens, notes)
-	return out, nil
+	return kbsql.CollectionOnly(ts,
+		func(keys []kb.ResourceKey) (map[int64][2]*kb.Token, error) { return s.resourceTokens(ctx, custID, keys) },
+		func(keys []kb.ResourceKey) (map[kb.ResourceKey][]kb.Note, error) { return s.Notes(ctx, custID, keys) })
 }
 
 // resourceTokens returns the vendor and package tokens (nil where the
