@@ -111,3 +111,15 @@ func UniqueKeys(keys []kb.ResourceKey) []kb.ResourceKey {
 	}
 	return out
 }
+
+// NewNote checks a note to add (kb.Note.Validate) and gives it an empty
+// show-on list where it has none, as it is stored and returned.
+func NewNote(n *kb.Note) error {
+	if err := n.Validate(); err != nil {
+		return err
+	}
+	if n.ShowOn == nil {
+		n.ShowOn = []string{}
+	}
+	return nil
+}

@@ -111,3 +111,12 @@ func ImportResources(ps []ImportRow, refs []ImportTitle, existing map[int64]Prio
 	}
 	return order, nil
 }
+
+// TitleIDs returns the ids of the titles, in order.
+func TitleIDs(refs []ImportTitle) []int64 {
+	ids := make([]int64, len(refs))
+	for i, r := range refs {
+		ids[i] = r.ID
+	}
+	return ids
+}

@@ -28,10 +28,7 @@ func (imp *importer) writeResources(ps []kbsql.ImportRow, refs []kbsql.ImportTit
 
 // existingResources returns the package's resources of the batch's titles.
 func (imp *importer) existingResources(refs []kbsql.ImportTitle) (map[int64]kbsql.PriorResource, error) {
-	ids := make([]int64, len(refs))
-	for i, r := range refs {
-		ids[i] = r.ID
-	}
+	ids := kbsql.TitleIDs(refs)
 	rows, err := imp.tx.Query(imp.ctx, `SELECT title_id, gen, kbart_hash, CASE WHEN gen = $1 THEN kbart ELSE '' END,
 		CASE WHEN gen = $1 THEN coverage ELSE '' END, url, embargo_unit, embargo_value
 		FROM resources WHERE package_id = $2 AND title_id = ANY($3)`, imp.gen, imp.packageID, ids)

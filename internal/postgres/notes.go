@@ -31,11 +31,8 @@ const sqlAddNote = `WITH chk AS (
 // the customer, the package (visible to the customer) and the title in it
 // must exist, else CodeNotFound for "Customer", "Package" or "Title".
 func (s *Store) AddNote(ctx context.Context, custID string, n kb.Note) (kb.Note, error) {
-	if err := n.Validate(); err != nil {
+	if err := kbsql.NewNote(&n); err != nil {
 		return kb.Note{}, err
-	}
-	if n.ShowOn == nil {
-		n.ShowOn = []string{}
 	}
 	err := s.customerTx(ctx, custID, func(tx pgx.Tx) error {
 		var cust, pkg, res bool

@@ -313,10 +313,7 @@ func (imp *importer) writeResources(ps []kbsql.ImportRow, refs []kbsql.ImportTit
 
 // existingResources returns the package's resources of the batch's titles.
 func (imp *importer) existingResources(refs []kbsql.ImportTitle) (map[int64]kbsql.PriorResource, error) {
-	ids := make([]int64, len(refs))
-	for i, r := range refs {
-		ids[i] = r.ID
-	}
+	ids := kbsql.TitleIDs(refs)
 	j, _ := json.Marshal(ids)
 	rows, err := imp.tx.QueryContext(imp.ctx, `SELECT title_id, gen, CASE WHEN gen = ? THEN kbart ELSE '' END, CASE WHEN gen = ? THEN coverage ELSE '' END
 		FROM resources WHERE package_id = ? AND title_id IN (SELECT value FROM json_each(?))`, imp.gen, imp.gen, imp.packageID, string(j))
