@@ -1,0 +1,36 @@
+package kbsql
+
+import (
+	"crypto/subtle"
+	"encoding/binary"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// KeyPrefix is the indexed prefix of an API key hash: its first eight
+// bytes as a signed integer. A key is found by its prefix, then its full
+// hash is compared in constant time.
+func KeyPrefix(h kb.KeyHash) int64 { return int64(binary.BigEndian.Uint64(h[:8])) }
+
+// KeyCandidate is a stored API key whose hash has the prefix of the hash
+// looked for.
+type KeyCandidate struct {
+	ID         int64
+	CustomerID string
+	Hash       []byte
+}
+
+// PickKey returns the id and customer of the candidate whose full hash is
+// h, comparing every candidate's in constant time; CodeUnauthenticated
+// when none is.
+func PickKey(cands []KeyCandidate, h kb.KeyHash) (id int64, custID string, err error) {
+	for _, c := range cands {
+		if subtle.ConstantTimeCompare(c.Hash, h[:]) == 1 {
+			id, custID = c.ID, c.CustomerID
+		}
+	}
+	if custID == "" {
+		return 0, "", kb.Errorf(kb.CodeUnauthenticated, "Invalid APIKEY")
+	}
+	return id, custID, nil
+}
