@@ -12,9 +12,11 @@ import (
 // drops titles left without any, and adds the kept resources' tokens and
 // notes (one query each for all the titles).
 func (s *Store) collectionOnly(ctx context.Context, custID string, ts []kb.Title) ([]kb.Title, error) {
-	return kbsql.CollectionOnly(ts,
-		func(keys []kb.ResourceKey) (map[int64][2]*kb.Token, error) { return s.resourceTokens(ctx, custID, keys) },
-		func(keys []kb.ResourceKey) (map[kb.ResourceKey][]kb.Note, error) { return s.Notes(ctx, custID, keys) })
+	tokens := func(keys []kb.ResourceKey) (map[int64][2]*kb.Token, error) {
+		return s.resourceTokens(ctx, custID, keys)
+	}
+	notes := func(keys []kb.ResourceKey) (map[kb.ResourceKey][]kb.Note, error) { return s.Notes(ctx, custID, keys) }
+	return kbsql.CollectionOnly(ts, tokens, notes)
 }
 
 // resourceTokens returns the vendor and package tokens (nil where the

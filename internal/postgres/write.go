@@ -17,29 +17,18 @@ import (
 // customer's writes; each records one change and bumps the customer's
 // version.
 
-// packageInfo is what a write needs to know of a package.
-type packageInfo struct {
-	id         int64
-	vendorID   int64
-	custom     bool // a custom package of the customer
-	typ        kb.PackageType
-	tokenable  bool // the package has a token to fill in
-	selected   bool // the customer selected it (package level)
-	titleCount int
-}
-
 // packageForWrite returns the package if the customer may see it and it
 // belongs to the vendor: "Vendor not found" or "Package not found" else.
-func packageForWrite(ctx context.Context, tx pgx.Tx, custID string, vendorID, packageID int64) (packageInfo, error) {
-	var p packageInfo
+func packageForWrite(ctx context.Context, tx pgx.Tx, custID string, vendorID, packageID int64) (kbsql.WritePackage, error) {
+	var p kbsql.WritePackage
 	var typ int
 	err := tx.QueryRow(ctx, `SELECT p.id, p.vendor_id, p.customer_id IS NOT NULL, p.package_type, p.token_fact IS NOT NULL,
 		COALESCE(cp.selected, false), p.title_count
 		FROM packages p LEFT JOIN customer_packages cp ON cp.customer_id = $2 AND cp.package_id = p.id
 		WHERE p.id = $1 AND (p.customer_id IS NULL OR p.customer_id = $2)`,
-		packageID, custID).Scan(&p.id, &p.vendorID, &p.custom, &typ, &p.tokenable, &p.selected, &p.titleCount)
-	p.typ = kb.PackageType(typ)
-	if err == nil && p.vendorID == vendorID {
+		packageID, custID).Scan(&p.ID, &p.VendorID, &p.Custom, &typ, &p.Tokenable, &p.Selected, &p.TitleCount)
+	p.Type = kb.PackageType(typ)
+	if err == nil && p.VendorID == vendorID {
 		return p, nil
 	}
 	if err != nil && !noRows(err) {

@@ -20,7 +20,7 @@ func (s *Store) UpdatePackage(ctx context.Context, custID string, vendorID, pack
 		if err != nil {
 			return err
 		}
-		if p.custom && !u.Selected {
+		if p.Custom && !u.Selected {
 			return deleteCustomPackage(ctx, tx, custID, p)
 		}
 		c, err := beginChange(ctx, tx, custID, fmt.Sprintf("package %d", packageID), "update", packageState(custID, packageID))
@@ -36,7 +36,7 @@ func (s *Store) UpdatePackage(ctx context.Context, custID string, vendorID, pack
 			}
 			return c.commit(ctx, tx)
 		}
-		if u.TokenValue != nil && !p.tokenable {
+		if u.TokenValue != nil && !p.Tokenable {
 			return kb.Errorf(kb.CodeNotAllowed, "Package does not allow token")
 		}
 		if err := kbsql.CheckPackageCoverage(u.CustomCoverage); err != nil {
@@ -47,7 +47,7 @@ func (s *Store) UpdatePackage(ctx context.Context, custID string, vendorID, pack
 			return err
 		}
 		full := u.FullPackage == nil || *u.FullPackage
-		if full && !p.selected {
+		if full && !p.Selected {
 			// Every title is now selected through the package: title-level
 			// selections are redundant (the cost is their number).
 			if _, err := tx.Exec(ctx, `UPDATE customer_resources SET selected = NULL
@@ -61,11 +61,11 @@ func (s *Store) UpdatePackage(ctx context.Context, custID string, vendorID, pack
 			ON CONFLICT (customer_id, package_id) DO UPDATE SET selected = excluded.selected, hidden = excluded.hidden,
 				cov_begin = excluded.cov_begin, cov_end = excluded.cov_end, proxy_id = excluded.proxy_id,
 				token_value = CASE WHEN $10 THEN customer_packages.token_value ELSE excluded.token_value END, allow_add = excluded.allow_add`,
-			custID, packageID, full || p.custom, u.Hidden, u.CustomCoverage.Begin, u.CustomCoverage.End,
-			proxy, token, u.AllowOperatorToAddTitles && !p.custom, keep); err != nil {
+			custID, packageID, full || p.Custom, u.Hidden, u.CustomCoverage.Begin, u.CustomCoverage.End,
+			proxy, token, u.AllowOperatorToAddTitles && !p.Custom, keep); err != nil {
 			return fmt.Errorf("update package %d: %w", packageID, err)
 		}
-		if p.custom {
+		if p.Custom {
 			if err := renameCustomPackage(ctx, tx, p, u.Name, u.ContentType); err != nil {
 				return err
 			}
@@ -77,18 +77,18 @@ func (s *Store) UpdatePackage(ctx context.Context, custID string, vendorID, pack
 // renameCustomPackage sets a custom package's name ("" keeps it) and
 // content type (ContentAll keeps it); the search vector follows the name
 // (a generated column).
-func renameCustomPackage(ctx context.Context, tx pgx.Tx, p packageInfo, name string, ct kb.ContentType) error {
+func renameCustomPackage(ctx context.Context, tx pgx.Tx, p kbsql.WritePackage, name string, ct kb.ContentType) error {
 	if name != "" {
-		if err := checkCustomPackageName(ctx, tx, p.vendorID, name, p.id); err != nil {
+		if err := checkCustomPackageName(ctx, tx, p.VendorID, name, p.ID); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `UPDATE packages SET name = $1, sort_name = $2 WHERE id = $3`, name, kbsql.Fold(name), p.id); err != nil {
-			return fmt.Errorf("rename package %d: %w", p.id, err)
+		if _, err := tx.Exec(ctx, `UPDATE packages SET name = $1, sort_name = $2 WHERE id = $3`, name, kbsql.Fold(name), p.ID); err != nil {
+			return fmt.Errorf("rename package %d: %w", p.ID, err)
 		}
 	}
 	if ct != kb.ContentAll {
-		if _, err := tx.Exec(ctx, `UPDATE packages SET content_type = $1 WHERE id = $2`, int(ct), p.id); err != nil {
-			return fmt.Errorf("update package %d: %w", p.id, err)
+		if _, err := tx.Exec(ctx, `UPDATE packages SET content_type = $1 WHERE id = $2`, int(ct), p.ID); err != nil {
+			return fmt.Errorf("update package %d: %w", p.ID, err)
 		}
 	}
 	return nil
@@ -166,7 +166,7 @@ func (s *Store) DeleteCustomPackage(ctx context.Context, custID string, vendorID
 		if err != nil {
 			return err
 		}
-		if !p.custom {
+		if !p.Custom {
 			return kb.Errorf(kb.CodeNotAllowed, "Package %d is a managed package: it cannot be deleted, only deselected.", packageID)
 		}
 		return deleteCustomPackage(ctx, tx, custID, p)
@@ -175,26 +175,26 @@ func (s *Store) DeleteCustomPackage(ctx context.Context, custID string, vendorID
 
 // deleteCustomPackage deletes a custom package, the customer's state of it
 // and the customer's custom titles it leaves in no package.
-func deleteCustomPackage(ctx context.Context, tx pgx.Tx, custID string, p packageInfo) error {
-	c, err := beginChange(ctx, tx, custID, fmt.Sprintf("package %d", p.id), "delete", packageState(custID, p.id))
+func deleteCustomPackage(ctx context.Context, tx pgx.Tx, custID string, p kbsql.WritePackage) error {
+	c, err := beginChange(ctx, tx, custID, fmt.Sprintf("package %d", p.ID), "delete", packageState(custID, p.ID))
 	if err != nil {
 		return err
 	}
-	rows, err := tx.Query(ctx, `DELETE FROM resources WHERE package_id = $1 RETURNING title_id`, p.id)
+	rows, err := tx.Query(ctx, `DELETE FROM resources WHERE package_id = $1 RETURNING title_id`, p.ID)
 	if err != nil {
-		return fmt.Errorf("delete package %d: %w", p.id, err)
+		return fmt.Errorf("delete package %d: %w", p.ID, err)
 	}
 	titles, err := pgx.CollectRows(rows, pgx.RowTo[int64])
 	if err != nil {
-		return fmt.Errorf("delete package %d: %w", p.id, err)
+		return fmt.Errorf("delete package %d: %w", p.ID, err)
 	}
 	for _, q := range []string{
 		`DELETE FROM customer_resources WHERE customer_id = $2 AND package_id = $1`, // only the owner has state on it
 		`DELETE FROM customer_packages WHERE customer_id = $2 AND package_id = $1`,
 		`DELETE FROM packages WHERE id = $1 AND customer_id = $2`,
 	} {
-		if _, err := tx.Exec(ctx, q, p.id, custID); err != nil {
-			return fmt.Errorf("delete package %d: %w", p.id, err)
+		if _, err := tx.Exec(ctx, q, p.ID, custID); err != nil {
+			return fmt.Errorf("delete package %d: %w", p.ID, err)
 		}
 	}
 	if err := removeOrphanCustomTitles(ctx, tx, custID, titles); err != nil {

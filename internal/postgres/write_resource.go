@@ -35,10 +35,10 @@ func (s *Store) UpdateResource(ctx context.Context, custID string, vendorID, pac
 		}
 		if !inPackage {
 			// A title is added to a custom package by selecting it there.
-			if !p.custom || !u.Selected {
+			if !p.Custom || !u.Selected {
 				return kb.NotFound("Title")
 			}
-			if err := addToCustomPackage(ctx, tx, p.id, titleID, u.Title); err != nil {
+			if err := addToCustomPackage(ctx, tx, p.ID, titleID, u.Title); err != nil {
 				return err
 			}
 			c.action = "create"
@@ -49,7 +49,7 @@ func (s *Store) UpdateResource(ctx context.Context, custID string, vendorID, pac
 			}
 			return c.commit(ctx, tx)
 		}
-		if err := kbsql.CheckTitleSelection(packageID, p.typ, p.selected, true); err != nil {
+		if err := kbsql.CheckTitleSelection(packageID, p.Type, p.Selected, true); err != nil {
 			return err
 		}
 		if err := setResourceState(ctx, tx, custID, p, titleID, &u); err != nil {
@@ -64,7 +64,7 @@ func (s *Store) UpdateResource(ctx context.Context, custID string, vendorID, pac
 					return err
 				}
 			}
-			if p.custom {
+			if p.Custom {
 				if _, err := tx.Exec(ctx, `UPDATE resources SET url = $1 WHERE package_id = $2 AND title_id = $3`,
 					u.Title.URL, packageID, titleID); err != nil {
 					return fmt.Errorf("update resource %d/%d: %w", packageID, titleID, err)
@@ -77,44 +77,44 @@ func (s *Store) UpdateResource(ctx context.Context, custID string, vendorID, pac
 
 // deselectResource deselects a title in a package: out of a custom
 // package, or with its title-level customisation cleared in a managed one.
-func deselectResource(ctx context.Context, tx pgx.Tx, custID string, p packageInfo, titleID int64, customTitle bool) error {
-	if p.custom {
-		if _, err := tx.Exec(ctx, `DELETE FROM resources WHERE package_id = $1 AND title_id = $2`, p.id, titleID); err != nil {
-			return fmt.Errorf("remove title %d from package %d: %w", titleID, p.id, err)
+func deselectResource(ctx context.Context, tx pgx.Tx, custID string, p kbsql.WritePackage, titleID int64, customTitle bool) error {
+	if p.Custom {
+		if _, err := tx.Exec(ctx, `DELETE FROM resources WHERE package_id = $1 AND title_id = $2`, p.ID, titleID); err != nil {
+			return fmt.Errorf("remove title %d from package %d: %w", titleID, p.ID, err)
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM customer_resources WHERE customer_id = $1 AND package_id = $2 AND title_id = $3`,
-			custID, p.id, titleID); err != nil {
-			return fmt.Errorf("remove title %d from package %d: %w", titleID, p.id, err)
+			custID, p.ID, titleID); err != nil {
+			return fmt.Errorf("remove title %d from package %d: %w", titleID, p.ID, err)
 		}
-		if _, err := tx.Exec(ctx, `UPDATE packages SET title_count = title_count - 1 WHERE id = $1`, p.id); err != nil {
-			return fmt.Errorf("count titles of package %d: %w", p.id, err)
+		if _, err := tx.Exec(ctx, `UPDATE packages SET title_count = title_count - 1 WHERE id = $1`, p.ID); err != nil {
+			return fmt.Errorf("count titles of package %d: %w", p.ID, err)
 		}
 		if customTitle {
 			return removeOrphanCustomTitles(ctx, tx, custID, []int64{titleID})
 		}
 		return nil
 	}
-	if err := kbsql.CheckTitleSelection(p.id, p.typ, p.selected, false); err != nil {
+	if err := kbsql.CheckTitleSelection(p.ID, p.Type, p.Selected, false); err != nil {
 		return err
 	}
-	if !p.selected {
+	if !p.Selected {
 		if _, err := tx.Exec(ctx, `DELETE FROM customer_resources WHERE customer_id = $1 AND package_id = $2 AND title_id = $3`,
-			custID, p.id, titleID); err != nil {
-			return fmt.Errorf("deselect resource %d/%d: %w", p.id, titleID, err)
+			custID, p.ID, titleID); err != nil {
+			return fmt.Errorf("deselect resource %d/%d: %w", p.ID, titleID, err)
 		}
 		return nil
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO customer_resources(customer_id, package_id, title_id, selected) VALUES ($1, $2, $3, false)
 		ON CONFLICT (customer_id, package_id, title_id) DO UPDATE SET selected = false, hidden = false, custom_coverage = '',
-			coverage_statement = '', embargo_unit = 0, embargo_value = 0, proxy_id = NULL, udf = ''`, custID, p.id, titleID); err != nil {
-		return fmt.Errorf("deselect resource %d/%d: %w", p.id, titleID, err)
+			coverage_statement = '', embargo_unit = 0, embargo_value = 0, proxy_id = NULL, udf = ''`, custID, p.ID, titleID); err != nil {
+		return fmt.Errorf("deselect resource %d/%d: %w", p.ID, titleID, err)
 	}
 	return nil
 }
 
 // setResourceState writes a selected title's customisation, replacing the
 // earlier one.
-func setResourceState(ctx context.Context, tx pgx.Tx, custID string, p packageInfo, titleID int64, u *kb.ResourceUpdate) error {
+func setResourceState(ctx context.Context, tx pgx.Tx, custID string, p kbsql.WritePackage, titleID int64, u *kb.ResourceUpdate) error {
 	if err := kb.CheckCoverageList(u.CustomCoverage); err != nil {
 		return err
 	}
@@ -123,7 +123,7 @@ func setResourceState(ctx context.Context, tx pgx.Tx, custID string, p packageIn
 		return err
 	}
 	var sel *bool
-	if !p.selected { // else selected through its package: NULL
+	if !p.Selected { // else selected through its package: NULL
 		yes := true
 		sel = &yes
 	}
@@ -134,9 +134,9 @@ func setResourceState(ctx context.Context, tx pgx.Tx, custID string, p packageIn
 		ON CONFLICT (customer_id, package_id, title_id) DO UPDATE SET selected = excluded.selected, hidden = excluded.hidden,
 			custom_coverage = excluded.custom_coverage, coverage_statement = excluded.coverage_statement,
 			embargo_unit = excluded.embargo_unit, embargo_value = excluded.embargo_value, proxy_id = excluded.proxy_id, udf = excluded.udf`,
-		custID, p.id, titleID, sel, u.Hidden, kbsql.CustomCoverageJSON(u.CustomCoverage), u.CoverageStatement, int(eu), ev, proxy,
+		custID, p.ID, titleID, sel, u.Hidden, kbsql.CustomCoverageJSON(u.CustomCoverage), u.CoverageStatement, int(eu), ev, proxy,
 		kbsql.UserDefinedJSON(u.UserDefined)); err != nil {
-		return fmt.Errorf("update resource %d/%d: %w", p.id, titleID, err)
+		return fmt.Errorf("update resource %d/%d: %w", p.ID, titleID, err)
 	}
 	return nil
 }
@@ -182,7 +182,7 @@ func (s *Store) CreateCustomTitle(ctx context.Context, custID string, vendorID, 
 		if err != nil {
 			return err
 		}
-		if err := kbsql.CheckNewCustomTitle(p.custom, ct.Name); err != nil {
+		if err := kbsql.CheckNewCustomTitle(p.Custom, ct.Name); err != nil {
 			return err
 		}
 		if err := checkCustomTitleName(ctx, tx, custID, packageID, ct.Name, 0); err != nil {

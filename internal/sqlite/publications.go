@@ -214,9 +214,11 @@ func (s *Store) Publication(ctx context.Context, custID string, packageID, title
 // drops titles left without any, and adds the kept resources' tokens and
 // notes.
 func (s *Store) collectionOnly(ctx context.Context, custID string, ts []kb.Title) ([]kb.Title, error) {
-	return kbsql.CollectionOnly(ts,
-		func(keys []kb.ResourceKey) (map[int64][2]*kb.Token, error) { return s.resourceTokens(ctx, custID, keys) },
-		func(keys []kb.ResourceKey) (map[kb.ResourceKey][]kb.Note, error) { return s.Notes(ctx, custID, keys) })
+	tokens := func(keys []kb.ResourceKey) (map[int64][2]*kb.Token, error) {
+		return s.resourceTokens(ctx, custID, keys)
+	}
+	notes := func(keys []kb.ResourceKey) (map[kb.ResourceKey][]kb.Note, error) { return s.Notes(ctx, custID, keys) }
+	return kbsql.CollectionOnly(ts, tokens, notes)
 }
 
 // resourceTokens returns the vendor and package tokens (nil where the

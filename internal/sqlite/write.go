@@ -11,28 +11,17 @@ import (
 	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
-// packageInfo is what a write needs to know of a package.
-type packageInfo struct {
-	id         int64
-	vendorID   int64
-	custom     bool // a custom package of the customer
-	typ        kb.PackageType
-	tokenable  bool // the package has a token to fill in
-	selected   bool // the customer selected it (package level)
-	titleCount int
-}
-
 // packageForWrite returns the package if the customer may see it and it
 // belongs to the vendor: "Vendor not found" or "Package not found" else.
-func packageForWrite(ctx context.Context, tx *sql.Tx, custID string, vendorID, packageID int64) (packageInfo, error) {
-	var p packageInfo
+func packageForWrite(ctx context.Context, tx *sql.Tx, custID string, vendorID, packageID int64) (kbsql.WritePackage, error) {
+	var p kbsql.WritePackage
 	var typ int
 	err := tx.QueryRowContext(ctx, `SELECT p.id, p.vendor_id, p.customer_id IS NOT NULL, p.package_type, p.token_fact IS NOT NULL,
 		COALESCE(cp.selected, 0), p.title_count
 		FROM packages p `+sqlJoinCP+` WHERE p.id = :id AND `+sqlPackageVisible,
-		sql.Named("id", packageID), sql.Named("cust", custID)).Scan(&p.id, &p.vendorID, &p.custom, &typ, &p.tokenable, &p.selected, &p.titleCount)
-	p.typ = kb.PackageType(typ)
-	if err == nil && p.vendorID == vendorID {
+		sql.Named("id", packageID), sql.Named("cust", custID)).Scan(&p.ID, &p.VendorID, &p.Custom, &typ, &p.Tokenable, &p.Selected, &p.TitleCount)
+	p.Type = kb.PackageType(typ)
+	if err == nil && p.VendorID == vendorID {
 		return p, nil
 	}
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -193,7 +182,7 @@ func (s *Store) UpdatePackage(ctx context.Context, custID string, vendorID, pack
 		if err != nil {
 			return err
 		}
-		if p.custom && !u.Selected {
+		if p.Custom && !u.Selected {
 			return deleteCustomPackage(ctx, tx, custID, p)
 		}
 		object := fmt.Sprintf("package %d", packageID)
@@ -210,7 +199,7 @@ func (s *Store) UpdatePackage(ctx context.Context, custID string, vendorID, pack
 			}
 			return c.commit(ctx, tx)
 		}
-		if u.TokenValue != nil && !p.tokenable {
+		if u.TokenValue != nil && !p.Tokenable {
 			return kb.Errorf(kb.CodeNotAllowed, "Package does not allow token")
 		}
 		if err := kbsql.CheckPackageCoverage(u.CustomCoverage); err != nil {
@@ -221,7 +210,7 @@ func (s *Store) UpdatePackage(ctx context.Context, custID string, vendorID, pack
 			return err
 		}
 		full := u.FullPackage == nil || *u.FullPackage
-		if full && !p.selected {
+		if full && !p.Selected {
 			// Every title is now selected through the package: title-level
 			// selections are redundant (the cost is their number).
 			if _, err := tx.ExecContext(ctx, `UPDATE customer_resources SET selected = NULL
@@ -235,11 +224,11 @@ func (s *Store) UpdatePackage(ctx context.Context, custID string, vendorID, pack
 			ON CONFLICT (customer_id, package_id) DO UPDATE SET selected = excluded.selected, hidden = excluded.hidden,
 				cov_begin = excluded.cov_begin, cov_end = excluded.cov_end, proxy_id = excluded.proxy_id,
 				token_value = CASE WHEN ? THEN customer_packages.token_value ELSE excluded.token_value END, allow_add = excluded.allow_add`,
-			custID, packageID, boolInt(full || p.custom), boolInt(u.Hidden), u.CustomCoverage.Begin, u.CustomCoverage.End,
-			proxy, token, boolInt(u.AllowOperatorToAddTitles && !p.custom), keep); err != nil {
+			custID, packageID, boolInt(full || p.Custom), boolInt(u.Hidden), u.CustomCoverage.Begin, u.CustomCoverage.End,
+			proxy, token, boolInt(u.AllowOperatorToAddTitles && !p.Custom), keep); err != nil {
 			return fmt.Errorf("update package %d: %w", packageID, err)
 		}
-		if p.custom {
+		if p.Custom {
 			if err := renameCustomPackage(ctx, tx, custID, p, u.Name, u.ContentType); err != nil {
 				return err
 			}
@@ -248,24 +237,24 @@ func (s *Store) UpdatePackage(ctx context.Context, custID string, vendorID, pack
 	})
 }
 
-func renameCustomPackage(ctx context.Context, tx *sql.Tx, custID string, p packageInfo, name string, ct kb.ContentType) error {
+func renameCustomPackage(ctx context.Context, tx *sql.Tx, custID string, p kbsql.WritePackage, name string, ct kb.ContentType) error {
 	if name != "" {
-		if err := checkCustomPackageName(ctx, tx, p.vendorID, name, p.id); err != nil {
+		if err := checkCustomPackageName(ctx, tx, p.VendorID, name, p.ID); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE packages SET name = ?, sort_name = ? WHERE id = ?`, name, fold(name), p.id); err != nil {
-			return fmt.Errorf("rename package %d: %w", p.id, err)
+		if _, err := tx.ExecContext(ctx, `UPDATE packages SET name = ?, sort_name = ? WHERE id = ?`, name, fold(name), p.ID); err != nil {
+			return fmt.Errorf("rename package %d: %w", p.ID, err)
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM package_fts WHERE rowid = ?`, p.id); err != nil {
-			return fmt.Errorf("index package %d: %w", p.id, err)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM package_fts WHERE rowid = ?`, p.ID); err != nil {
+			return fmt.Errorf("index package %d: %w", p.ID, err)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO package_fts(rowid, name) VALUES (?, ?)`, p.id, name); err != nil {
-			return fmt.Errorf("index package %d: %w", p.id, err)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO package_fts(rowid, name) VALUES (?, ?)`, p.ID, name); err != nil {
+			return fmt.Errorf("index package %d: %w", p.ID, err)
 		}
 	}
 	if ct != kb.ContentAll {
-		if _, err := tx.ExecContext(ctx, `UPDATE packages SET content_type = ? WHERE id = ?`, int(ct), p.id); err != nil {
-			return fmt.Errorf("update package %d: %w", p.id, err)
+		if _, err := tx.ExecContext(ctx, `UPDATE packages SET content_type = ? WHERE id = ?`, int(ct), p.ID); err != nil {
+			return fmt.Errorf("update package %d: %w", p.ID, err)
 		}
 	}
 	return nil
@@ -346,21 +335,21 @@ func (s *Store) DeleteCustomPackage(ctx context.Context, custID string, vendorID
 		if err != nil {
 			return err
 		}
-		if !p.custom {
+		if !p.Custom {
 			return kb.Errorf(kb.CodeNotAllowed, "Package %d is a managed package: it cannot be deleted, only deselected.", packageID)
 		}
 		return deleteCustomPackage(ctx, tx, custID, p)
 	})
 }
 
-func deleteCustomPackage(ctx context.Context, tx *sql.Tx, custID string, p packageInfo) error {
-	c, err := beginChange(ctx, tx, custID, fmt.Sprintf("package %d", p.id), "delete", qPackageState, custID, p.id)
+func deleteCustomPackage(ctx context.Context, tx *sql.Tx, custID string, p kbsql.WritePackage) error {
+	c, err := beginChange(ctx, tx, custID, fmt.Sprintf("package %d", p.ID), "delete", qPackageState, custID, p.ID)
 	if err != nil {
 		return err
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT title_id FROM resources WHERE package_id = ?`, p.id)
+	rows, err := tx.QueryContext(ctx, `SELECT title_id FROM resources WHERE package_id = ?`, p.ID)
 	if err != nil {
-		return fmt.Errorf("delete package %d: %w", p.id, err)
+		return fmt.Errorf("delete package %d: %w", p.ID, err)
 	}
 	var titles []int64
 	for rows.Next() {
@@ -373,7 +362,7 @@ func deleteCustomPackage(ctx context.Context, tx *sql.Tx, custID string, p packa
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("delete package %d: %w", p.id, err)
+		return fmt.Errorf("delete package %d: %w", p.ID, err)
 	}
 	for _, q := range []string{
 		`DELETE FROM resources WHERE package_id = :p`,
@@ -382,8 +371,8 @@ func deleteCustomPackage(ctx context.Context, tx *sql.Tx, custID string, p packa
 		`DELETE FROM package_fts WHERE rowid = :p`,
 		`DELETE FROM packages WHERE id = :p`,
 	} {
-		if _, err := tx.ExecContext(ctx, q, sql.Named("p", p.id), sql.Named("c", custID)); err != nil {
-			return fmt.Errorf("delete package %d: %w", p.id, err)
+		if _, err := tx.ExecContext(ctx, q, sql.Named("p", p.ID), sql.Named("c", custID)); err != nil {
+			return fmt.Errorf("delete package %d: %w", p.ID, err)
 		}
 	}
 	for _, t := range titles {

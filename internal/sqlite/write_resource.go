@@ -38,10 +38,10 @@ func (s *Store) UpdateResource(ctx context.Context, custID string, vendorID, pac
 		}
 		if !inPackage {
 			// A title is added to a custom package by selecting it there.
-			if !p.custom || !u.Selected {
+			if !p.Custom || !u.Selected {
 				return kb.NotFound("Title")
 			}
-			if err := addToCustomPackage(ctx, tx, p.id, titleID, u.Title); err != nil {
+			if err := addToCustomPackage(ctx, tx, p.ID, titleID, u.Title); err != nil {
 				return err
 			}
 			c.action = "create"
@@ -52,7 +52,7 @@ func (s *Store) UpdateResource(ctx context.Context, custID string, vendorID, pac
 			}
 			return c.commit(ctx, tx)
 		}
-		if err := kbsql.CheckTitleSelection(packageID, p.typ, p.selected, true); err != nil {
+		if err := kbsql.CheckTitleSelection(packageID, p.Type, p.Selected, true); err != nil {
 			return err
 		}
 		if err := setResourceState(ctx, tx, custID, p, titleID, &u); err != nil {
@@ -67,7 +67,7 @@ func (s *Store) UpdateResource(ctx context.Context, custID string, vendorID, pac
 					return err
 				}
 			}
-			if p.custom {
+			if p.Custom {
 				if _, err := tx.ExecContext(ctx, `UPDATE resources SET url = ? WHERE package_id = ? AND title_id = ?`,
 					u.Title.URL, packageID, titleID); err != nil {
 					return fmt.Errorf("update resource: %w", err)
@@ -80,15 +80,15 @@ func (s *Store) UpdateResource(ctx context.Context, custID string, vendorID, pac
 
 // deselectResource deselects a title in a package: out of a custom
 // package, or with its title-level customisation cleared in a managed one.
-func deselectResource(ctx context.Context, tx *sql.Tx, custID string, p packageInfo, titleID int64, customTitle bool) error {
-	if p.custom {
+func deselectResource(ctx context.Context, tx *sql.Tx, custID string, p kbsql.WritePackage, titleID int64, customTitle bool) error {
+	if p.Custom {
 		for _, q := range []string{`DELETE FROM resources WHERE package_id = :p AND title_id = :t`,
 			`DELETE FROM customer_resources WHERE customer_id = :c AND package_id = :p AND title_id = :t`} {
-			if _, err := tx.ExecContext(ctx, q, sql.Named("p", p.id), sql.Named("t", titleID), sql.Named("c", custID)); err != nil {
+			if _, err := tx.ExecContext(ctx, q, sql.Named("p", p.ID), sql.Named("t", titleID), sql.Named("c", custID)); err != nil {
 				return fmt.Errorf("remove title %d: %w", titleID, err)
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE packages SET title_count = title_count - 1 WHERE id = ?`, p.id); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE packages SET title_count = title_count - 1 WHERE id = ?`, p.ID); err != nil {
 			return fmt.Errorf("count titles: %w", err)
 		}
 		if customTitle {
@@ -96,22 +96,22 @@ func deselectResource(ctx context.Context, tx *sql.Tx, custID string, p packageI
 		}
 		return nil
 	}
-	if err := kbsql.CheckTitleSelection(p.id, p.typ, p.selected, false); err != nil {
+	if err := kbsql.CheckTitleSelection(p.ID, p.Type, p.Selected, false); err != nil {
 		return err
 	}
-	if !p.selected {
-		_, err := tx.ExecContext(ctx, `DELETE FROM customer_resources WHERE customer_id = ? AND package_id = ? AND title_id = ?`, custID, p.id, titleID)
+	if !p.Selected {
+		_, err := tx.ExecContext(ctx, `DELETE FROM customer_resources WHERE customer_id = ? AND package_id = ? AND title_id = ?`, custID, p.ID, titleID)
 		return err
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO customer_resources(customer_id, package_id, title_id, selected) VALUES (?, ?, ?, 0)
 		ON CONFLICT (customer_id, package_id, title_id) DO UPDATE SET selected = 0, hidden = 0, custom_coverage = '',
-			coverage_statement = '', embargo_unit = 0, embargo_value = 0, proxy_id = NULL, udf = ''`, custID, p.id, titleID)
+			coverage_statement = '', embargo_unit = 0, embargo_value = 0, proxy_id = NULL, udf = ''`, custID, p.ID, titleID)
 	return err
 }
 
 // setResourceState writes a selected title's customisation, replacing the
 // earlier one.
-func setResourceState(ctx context.Context, tx *sql.Tx, custID string, p packageInfo, titleID int64, u *kb.ResourceUpdate) error {
+func setResourceState(ctx context.Context, tx *sql.Tx, custID string, p kbsql.WritePackage, titleID int64, u *kb.ResourceUpdate) error {
 	if err := kb.CheckCoverageList(u.CustomCoverage); err != nil {
 		return err
 	}
@@ -120,7 +120,7 @@ func setResourceState(ctx context.Context, tx *sql.Tx, custID string, p packageI
 		return err
 	}
 	var sel any = 1
-	if p.selected {
+	if p.Selected {
 		sel = nil // selected through its package
 	}
 	coverage := kbsql.CustomCoverageJSON(u.CustomCoverage)
@@ -132,7 +132,7 @@ func setResourceState(ctx context.Context, tx *sql.Tx, custID string, p packageI
 		ON CONFLICT (customer_id, package_id, title_id) DO UPDATE SET selected = excluded.selected, hidden = excluded.hidden,
 			custom_coverage = excluded.custom_coverage, coverage_statement = excluded.coverage_statement,
 			embargo_unit = excluded.embargo_unit, embargo_value = excluded.embargo_value, proxy_id = excluded.proxy_id, udf = excluded.udf`,
-		custID, p.id, titleID, sel, boolInt(u.Hidden), coverage, u.CoverageStatement, int(eu), ev, proxy, udf)
+		custID, p.ID, titleID, sel, boolInt(u.Hidden), coverage, u.CoverageStatement, int(eu), ev, proxy, udf)
 	if err != nil {
 		return fmt.Errorf("update resource: %w", err)
 	}
@@ -179,7 +179,7 @@ func (s *Store) CreateCustomTitle(ctx context.Context, custID string, vendorID, 
 		if err != nil {
 			return err
 		}
-		if err := kbsql.CheckNewCustomTitle(p.custom, ct.Name); err != nil {
+		if err := kbsql.CheckNewCustomTitle(p.Custom, ct.Name); err != nil {
 			return err
 		}
 		if err := checkCustomTitleName(ctx, tx, custID, packageID, ct.Name, 0); err != nil {
