@@ -29,6 +29,20 @@ func fieldWeight(f kb.SearchField) string {
 	return "A"
 }
 
+// rankWeights is the ts_rank weights array ({D, C, B, A}) that counts only
+// the occurrences of words in the searched field, as FTS5's column filter
+// ranks: a title whose publisher repeats a name search's word ranks no
+// higher for it.
+func rankWeights(weight string) string {
+	switch weight {
+	case "B":
+		return `'{0,0,1,0}'`
+	case "C":
+		return `'{0,1,0,0}'`
+	}
+	return `'{0,0,0,1}'`
+}
+
 // sortColumn is the folded column of a field that exact, begins-with and
 // substring matching use (the subjects have none: they are words only).
 func sortColumn(f kb.SearchField) string {
@@ -104,7 +118,7 @@ func buildTitleMatch(q kb.TitleQuery, args *params) (titleMatch, error) {
 		tq := `to_tsquery('simple', ` + args.add(tsq) + `)`
 		m := titleMatch{cond: `t.fts @@ ` + tq}
 		if !byName {
-			m.rank = `-ts_rank(t.fts, ` + tq + `)`
+			m.rank = `-ts_rank(` + rankWeights(weight) + `, t.fts, ` + tq + `)`
 		}
 		return m
 	}
@@ -185,7 +199,7 @@ func containsMatch(ws []string, field kb.SearchField, byName bool, args *params)
 	if len(short) > 0 {
 		tq := `to_tsquery('simple', ` + args.add(joinLexemes(short, " & ", true, fieldWeight(field))) + `)`
 		conds = append(conds, `t.fts @@ `+tq)
-		m.rank = `-ts_rank(t.fts, ` + tq + `)`
+		m.rank = `-ts_rank(` + rankWeights(fieldWeight(field)) + `, t.fts, ` + tq + `)`
 	}
 	if len(sims) > 0 {
 		m.rank = `-(` + strings.Join(sims, " + ") + `)`
