@@ -35,10 +35,7 @@ func (s *Store) ImportPackage(ctx context.Context, spec kb.PackageSpec, next fun
 		return res, kb.Errorf(kb.CodeInvalid, "import: package type Custom is reserved for customers' own packages")
 	}
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		// The lock key is the schema's: advisory locks are the database's,
-		// and stores in other schemas (tests, other instances) import at
-		// the same time.
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1::bigint # hashtext(current_schema())::bigint)`, lockImport); err != nil {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(`+importLockSQL+`)`); err != nil {
 			return fmt.Errorf("lock imports: %w", err)
 		}
 		imp := &importer{ctx: ctx, tx: tx, res: &res}

@@ -97,14 +97,14 @@ func (s *Store) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 // Advisory locks. PostgreSQL's advisory locks belong to the database, not
 // to a schema, so every key mixes in current_schema(): stores in different
 // schemas of one database (the test suites' way) never wait for each other,
-// while every instance over the same schema shares the locks. lockImport
+// while every instance over the same schema shares the locks. The import lock
 // serialises imports (two imports may otherwise both create the same new
 // title); a customer's writes take the customer's lock (customerTx), so
 // that one customer's requests apply one after another, as on SQLite's
 // single writer, while different customers write at once.
 const (
-	lockImport int64 = 0x6b62_696d706f7274 // "kb" "import"
-
+	// importLockSQL is the key of the import lock.
+	importLockSQL = `hashtextextended('kbserver import ' || current_schema(), 0)`
 	// migrateLockSQL is the key of the session lock migrations run under.
 	migrateLockSQL = `hashtextextended('kbserver migrate ' || current_schema(), 0)`
 	// customerLockSQL is the key of customer $1's write lock.
