@@ -47,6 +47,7 @@ func (s *Store) ImportPackage(ctx context.Context, spec kb.PackageSpec, next fun
 	if err != nil {
 		return kb.ImportResult{}, fmt.Errorf("import %s / %s: %w", spec.VendorName, spec.PackageName, err)
 	}
+	s.analyzeAfterImport(ctx, res)
 	return res, nil
 }
 
