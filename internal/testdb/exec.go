@@ -2,11 +2,7 @@ package testdb
 
 import (
 	"context"
-	"database/sql"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
-	_ "modernc.org/sqlite" // the "sqlite" driver of database/sql
 )
 
 // Exec runs one SQL statement with args directly on the database of the
@@ -17,24 +13,7 @@ import (
 // INSERT OR REPLACE). A failing statement fails the test.
 func Exec(t testing.TB, dsn, query string, args ...any) {
 	t.Helper()
-	ctx := context.Background()
-	if Kind() == "postgres" {
-		conn, err := pgx.Connect(ctx, dsn)
-		if err != nil {
-			t.Fatalf("connect to the test database: %v", err)
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, query, args...); err != nil {
-			t.Fatalf("%s: %v", query, err)
-		}
-		return
-	}
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		t.Fatalf("open %s: %v", dsn, err)
-	}
-	defer db.Close()
-	if _, err := db.ExecContext(ctx, query, args...); err != nil {
+	if _, err := DB(t, dsn).ExecContext(context.Background(), query, args...); err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
 }
