@@ -48,7 +48,7 @@ vendors, their packages and the titles in them, loaded from KBART files and
 served to library systems over an HTTP API.
 
 Usage:
-  kbserver [--db FILE] COMMAND [flags] [arguments]
+  kbserver [--db DB] COMMAND [flags] [arguments]
 
 Commands:
 `)
@@ -57,9 +57,10 @@ Commands:
 	}
 	fmt.Fprint(w, `
 Global flags:
-  --db FILE      SQLite database file, created when missing (env KBSERVER_DB;
-                 default "kbserver.db" in the working directory). It may be
-                 given before or after the command.
+  --db DB        the database: a SQLite file path, created when missing, or
+                 a postgres:// URL (env KBSERVER_DB; default "kbserver.db" in
+                 the working directory). It may be given before or after the
+                 command.
 
 Examples:
   kbserver serve --demo
@@ -68,6 +69,7 @@ Examples:
   kbserver apikey add mylib
   kbserver proxy add mylib EZProxy --url-mask 'https://proxy.mylib.example/login?url={targetURL}'
   kbserver export holdings mylib -o exports/
+  kbserver --db postgres://kbserver@db.example.org/kb serve
 
 Run 'kbserver help COMMAND' for the flags and examples of a command.
 `)

@@ -94,7 +94,7 @@ func TestHelp(t *testing.T) {
 		want []string
 	}
 	cases := []tc{
-		{[]string{"help"}, []string{"Usage:", "Commands:", "serve", "import kbart", "apikey revoke", "--db FILE", "Examples:"}},
+		{[]string{"help"}, []string{"Usage:", "Commands:", "serve", "import kbart", "apikey revoke", "--db DB", "postgres:// URL", "Examples:"}},
 		{[]string{"--help"}, []string{"Usage:", "Commands:"}},
 		{[]string{"-h"}, []string{"Usage:", "Commands:"}},
 		{[]string{"import", "--help"}, []string{"import kbart"}},
