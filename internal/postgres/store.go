@@ -89,7 +89,7 @@ func (s *Store) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback(context.Background())
-		return err
+		return unstorableText(err)
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return fmt.Errorf("commit: %w", err)
@@ -135,6 +135,18 @@ const (
 func isCode(err error, code string) bool {
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && pe.Code == code
+}
+
+// unstorableText turns PostgreSQL's refusal of a text value (a NUL
+// character, invalid UTF-8) into CodeInvalid: the HTTP layer refuses such
+// text first, but other callers (the command line) reach the store
+// directly. Other errors are returned as they are.
+func unstorableText(err error) error {
+	if isCode(err, codeNotInRepertoire) || isCode(err, codeUntranslatable) {
+		return &kb.Error{Code: kb.CodeInvalid, Err: err,
+			Message: "A text value holds a character the database cannot store (U+0000 or invalid UTF-8)."}
+	}
+	return err
 }
 
 // noRows reports whether err says a query returned no row.

@@ -45,6 +45,8 @@ func WriteJSON(w http.ResponseWriter, status int, v any) error {
 //     CodeInvalid, "Attribute proxy.foo is not allowed.";
 //   - a value of the wrong JSON type: CodeInvalid, "Attribute isSelected
 //     must be a boolean.";
+//   - a string holding a NUL character (\u0000), which no store keeps:
+//     CodeInvalid, "Attribute name must not contain NUL characters (\u0000).";
 //   - a body over the server's limit: CodeTooLarge.
 //
 // A null member is left as the decoder leaves it (a nil pointer or slice),
@@ -69,6 +71,9 @@ func DecodeJSON(r *http.Request, v any) error {
 		return kb.Errorf(kb.CodeInvalid, "The request body must be a JSON object.")
 	}
 	if err := checkMembers(tree, reflect.TypeOf(v), ""); err != nil {
+		return err
+	}
+	if err := checkJSONText(tree, ""); err != nil {
 		return err
 	}
 	if err := json.Unmarshal(body, v); err != nil {

@@ -68,7 +68,10 @@ func (a adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		info.CustID = r.PathValue("custid")
 	}
 	tw := &trackingWriter{ResponseWriter: w}
-	err := a.route.Handler(tw, r)
+	err := checkRequestText(r)
+	if err == nil {
+		err = a.route.Handler(tw, r)
+	}
 	if err == nil {
 		return
 	}

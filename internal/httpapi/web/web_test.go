@@ -298,6 +298,8 @@ func TestDecodeJSON(t *testing.T) {
 		{`{"a":"x"}`, kb.CodeInvalid, "Attribute a must be an integer."},
 		{`{"a":1.5}`, kb.CodeInvalid, "Attribute a must be an integer."},
 		{`{"isSelected":"yes"}`, kb.CodeInvalid, "Attribute isSelected must be a boolean."},
+		{`{"customCoverage":{"beginCoverage":"2001\u0000"}}`, kb.CodeInvalid, "Attribute customCoverage.beginCoverage must not contain NUL characters (\\u0000)."},
+		{`{"customCoverageList":[{"beginCoverage":"a\u0000b"}]}`, kb.CodeInvalid, "Attribute customCoverageList.beginCoverage must not contain NUL characters (\\u0000)."},
 		{`{"customCoverage":{"beginCoverage":1}}`, kb.CodeInvalid, "Attribute customCoverage.beginCoverage must be a string."},
 		{`{"customCoverage":[]}`, kb.CodeInvalid, "Attribute customCoverage must be an object."},
 		{`{"customCoverageList":{}}`, kb.CodeInvalid, "Attribute customCoverageList must be an array."},
@@ -458,5 +460,35 @@ func TestWriteJSONDoesNotEscapeHTML(t *testing.T) {
 	}
 	if got, want := rec.Body.String(), `{"u":"http://x/?a=1&b=<2>"}`+"\n"; got != want {
 		t.Errorf("body = %q, want %q", got, want)
+	}
+}
+
+// TestRequestText checks that a path or query parameter that is not UTF-8
+// text without NUL characters is refused before the handler runs (both
+// stores would otherwise disagree: PostgreSQL refuses such text).
+func TestRequestText(t *testing.T) {
+	ran := false
+	h, _ := testServer(t, 1<<20, Route{Pattern: "GET /things/{id}", Handler: func(w http.ResponseWriter, r *http.Request) error {
+		ran = true
+		return nil
+	}})
+	for _, c := range []struct{ target, message string }{
+		{"/things/1?search=a%00b", "Parameter search must be UTF-8 text without NUL characters."},
+		{"/things/1?search=%FF", "Parameter search must be UTF-8 text without NUL characters."},
+		{"/things/a%00b", "The request path must be UTF-8 text without NUL characters."},
+		{"/things/%FF", "The request path must be UTF-8 text without NUL characters."},
+	} {
+		ran = false
+		rec := do(h, "GET", c.target, nil)
+		if rec.Code != 400 || ran {
+			t.Errorf("%s: status %d, handler ran %v; want 400 without the handler", c.target, rec.Code, ran)
+			continue
+		}
+		if diff := cmp.Diff([]ErrorModel{{Code: kb.CodeInvalid, Message: c.message}}, decodeErrors(t, rec)); diff != "" {
+			t.Errorf("%s: body (-want +got):\n%s", c.target, diff)
+		}
+	}
+	if rec := do(h, "GET", "/things/1?search=caf%C3%A9", nil); rec.Code != 200 || !ran {
+		t.Errorf("UTF-8 search: status %d, handler ran %v", rec.Code, ran)
 	}
 }
