@@ -173,9 +173,12 @@ func TestSnapshotInstances(t *testing.T) {
 	// A stops; the claimant dies: B resumes the build, once.
 	a.Close()
 	claimant.Close(ctx)
-	for {
+	for gone := time.Now().Add(30 * time.Second); ; {
 		// The server ends the session (and its locks) soon after the
 		// connection closes.
+		if time.Now().After(gone) {
+			t.Fatalf("the claimant's session %d is still alive 30 s after its connection closed", pid)
+		}
 		var alive bool
 		if err := b.Pool().QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1)`, pid).Scan(&alive); err != nil {
 			t.Fatal(err)
@@ -188,7 +191,9 @@ func TestSnapshotInstances(t *testing.T) {
 	if err := b.ResumeSnapshots(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if stB, err = b.WaitSnapshot(wctx, "c1"); err != nil || stB.Status != kb.SnapshotCompleted || stB.Total != total {
+	wctx2, cancel2 := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel2()
+	if stB, err = b.WaitSnapshot(wctx2, "c1"); err != nil || stB.Status != kb.SnapshotCompleted || stB.Total != total {
 		t.Fatalf("status after the claimant died = %+v, %v", stB, err)
 	}
 	if na, nb := countBuilds(); na != firstA || nb != firstB+1 {

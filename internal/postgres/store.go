@@ -115,7 +115,11 @@ const (
 )
 
 // customerTx runs fn in one transaction that holds the customer's write
-// lock from its start: the customer's other writes wait for it.
+// lock from its start: the customer's other writes wait for it. Imports do
+// not take customers' locks (they change every customer's state on the
+// titles they remove), so a customer's write may meet an import's change
+// between its reads and its writes; the writes that could then act on a
+// resource or title an import removed say so (CodeNotFound).
 func (s *Store) customerTx(ctx context.Context, custID string, fn func(tx pgx.Tx) error) error {
 	return s.inTx(ctx, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(`+customerLockSQL+`)`, custID); err != nil {

@@ -147,8 +147,16 @@ func addToCustomPackage(ctx context.Context, tx pgx.Tx, packageID, titleID int64
 	if f != nil {
 		url = f.URL
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO resources(package_id, title_id, sort_name, pub_type, url)
-		SELECT $1, id, sort_name, pub_type, $2 FROM titles WHERE id = $3`, packageID, url, titleID); err != nil {
+	// The title was read under the customer's lock only: an import
+	// committing meanwhile may have deleted it (an orphan title), which
+	// inserts nothing here, or be deleting it, which the foreign key
+	// reports once that import commits. Either way the title is gone.
+	tag, err := tx.Exec(ctx, `INSERT INTO resources(package_id, title_id, sort_name, pub_type, url)
+		SELECT $1, id, sort_name, pub_type, $2 FROM titles WHERE id = $3`, packageID, url, titleID)
+	if isCode(err, codeForeignKeyViolation) || (err == nil && tag.RowsAffected() == 0) {
+		return kb.NotFound("Title")
+	}
+	if err != nil {
 		return fmt.Errorf("add title %d to package %d: %w", titleID, packageID, err)
 	}
 	if _, err := tx.Exec(ctx, `UPDATE packages SET title_count = title_count + 1 WHERE id = $1`, packageID); err != nil {

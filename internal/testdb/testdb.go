@@ -15,6 +15,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -33,11 +34,17 @@ const (
 )
 
 // Kind returns the store kind of this test run: "sqlite" or "postgres".
+// Any other value of KBSERVER_TEST_STORE stops the test binary: a mistyped
+// engine must not pass as a SQLite run.
 func Kind() string {
-	if os.Getenv(EnvStore) == "postgres" {
+	switch v := os.Getenv(EnvStore); v {
+	case "", "sqlite":
+		return "sqlite"
+	case "postgres":
 		return "postgres"
+	default:
+		panic(fmt.Sprintf("%s=%q: use sqlite or postgres", EnvStore, v))
 	}
-	return "sqlite"
 }
 
 // PostgresURL returns the URL of the test database. Without one it skips
@@ -72,10 +79,14 @@ func NewPostgres(t testing.TB) string {
 	// The schemas' first migrations would each create pg_trgm, and two
 	// creating it at once collide: the suite creates it first, once,
 	// under a lock of the whole database.
-	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock(hashtextextended('kbserver testdb extensions', 0));
-		CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
-		SELECT pg_advisory_unlock(hashtextextended('kbserver testdb extensions', 0))`); err != nil {
-		t.Fatalf("create extension pg_trgm: %v", err)
+	// (Three statements, not one: one would be one transaction, unlocked
+	// before the extension commits.)
+	for _, q := range []string{`SELECT pg_advisory_lock(hashtextextended('kbserver testdb extensions', 0))`,
+		`CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public`,
+		`SELECT pg_advisory_unlock(hashtextextended('kbserver testdb extensions', 0))`} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatalf("create extension pg_trgm: %v", err)
+		}
 	}
 	if _, err := conn.Exec(ctx, `CREATE SCHEMA `+schema); err != nil {
 		t.Fatalf("create schema: %v", err)
