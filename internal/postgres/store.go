@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"sync/atomic"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -30,8 +29,6 @@ type Store struct {
 
 	secretMu sync.Mutex // guards secret
 	secret   []byte     // the link-signing secret once read (linkout.go)
-
-	unanalyzed atomic.Int64 // rows imports changed since this store last ran ANALYZE (analyze.go)
 }
 
 var _ kb.Store = (*Store)(nil)
