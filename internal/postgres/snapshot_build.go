@@ -81,6 +81,12 @@ func (s *Store) runBuild(custID string, build int64, wait bool) {
 // claimAndBuild takes the claim on the customer's snapshot build and builds
 // build number build unless it is built or replaced.
 func (s *Store) claimAndBuild(ctx context.Context, custID string, build int64, wait bool) error {
+	select { // a build slot first: at most half the pool builds at once
+	case s.buildSlots <- struct{}{}:
+		defer func() { <-s.buildSlots }()
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 	for {
 		conn, err := s.pool.Acquire(ctx)
 		if err != nil {

@@ -26,6 +26,9 @@ type Store struct {
 	life   context.Context // ends when the store closes: background builds stop
 	stop   context.CancelFunc
 	builds sync.WaitGroup
+	// buildSlots bounds the snapshot builds running at once: each holds a
+	// pooled connection for its duration, and requests need the rest.
+	buildSlots chan struct{}
 
 	secretMu sync.Mutex // guards secret
 	secret   []byte     // the link-signing secret once read (linkout.go)
@@ -53,7 +56,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("migrate postgres %s: %w", redact(cfg), err)
 	}
-	s := &Store{pool: pool}
+	s := &Store{pool: pool, buildSlots: make(chan struct{}, max(1, pool.Config().MaxConns/2))}
 	s.life, s.stop = context.WithCancel(context.Background())
 	return s, nil
 }
