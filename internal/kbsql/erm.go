@@ -17,8 +17,8 @@ const ERMTimeLayout = "2006-01-02T15:04:05.000000000Z"
 // FormatERMTime returns t as stored (ERMTimeLayout, in UTC).
 func FormatERMTime(t time.Time) string { return t.UTC().Format(ERMTimeLayout) }
 
-// ParseERMTime reads a stored time back, in UTC.
-func ParseERMTime(s string) (time.Time, error) { return time.Parse(ERMTimeLayout, s) }
+// parseERMTime reads a stored time back, in UTC.
+func parseERMTime(s string) (time.Time, error) { return time.Parse(ERMTimeLayout, s) }
 
 // ERMBodyPaths are the members, in an object's body, of the list fields
 // that the body holds (kb.ERMField): the path of object keys to a

@@ -27,10 +27,10 @@ func ScanERMObject(row Scanner) (kb.ERMObject, error) {
 	}
 	o.Kind = kb.ERMKind(kind)
 	var err error
-	if o.Created, err = ParseERMTime(created); err != nil {
+	if o.Created, err = parseERMTime(created); err != nil {
 		return o, fmt.Errorf("object %s: creation time: %w", o.ID, err)
 	}
-	if o.Updated, err = ParseERMTime(updated); err != nil {
+	if o.Updated, err = parseERMTime(updated); err != nil {
 		return o, fmt.Errorf("object %s: update time: %w", o.ID, err)
 	}
 	return o, nil
@@ -45,7 +45,7 @@ func ScanAssignment(row Scanner) (kb.Assignment, error) {
 	}
 	a.ObjectKind = kb.ERMKind(kind)
 	var err error
-	if a.Created, err = ParseERMTime(created); err != nil {
+	if a.Created, err = parseERMTime(created); err != nil {
 		return a, fmt.Errorf("assignment %s: creation time: %w", a.ID, err)
 	}
 	return a, nil

@@ -18,10 +18,10 @@ type Ident struct {
 	Valid   bool
 }
 
-// RowIdents reads the print and online identifiers of a row. Values that
+// rowIdents reads the print and online identifiers of a row. Values that
 // are neither ISSN- nor ISBN-shaped (DOIs, free text) are not identifiers;
 // they stay in the stored KBART row.
-func RowIdents(v *[kb.KBARTFieldCount]string) []Ident {
+func rowIdents(v *[kb.KBARTFieldCount]string) []Ident {
 	var ids []Ident
 	for _, f := range [2]struct {
 		field   kbart.Field
@@ -50,15 +50,15 @@ func RowIdents(v *[kb.KBARTFieldCount]string) []Ident {
 	return ids
 }
 
-// MatchHash identifies a title by folded name, publisher and type, for
+// matchHash identifies a title by folded name, publisher and type, for
 // import rows without a valid identifier.
-func MatchHash(name, publisher string, t kb.ResourceType) int64 {
-	return int64(FNV64(0, Fold(name)+"|"+Fold(publisher)+"|"+t.String()))
+func matchHash(name, publisher string, t kb.ResourceType) int64 {
+	return int64(fnv64(0, Fold(name)+"|"+Fold(publisher)+"|"+t.String()))
 }
 
-// FNV64 extends an FNV-1a hash with s; h 0 starts a new hash. Resources
+// fnv64 extends an FNV-1a hash with s; h 0 starts a new hash. Resources
 // keep the hash of their KBART rows, extended a row at a time.
-func FNV64(h uint64, s string) uint64 {
+func fnv64(h uint64, s string) uint64 {
 	if h == 0 {
 		h = 14695981039346656037
 	}
@@ -85,10 +85,10 @@ type ImportRow struct {
 // fieldBreaks turns the separators of stored KBART rows into spaces.
 var fieldBreaks = strings.NewReplacer("\t", " ", "\r", " ", "\n", " ")
 
-// PrepareRow readies a row for matching; it rewrites the row's fields in
+// prepareRow readies a row for matching; it rewrites the row's fields in
 // place (tabs and line breaks become spaces, since stored rows use them as
 // separators). A row without a publication_title is CodeMissing.
-func PrepareRow(row *kb.ImportRow) (ImportRow, error) {
+func prepareRow(row *kb.ImportRow) (ImportRow, error) {
 	v := &row.KBART
 	for i := range v {
 		if strings.ContainsAny(v[i], "\t\r\n") {
@@ -103,11 +103,11 @@ func PrepareRow(row *kb.ImportRow) (ImportRow, error) {
 	if p.PubType == kb.ResourceAll {
 		p.PubType = kb.ResourceTypeFromKBART(v[kbart.PublicationType])
 	}
-	p.Idents = RowIdents(v)
+	p.Idents = rowIdents(v)
 	for _, id := range p.Idents {
 		p.HasValid = p.HasValid || id.Valid
 	}
-	p.Match = MatchHash(p.Name, p.Publisher, p.PubType)
+	p.Match = matchHash(p.Name, p.Publisher, p.PubType)
 	return p, nil
 }
 
@@ -156,8 +156,8 @@ func SortSubjects(ss []kb.Subject) string {
 	return b.String()
 }
 
-// HasLine reports whether text, lines separated by \n, has the line.
-func HasLine(text, line string) bool {
+// hasLine reports whether text, lines separated by \n, has the line.
+func hasLine(text, line string) bool {
 	for text != "" {
 		l, rest, _ := strings.Cut(text, "\n")
 		if l == line {
@@ -179,9 +179,9 @@ func CoverageJSON(v *[kb.KBARTFieldCount]string) json.RawMessage {
 	return b
 }
 
-// RowEmbargo returns the managed embargo of a KBART row's embargo_info;
+// rowEmbargo returns the managed embargo of a KBART row's embargo_info;
 // EmbargoNone, 0 when it has none.
-func RowEmbargo(v *[kb.KBARTFieldCount]string) (kb.EmbargoUnit, int) {
+func rowEmbargo(v *[kb.KBARTFieldCount]string) (kb.EmbargoUnit, int) {
 	e, ok := kbart.ParseEmbargo(v[kbart.EmbargoInfo])
 	if !ok || e.Period.Value <= 0 {
 		return kb.EmbargoNone, 0

@@ -100,12 +100,12 @@ func ImportBatches(ctx context.Context, size int, next func() (kb.ImportRow, err
 	return nil
 }
 
-// PrepareRows readies a batch's rows for matching (PrepareRow each); an
+// PrepareRows readies a batch's rows for matching (prepareRow each); an
 // error names the line of the first bad row.
 func PrepareRows(rows []kb.ImportRow) ([]ImportRow, error) {
 	ps := make([]ImportRow, len(rows))
 	for i := range rows {
-		p, err := PrepareRow(&rows[i])
+		p, err := prepareRow(&rows[i])
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %w", rows[i].Line, err)
 		}

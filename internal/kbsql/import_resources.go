@@ -35,7 +35,7 @@ type ImportResource struct {
 	EmbargoUnit  kb.EmbargoUnit
 	EmbargoValue int
 	KBART        string // the resource's KBART rows, one a line
-	Hash         uint64 // FNV64 of KBART
+	Hash         uint64 // fnv64 of KBART
 	PrevHash     int64  // ResourcePrior: the hash before this import
 	State        ImportState
 }
@@ -82,7 +82,7 @@ func ImportResources(ps []ImportRow, refs []ImportTitle, existing map[int64]Prio
 			pending[t.ID] = r
 			order = append(order, r)
 			if ex, ok := existing[t.ID]; ok && ex.Gen == gen {
-				r.State, r.KBART, r.Hash = ResourceAppend, ex.KBART, FNV64(0, ex.KBART)
+				r.State, r.KBART, r.Hash = ResourceAppend, ex.KBART, fnv64(0, ex.KBART)
 				r.URL, r.EmbargoUnit, r.EmbargoValue = ex.URL, kb.EmbargoUnit(ex.EmbargoUnit), ex.EmbargoValue
 				if err := json.Unmarshal([]byte(ex.Coverage), &r.Coverage); err != nil {
 					return nil, fmt.Errorf("resource coverage: %w", err)
@@ -92,19 +92,19 @@ func ImportResources(ps []ImportRow, refs []ImportTitle, existing map[int64]Prio
 					r.State, r.PrevHash = ResourcePrior, ex.Hash
 				}
 				r.URL = strings.TrimSpace(v[kbart.TitleURL])
-				r.EmbargoUnit, r.EmbargoValue = RowEmbargo(v)
-				r.KBART, r.Hash = line, FNV64(0, line)
+				r.EmbargoUnit, r.EmbargoValue = rowEmbargo(v)
+				r.KBART, r.Hash = line, fnv64(0, line)
 				if cov != nil {
 					r.Coverage = append(r.Coverage, cov)
 				}
 				continue
 			}
 		}
-		if HasLine(r.KBART, line) {
+		if hasLine(r.KBART, line) {
 			continue // a duplicate row
 		}
 		r.KBART += "\n" + line
-		r.Hash = FNV64(FNV64(r.Hash, "\n"), line)
+		r.Hash = fnv64(fnv64(r.Hash, "\n"), line)
 		if cov != nil {
 			r.Coverage = append(r.Coverage, cov)
 		}

@@ -44,7 +44,7 @@ func DecodeSubjects(id int64, s string) ([]kb.Subject, error) {
 
 // DecodeCoverage reads coverage stored as JSON [[begin,end],...]; "" is none.
 func DecodeCoverage(s string) ([]kb.Coverage, error) {
-	vs, err := DecodeRows(s, 2)
+	vs, err := decodeRows(s, 2)
 	cs := make([]kb.Coverage, len(vs)/2)
 	for i := range cs {
 		cs[i] = kb.Coverage{Begin: vs[2*i], End: vs[2*i+1]}
@@ -54,7 +54,7 @@ func DecodeCoverage(s string) ([]kb.Coverage, error) {
 
 // DecodePairs reads a JSON array of string pairs, [[a,b],...]; "" is none.
 func DecodePairs(s string) ([][2]string, error) {
-	vs, err := DecodeRows(s, 2)
+	vs, err := decodeRows(s, 2)
 	if err != nil || vs == nil {
 		return nil, err
 	}
@@ -68,7 +68,7 @@ func DecodePairs(s string) ([][2]string, error) {
 // DecodeIdentifiers reads identifiers stored as a JSON array of [type,
 // subtype, value] string triples.
 func DecodeIdentifiers(s string) ([]kb.Identifier, error) {
-	vs, err := DecodeRows(s, 3)
+	vs, err := decodeRows(s, 3)
 	if err != nil {
 		return nil, err
 	}
@@ -85,13 +85,13 @@ func DecodeIdentifiers(s string) ([]kb.Identifier, error) {
 	return ids, nil
 }
 
-// DecodeRows reads s, a JSON array of arrays of strings ([["a","b"],...]),
+// decodeRows reads s, a JSON array of arrays of strings ([["a","b"],...]),
 // as encoding/json decodes it into [][width]string, but flattened: the
 // values of the i-th array are at [i*width, (i+1)*width). "" is none. The
 // arrays the stores write (no white space, no escapes in strings) are read
 // without encoding/json, whose reflection costs more than the rest of
 // reading a title; anything else goes through encoding/json.
-func DecodeRows(s string, width int) ([]string, error) {
+func decodeRows(s string, width int) ([]string, error) {
 	if s == "" {
 		return nil, nil
 	}
@@ -136,7 +136,7 @@ func DecodeUserDefined(s string, udf *[5]string) error {
 	return json.Unmarshal([]byte(s), udf)
 }
 
-// scanRows is the fast path of DecodeRows: ok is false when s is not an
+// scanRows is the fast path of decodeRows: ok is false when s is not an
 // array of arrays of width strings without white space or escapes, or not
 // valid UTF-8 (which encoding/json would replace).
 func scanRows(s string, width int) (vs []string, ok bool) {

@@ -11,17 +11,6 @@ import (
 	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
-// SQLSTATE codes of values PostgreSQL cannot store though Go and SQLite
-// take them: a NUL character or invalid UTF-8 in text
-// (character_not_in_repertoire), \u0000 in a body that doc must hold as
-// jsonb (untranslatable_character), a JSON text Go accepts and jsonb does
-// not, such as a lone surrogate escape (invalid_text_representation).
-const (
-	codeNotInRepertoire   = "22021"
-	codeUntranslatable    = "22P05"
-	codeInvalidTextRepres = "22P02"
-)
-
 // ermUnstorable turns the error of a write of what (e.g. "contact 42")
 // that PostgreSQL refused for a character it cannot store into
 // CodeInvalid, and returns other errors as they are.

@@ -20,10 +20,11 @@ const importBatch = 4096
 // lock: imports run one at a time, as on SQLite (two imports could
 // otherwise both create the same new title).
 //
-// Rows are handled a batch at a time: one query matches the batch's
-// identifiers to titles, one its match hashes, one finds the package's
-// resources of the batch's titles; new titles, identifiers and resources
-// are written in bulk. A resource the import lists is stamped with the
+// Rows are handled a batch at a time, in a fixed number of round trips
+// whatever the batch: queries match the batch's identifiers and match
+// hashes to titles and find the package's resources of its titles, one
+// reserves the new titles' ids, and new titles, identifiers and resources
+// are written in bulk (COPY; rewritten resources are deleted first). A resource the import lists is stamped with the
 // import's generation; at the end, the package's resources with an older
 // generation are the ones the file no longer lists.
 func (s *Store) ImportPackage(ctx context.Context, spec kb.PackageSpec, next func() (kb.ImportRow, error)) (kb.ImportResult, error) {

@@ -76,8 +76,8 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// Pool returns the store's connection pool, for tools that measure the
-// store against raw SQL.
+// Pool returns the store's connection pool, for tests and tools that read
+// the database beside the store.
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
 // inTx runs fn in one read-committed transaction, committing when it
@@ -129,10 +129,18 @@ func (s *Store) customerTx(ctx context.Context, custID string, fn func(tx pgx.Tx
 	})
 }
 
-// SQLSTATE codes the store tells apart.
+// SQLSTATE codes the store tells apart. The 22 codes are values
+// PostgreSQL cannot store though Go and SQLite take them: a NUL character
+// or invalid UTF-8 in text (character_not_in_repertoire), \u0000 in a body
+// that must also be held as jsonb (untranslatable_character), a JSON text Go
+// accepts and jsonb does not, such as a lone surrogate escape
+// (invalid_text_representation).
 const (
 	codeUniqueViolation     = "23505"
 	codeForeignKeyViolation = "23503"
+	codeNotInRepertoire     = "22021"
+	codeUntranslatable      = "22P05"
+	codeInvalidTextRepres   = "22P02"
 )
 
 // isCode reports whether err is a PostgreSQL error with the SQLSTATE code.

@@ -87,20 +87,7 @@ func (s *Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.
 		if err != nil {
 			return list, err
 		}
-		// Without a search or a type filter, the package's own counts are
-		// the total: no count over a package of a million titles per page.
-		if strings.TrimSpace(q.Search) == "" && q.ResourceType == kb.ResourceAll {
-			switch q.Selection {
-			case kb.SelectionAll:
-				total = p.TitleCount
-			case kb.SelectionSelected:
-				total = p.SelectedCount
-			case kb.SelectionNotSelected:
-				total = p.TitleCount - p.SelectedCount
-			case kb.SelectionOrderedThroughOperator:
-				total = 0
-			}
-		}
+		total = kbsql.PackageTitleTotal(p, q)
 	}
 	args := params{custID}
 	where := []string{sqlTitleVisible}

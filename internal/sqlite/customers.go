@@ -27,7 +27,7 @@ func (s *Store) AddCustomer(ctx context.Context, id, name string) (kb.Customer, 
 		if n > 0 {
 			return kb.Errorf(kb.CodeDuplicate, "customer %q already exists", id)
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO vendors(name, sort_name, customer_id) VALUES (?, ?, ?)`, name, fold(name), id)
+		res, err := tx.ExecContext(ctx, `INSERT INTO vendors(name, sort_name, customer_id) VALUES (?, ?, ?)`, name, kbsql.Fold(name), id)
 		if err != nil {
 			return err
 		}

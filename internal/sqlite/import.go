@@ -111,9 +111,9 @@ func (imp *importer) run(spec kb.PackageSpec, next func() (kb.ImportRow, error))
 func (imp *importer) ensurePackage(spec kb.PackageSpec) error {
 	ctx, tx := imp.ctx, imp.tx
 	vname, pname := strings.TrimSpace(spec.VendorName), strings.TrimSpace(spec.PackageName)
-	err := tx.QueryRowContext(ctx, `SELECT id FROM vendors WHERE customer_id IS NULL AND sort_name = ?`, fold(vname)).Scan(&imp.res.VendorID)
+	err := tx.QueryRowContext(ctx, `SELECT id FROM vendors WHERE customer_id IS NULL AND sort_name = ?`, kbsql.Fold(vname)).Scan(&imp.res.VendorID)
 	if errors.Is(err, sql.ErrNoRows) {
-		r, err := tx.ExecContext(ctx, `INSERT INTO vendors(name, sort_name) VALUES (?, ?)`, vname, fold(vname))
+		r, err := tx.ExecContext(ctx, `INSERT INTO vendors(name, sort_name) VALUES (?, ?)`, vname, kbsql.Fold(vname))
 		if err != nil {
 			return fmt.Errorf("create vendor: %w", err)
 		}
@@ -126,11 +126,11 @@ func (imp *importer) ensurePackage(spec kb.PackageSpec) error {
 	}
 	ct := kbsql.StoredContentType(spec.ContentType)
 	err = tx.QueryRowContext(ctx, `SELECT id, import_gen FROM packages WHERE vendor_id = ? AND sort_name = ?`,
-		imp.res.VendorID, fold(pname)).Scan(&imp.packageID, &imp.gen)
+		imp.res.VendorID, kbsql.Fold(pname)).Scan(&imp.packageID, &imp.gen)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		r, err := tx.ExecContext(ctx, `INSERT INTO packages(vendor_id, name, sort_name, content_type, package_type) VALUES (?, ?, ?, ?, ?)`,
-			imp.res.VendorID, pname, fold(pname), int(ct), int(spec.PackageType))
+			imp.res.VendorID, pname, kbsql.Fold(pname), int(ct), int(spec.PackageType))
 		if err != nil {
 			return fmt.Errorf("create package: %w", err)
 		}
@@ -175,7 +175,7 @@ func (imp *importer) batch(rows []kb.ImportRow) error {
 				idents = append(idents, []any{t.ID, int(id.Type), int(id.Subtype), id.Value, id.Norm, 1})
 			}
 		} else {
-			t = kbsql.ImportTitle{ID: imp.nextTitle, Sort: fold(p.Name), PubType: p.PubType}
+			t = kbsql.ImportTitle{ID: imp.nextTitle, Sort: kbsql.Fold(p.Name), PubType: p.PubType}
 			imp.nextTitle++
 			imp.res.TitlesCreated++
 			titles = append(titles, newTitle(t, p))
@@ -250,14 +250,11 @@ func (imp *importer) lookupTitles(ps []kbsql.ImportRow) (map[string]kbsql.Import
 	return byNorm, byHash, nil
 }
 
-// pairsJSON is kbsql.PairsJSON (custom titles use it too).
-func pairsJSON[T any](xs []T, pair func(T) [2]string) string { return kbsql.PairsJSON(xs, pair) }
-
 // newTitle returns the column values of a title created from a row.
 func newTitle(t kbsql.ImportTitle, p *kbsql.ImportRow) []any {
 	row := p.Row
 	subjects, contributors := kbsql.TitleJSON(row)
-	return []any{t.ID, p.Name, t.Sort, p.Publisher, fold(p.Publisher), int(p.PubType), row.Description,
+	return []any{t.ID, p.Name, t.Sort, p.Publisher, kbsql.Fold(p.Publisher), int(p.PubType), row.Description,
 		boolInt(row.PeerReviewed), subjects, contributors, p.Match}
 }
 

@@ -52,7 +52,7 @@ func selectionFilter(s kb.Selection, sel string) string {
 // ftsPrefixQuery turns a search string into an FTS5 query in which every
 // word must match as a word prefix; "" when it has no words.
 func ftsPrefixQuery(s string) string {
-	ws := words(s)
+	ws := kbsql.Words(s)
 	for i, w := range ws {
 		ws[i] = quote(w) + "*"
 	}
@@ -99,7 +99,7 @@ func scanPackage(sc interface{ Scan(...any) error }, root string) (kb.Package, e
 	}
 	p.ContentType, p.PackageType = kb.ContentType(ct), kb.PackageType(pt)
 	p.IsSelected = sel == 1 || p.SelectedCount > 0
-	p.Visibility = visibility(hidden == 1)
+	p.Visibility = kbsql.Visibility(hidden == 1)
 	p.Proxy = effectiveProxy(proxy, vendorProxy.String, root)
 	if tf.Valid {
 		p.IsTokenNeeded = true
@@ -113,8 +113,6 @@ func scanPackage(sc interface{ Scan(...any) error }, root string) (kb.Package, e
 func effectiveProxy(own sql.NullString, inherited ...string) kb.ProxyRef {
 	return kbsql.EffectiveProxy(own.String, own.Valid, inherited...)
 }
-
-func visibility(hidden bool) kb.Visibility { return kbsql.Visibility(hidden) }
 
 // Packages lists packages in the customer's context.
 func (s *Store) Packages(ctx context.Context, custID string, q kb.PackageQuery) (kb.PackageList, error) {

@@ -134,7 +134,7 @@ func emitChunk(ctx context.Context, tx *sql.Tx, ids []int64, runs [][2]int, pair
 			continue
 		}
 		h.PubType = kb.ResourceType(pt)
-		if h.Subjects, err = decodeSubjects(h.ID, subj); err != nil {
+		if h.Subjects, err = kbsql.DecodeSubjects(h.ID, subj); err != nil {
 			return err
 		}
 		got[h.ID] = h

@@ -62,7 +62,7 @@ func buildTitleMatch(q kb.TitleQuery) (titleMatch, error) {
 			return titleMatch{}, err
 		}
 	}
-	ws := words(search)
+	ws := kbsql.Words(search)
 	if len(ws) == 0 {
 		return titleMatch{none: true}, nil
 	}
@@ -78,12 +78,12 @@ func buildTitleMatch(q kb.TitleQuery) (titleMatch, error) {
 		if q.Field == kb.FieldSubject {
 			return word(phrase), nil
 		}
-		return titleMatch{cond: sortCol + " = :m", sort: sortCol, args: []any{sql.Named("m", fold(search))}}, nil
+		return titleMatch{cond: sortCol + " = :m", sort: sortCol, args: []any{sql.Named("m", kbsql.Fold(search))}}, nil
 	case kb.SearchBeginsWith:
 		if q.Field == kb.FieldSubject {
 			return word(phrase + "*"), nil
 		}
-		f := fold(search)
+		f := kbsql.Fold(search)
 		return titleMatch{cond: sortCol + " >= :m AND " + sortCol + " < :mhi", sort: sortCol,
 			args: []any{sql.Named("m", f), sql.Named("mhi", f+maxRune)}}, nil
 	case kb.SearchAny:

@@ -95,20 +95,7 @@ func (s *Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.
 		if err != nil {
 			return list, err
 		}
-		// Without a search or a type filter, the package's own counts are
-		// the total: no count over a package of a million titles per page.
-		if strings.TrimSpace(q.Search) == "" && q.ResourceType == kb.ResourceAll {
-			switch q.Selection {
-			case kb.SelectionAll:
-				total = p.TitleCount
-			case kb.SelectionSelected:
-				total = p.SelectedCount
-			case kb.SelectionNotSelected:
-				total = p.TitleCount - p.SelectedCount
-			case kb.SelectionOrderedThroughOperator:
-				total = 0
-			}
-		}
+		total = kbsql.PackageTitleTotal(p, q)
 	}
 	args := []any{sql.Named("cust", custID)}
 	where := []string{sqlTitleVisible}
@@ -211,7 +198,7 @@ func scanTitles(rows *sql.Rows) ([]kb.Title, error) {
 			return nil, err
 		}
 		t.PubType = kb.ResourceType(pt)
-		if err := decodeTitleLists(&t, subjects, contributors); err != nil {
+		if err := kbsql.DecodeTitleLists(&t, subjects, contributors); err != nil {
 			return nil, err
 		}
 		t.Identifiers, t.Resources = []kb.Identifier{}, []kb.Resource{}
@@ -219,16 +206,6 @@ func scanTitles(rows *sql.Rows) ([]kb.Title, error) {
 	}
 	return ts, rows.Err()
 }
-
-// The column decoders are kbsql's, shared with the PostgreSQL store.
-func decodeTitleLists(t *kb.Title, subjects, contributors string) error {
-	return kbsql.DecodeTitleLists(t, subjects, contributors)
-}
-func decodeSubjects(id int64, s string) ([]kb.Subject, error) { return kbsql.DecodeSubjects(id, s) }
-func decodeCoverage(s string) ([]kb.Coverage, error)          { return kbsql.DecodeCoverage(s) }
-func decodePairs(s string) ([][2]string, error)               { return kbsql.DecodePairs(s) }
-func decodeIdentifiers(s string) ([]kb.Identifier, error)     { return kbsql.DecodeIdentifiers(s) }
-func decodeUserDefined(s string, udf *[5]string) error        { return kbsql.DecodeUserDefined(s, udf) }
 
 // Title returns a title with all its resources in the customer's context,
 // in two prepared statements: the customer's root proxy with the title and
@@ -314,11 +291,11 @@ func (x *titleScan) dest() []any {
 func (x *titleScan) title() (kb.Title, error) {
 	t := x.t
 	t.PubType = kb.ResourceType(x.pt)
-	if err := decodeTitleLists(&t, x.subjects, x.contributors); err != nil {
+	if err := kbsql.DecodeTitleLists(&t, x.subjects, x.contributors); err != nil {
 		return t, err
 	}
 	var err error
-	if t.Identifiers, err = decodeIdentifiers(x.identifiers); err != nil {
+	if t.Identifiers, err = kbsql.DecodeIdentifiers(x.identifiers); err != nil {
 		return t, fmt.Errorf("title %d identifiers: %w", t.ID, err)
 	}
 	t.Resources = []kb.Resource{}
@@ -445,18 +422,18 @@ func (x *resourceScan) dest() []any {
 func (x *resourceScan) resource(root string) (kb.Resource, error) {
 	r := x.r
 	r.PackageType = kb.PackageType(x.pt)
-	r.Visibility = visibility(x.hidden)
+	r.Visibility = kbsql.Visibility(x.hidden)
 	r.ManagedEmbargo.Unit, r.CustomEmbargo.Unit = kb.EmbargoUnit(x.eu), kb.EmbargoUnit(x.ceu)
 	r.Proxy = effectiveProxy(x.proxy, x.packageProxy, x.vendorProxy, root)
 	var err error
-	if r.ManagedCoverage, err = decodeCoverage(x.coverage); err != nil {
+	if r.ManagedCoverage, err = kbsql.DecodeCoverage(x.coverage); err != nil {
 		return r, fmt.Errorf("title %d coverage: %w", r.TitleID, err)
 	}
 	kb.SortCoverage(r.ManagedCoverage)
-	if r.CustomCoverage, err = decodeCoverage(x.custom); err != nil {
+	if r.CustomCoverage, err = kbsql.DecodeCoverage(x.custom); err != nil {
 		return r, fmt.Errorf("title %d custom coverage: %w", r.TitleID, err)
 	}
-	if err := decodeUserDefined(x.udf, &r.UserDefined); err != nil {
+	if err := kbsql.DecodeUserDefined(x.udf, &r.UserDefined); err != nil {
 		return r, fmt.Errorf("title %d user-defined fields: %w", r.TitleID, err)
 	}
 	return r, nil
@@ -475,7 +452,7 @@ func (s *Store) SetPackageState(ctx context.Context, custID string, packageID in
 		if err != nil {
 			return fmt.Errorf("set package state: %w", err)
 		}
-		return bumpVersion(ctx, tx, customerVersion(custID))
+		return bumpVersion(ctx, tx, kbsql.CustomerVersion(custID))
 	})
 }
 
@@ -502,7 +479,7 @@ func (s *Store) SetResourceState(ctx context.Context, custID string, packageID, 
 		if err != nil {
 			return fmt.Errorf("set resource state: %w", err)
 		}
-		return bumpVersion(ctx, tx, customerVersion(custID))
+		return bumpVersion(ctx, tx, kbsql.CustomerVersion(custID))
 	})
 }
 

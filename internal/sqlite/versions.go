@@ -18,16 +18,13 @@ func bumpVersion(ctx context.Context, tx *sql.Tx, name string) error {
 	return nil
 }
 
-// customerVersion is kbsql.CustomerVersion (titles.go calls it by this name).
-func customerVersion(custID string) string { return kbsql.CustomerVersion(custID) }
-
 // CollectionVersion returns a value that changes whenever the customer's
 // collection may have: after any import, and after any change of the
 // customer's holdings.
 func (s *Store) CollectionVersion(ctx context.Context, custID string) (string, error) {
 	var kbv, cv int64
 	err := s.r.QueryRowContext(ctx, `SELECT COALESCE((SELECT n FROM versions WHERE name = '`+kbsql.KBVersion+`'), 0),
-		COALESCE((SELECT n FROM versions WHERE name = ?), 0)`, customerVersion(custID)).Scan(&kbv, &cv)
+		COALESCE((SELECT n FROM versions WHERE name = ?), 0)`, kbsql.CustomerVersion(custID)).Scan(&kbv, &cv)
 	if err != nil {
 		return "", fmt.Errorf("collection version of %s: %w", custID, err)
 	}

@@ -242,7 +242,7 @@ func renameCustomPackage(ctx context.Context, tx *sql.Tx, custID string, p kbsql
 		if err := checkCustomPackageName(ctx, tx, p.VendorID, name, p.ID); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE packages SET name = ?, sort_name = ? WHERE id = ?`, name, fold(name), p.ID); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE packages SET name = ?, sort_name = ? WHERE id = ?`, name, kbsql.Fold(name), p.ID); err != nil {
 			return fmt.Errorf("rename package %d: %w", p.ID, err)
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM package_fts WHERE rowid = ?`, p.ID); err != nil {
@@ -265,7 +265,7 @@ func renameCustomPackage(ctx context.Context, tx *sql.Tx, custID string, p kbsql
 func checkCustomPackageName(ctx context.Context, tx *sql.Tx, vendorID int64, name string, except int64) error {
 	var n int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM packages WHERE vendor_id = ? AND sort_name = ? AND id <> ?`,
-		vendorID, fold(name), except).Scan(&n); err != nil {
+		vendorID, kbsql.Fold(name), except).Scan(&n); err != nil {
 		return fmt.Errorf("check package name: %w", err)
 	}
 	if n > 0 {
@@ -304,7 +304,7 @@ func (s *Store) CreateCustomPackage(ctx context.Context, custID string, vendorID
 		}
 		ct := kbsql.StoredContentType(cp.ContentType)
 		r, err := tx.ExecContext(ctx, `INSERT INTO packages(vendor_id, name, sort_name, customer_id, content_type, package_type) VALUES (?, ?, ?, ?, ?, ?)`,
-			own, cp.Name, fold(cp.Name), custID, int(ct), int(kb.PackageCustom))
+			own, cp.Name, kbsql.Fold(cp.Name), custID, int(ct), int(kb.PackageCustom))
 		if err != nil {
 			return fmt.Errorf("create package: %w", err)
 		}

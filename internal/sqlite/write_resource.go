@@ -161,7 +161,7 @@ func checkCustomTitleName(ctx context.Context, tx *sql.Tx, custID string, packag
 	var n int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM resources r JOIN titles t ON t.id = r.title_id
 		WHERE r.package_id = ? AND t.customer_id = ? AND t.sort_name = ? AND t.id <> ?`,
-		packageID, custID, fold(name), except).Scan(&n); err != nil {
+		packageID, custID, kbsql.Fold(name), except).Scan(&n); err != nil {
 		return fmt.Errorf("check title name: %w", err)
 	}
 	if n > 0 {
@@ -186,7 +186,7 @@ func (s *Store) CreateCustomTitle(ctx context.Context, custID string, vendorID, 
 			return err
 		}
 		r, err := tx.ExecContext(ctx, `INSERT INTO titles(name, sort_name, pub_type, customer_id) VALUES (?, ?, ?, ?)`,
-			ct.Name, fold(ct.Name), int(ct.PubType), custID)
+			ct.Name, kbsql.Fold(ct.Name), int(ct.PubType), custID)
 		if err != nil {
 			return fmt.Errorf("create title: %w", err)
 		}
@@ -220,7 +220,7 @@ func (s *Store) CreateCustomTitle(ctx context.Context, custID string, vendorID, 
 func writeTitleFields(ctx context.Context, tx *sql.Tx, id int64, f *kb.TitleFields) error {
 	if _, err := tx.ExecContext(ctx, `UPDATE titles SET name = ?, sort_name = ?, publisher = ?, sort_publisher = ?, pub_type = ?,
 		edition = ?, description = ?, peer_reviewed = ? WHERE id = ?`,
-		f.Name, fold(f.Name), f.Publisher, fold(f.Publisher), int(f.PubType), f.Edition, f.Description,
+		f.Name, kbsql.Fold(f.Name), f.Publisher, kbsql.Fold(f.Publisher), int(f.PubType), f.Edition, f.Description,
 		boolInt(f.PeerReviewed), id); err != nil {
 		return fmt.Errorf("update title %d: %w", id, err)
 	}
@@ -230,7 +230,7 @@ func writeTitleFields(ctx context.Context, tx *sql.Tx, id int64, f *kb.TitleFiel
 			return fmt.Errorf("update title %d: %w", id, err)
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE resources SET sort_name = ?, pub_type = ? WHERE title_id = ?`, fold(f.Name), int(f.PubType), id); err != nil {
+	if _, err := tx.ExecContext(ctx, `UPDATE resources SET sort_name = ?, pub_type = ? WHERE title_id = ?`, kbsql.Fold(f.Name), int(f.PubType), id); err != nil {
 		return fmt.Errorf("update title %d: %w", id, err)
 	}
 	if err := unindexTitle(ctx, tx, id); err != nil {
