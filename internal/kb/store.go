@@ -17,14 +17,16 @@ type Store interface {
 	ERMStore
 	Importer
 	StateWriter
+	OpsStore
 	Close() error
 }
 
-// APIKey is a stored API key: its id (for the change history) and its
-// customer.
+// APIKey is a stored API key: its id (for the change history), its
+// customer and the environment it belongs to.
 type APIKey struct {
-	ID         int64
-	CustomerID string
+	ID          int64
+	CustomerID  string
+	Environment Environment
 }
 
 // KBReader reads the knowledge base in one customer's context.
@@ -50,8 +52,9 @@ type CustomerStore interface {
 	// AddCustomer creates a customer and its own vendor.
 	AddCustomer(ctx context.Context, id, name string) (Customer, error)
 	Customer(ctx context.Context, id string) (Customer, error)
-	// AddAPIKey stores the hash of a key for a customer.
-	AddAPIKey(ctx context.Context, custID string, hash KeyHash) error
+	// AddAPIKey stores the hash of a key for a customer, bound to one
+	// environment; CodeInvalid for an environment that is not valid.
+	AddAPIKey(ctx context.Context, custID string, hash KeyHash, env Environment) error
 	// RevokeAPIKey deletes a key; CodeNotFound when no key has that hash.
 	RevokeAPIKey(ctx context.Context, hash KeyHash) error
 	// LookupAPIKey returns the stored key with the hash, comparing hashes
