@@ -14,9 +14,9 @@ import (
 	"github.com/kbserver/kbserver/internal/testcert"
 )
 
-// TestHandshake checks, over real TLS connections, which names a client
+// TestCertHandshake checks, over real TLS connections, which names a client
 // trusting the test authority accepts the server certificate for.
-func TestHandshake(t *testing.T) {
+func TestCertHandshake(t *testing.T) {
 	defaults := testcert.New(t)
 	named := testcert.New(t, "kb.test", "192.0.2.7")
 	for _, tc := range []struct {
@@ -65,10 +65,10 @@ func TestHandshake(t *testing.T) {
 	}
 }
 
-// TestFiles checks that the written files are what a server such as
+// TestCertFiles checks that the written files are what a server such as
 // nginx or kbserver serve --tls-cert/--tls-key loads, and that the
 // authority's file verifies the server certificate.
-func TestFiles(t *testing.T) {
+func TestCertFiles(t *testing.T) {
 	c := testcert.New(t)
 	pair, err := tls.LoadX509KeyPair(c.CertFile, c.KeyFile)
 	if err != nil {
@@ -110,9 +110,9 @@ func TestFiles(t *testing.T) {
 	}
 }
 
-// TestClient checks that Client trusts the authority, negotiates HTTP/2
+// TestCertClient checks that Client trusts the authority, negotiates HTTP/2
 // and leaves redirects to the caller.
-func TestClient(t *testing.T) {
+func TestCertClient(t *testing.T) {
 	c := testcert.New(t)
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/moved" {
