@@ -1,6 +1,8 @@
 // Package httpapi assembles kbserver's HTTP server: it mounts the routes of
-// every API family on one ServeMux and wraps it with the shared middleware
-// of package web (request log, panic recovery, body limit, JSON answers for
+// every API family and of the operators' endpoints (health, readiness,
+// metrics) on one ServeMux, sets up authentication, environments and rate
+// limits, and wraps it all with the shared middleware of package web
+// (request log and metrics, panic recovery, body limit, JSON answers for
 // unknown routes and wrong methods).
 package httpapi
 
@@ -10,10 +12,13 @@ import (
 
 	"github.com/kbserver/kbserver/internal/httpapi/docs"
 	"github.com/kbserver/kbserver/internal/httpapi/ermapi"
+	"github.com/kbserver/kbserver/internal/httpapi/opsapi"
 	"github.com/kbserver/kbserver/internal/httpapi/pfapi"
 	"github.com/kbserver/kbserver/internal/httpapi/rmapi"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/metrics"
+	"github.com/kbserver/kbserver/internal/ratelimit"
 )
 
 // DefaultMaxBodyBytes is the request body limit when Deps names none.
@@ -38,7 +43,27 @@ type Deps struct {
 	// the changed one rebuilds, instead of waiting for the rebuild: its
 	// records are checked live, but its counts and facets lag the change.
 	PublicationServeStale bool
+	// Environment is the environment the server runs as: only API keys
+	// of that environment are admitted. "" means kb.Production.
+	Environment kb.Environment
+	// KeyLimit limits the requests of each API key to the holdings and
+	// resource management services; ProfileLimit those of each
+	// publication search profile. Zero limits nothing.
+	KeyLimit     web.Limit
+	ProfileLimit web.Limit
+	// Limiter keeps the limits' token buckets. nil means the store's
+	// when it implements kb.RateStore (shared by every instance over
+	// it), and else this process's memory.
+	Limiter kb.RateStore
 }
+
+// Service names, in logs and metrics.
+const (
+	ServiceHoldings          = "holdings"
+	ServiceResourceMgmt      = "resource-management"
+	ServicePublicationSearch = "publication-search"
+	ServiceDocs              = "docs"
+)
 
 // NewServer returns the HTTP handler of all of kbserver's APIs.
 func NewServer(deps Deps) http.Handler {
@@ -50,21 +75,49 @@ func NewServer(deps Deps) http.Handler {
 	if maxBody <= 0 {
 		maxBody = DefaultMaxBodyBytes
 	}
+	if deps.Limiter == nil {
+		if rs, ok := deps.Store.(kb.RateStore); ok {
+			deps.Limiter = rs
+		} else {
+			deps.Limiter = ratelimit.NewMemory()
+		}
+	}
+	m := metrics.New(deps.Store, logger)
 	mux := http.NewServeMux()
-	web.Mount(mux, logger, routes(deps))
-	return web.Serve(web.Fallback(mux), logger, maxBody)
+	web.Mount(mux, logger, routes(deps, logger, m))
+	return web.Serve(web.Fallback(mux), logger, maxBody, m)
 }
 
-// routes returns the routes of every API family over deps: the holdings
-// service, the resource management service, the publication search service
-// and the API description with its docs page.
-func routes(deps Deps) []web.Route {
+// routes returns the routes of every API family over deps, each marked
+// with its service: the holdings service, the resource management service,
+// the publication search service, the API description with its docs page,
+// and the operators' endpoints (with /metrics when m is not nil).
+func routes(deps Deps, logger *slog.Logger, m *metrics.Metrics) []web.Route {
 	store := deps.Store
+	keyAuth := web.RequireCustomerKey(web.KeyAuth{
+		Keys:        store,
+		Environment: deps.Environment,
+		Throttle:    web.Throttle{Limiter: deps.Limiter, Limit: deps.KeyLimit, Logger: logger},
+	})
+	profileThrottle := web.Throttle{Limiter: deps.Limiter, Limit: deps.ProfileLimit, Logger: logger}
+	var metricsHandler http.Handler
+	if m != nil {
+		metricsHandler = m.Handler()
+	}
 	var all []web.Route
-	all = append(all, rmapi.Routes(store)...)
-	all = append(all, ermapi.Routes(store)...)
-	all = append(all, pfapi.Routes(store, deps.PublicationCacheTitles, !deps.PublicationServeStale)...)
-	all = append(all, docs.Routes()...)
+	add := func(service string, rs []web.Route) {
+		for i := range rs {
+			if rs[i].Service == "" {
+				rs[i].Service = service
+			}
+		}
+		all = append(all, rs...)
+	}
+	add(ServiceHoldings, rmapi.Routes(store, keyAuth))
+	add(ServiceResourceMgmt, ermapi.Routes(store, keyAuth))
+	add(ServicePublicationSearch, pfapi.Routes(store, profileThrottle, deps.PublicationCacheTitles, !deps.PublicationServeStale))
+	add(ServiceDocs, docs.Routes())
+	add(opsapi.Service, opsapi.Routes(store, metricsHandler))
 	return all
 }
 
@@ -79,7 +132,7 @@ type RouteInfo struct {
 // Routes lists every route NewServer registers, in registration order. The
 // tests compare it with the API description in package api.
 func Routes() []RouteInfo {
-	rs := routes(Deps{})
+	rs := routes(Deps{}, slog.Default(), metrics.New(nil, nil))
 	out := make([]RouteInfo, len(rs))
 	for i, r := range rs {
 		out[i] = RouteInfo{Pattern: r.Pattern, Implemented: !r.NotImplemented}

@@ -27,12 +27,13 @@ type Store interface {
 // Routes returns every route of the resource management service. Each
 // route answers errors in the X-Error-Message header with no body, and
 // requires the x-api-key header of the customer in its path: the check
-// wraps each handler here, once, so that no route can miss it.
+// wraps each handler here, once, so that no route can miss it (auth is
+// normally web.RequireCustomerKey).
 //
 // The specification does not show the path that deletes an assignment;
 // kbserver uses DELETE .../assignment/{id}, the path that creates one, so
 // the wildcard names the object on POST and the assignment on DELETE.
-func Routes(store Store) []web.Route {
+func Routes(store Store, auth web.Middleware) []web.Route {
 	const base = "/rm/rmaccounts/{custid}/"
 	var routes []web.Route
 	for _, k := range kinds {
@@ -56,7 +57,6 @@ func Routes(store Store) []web.Route {
 		web.Route{Pattern: "POST " + base + "assignment/{id}", Handler: createAssignment(store)},
 		web.Route{Pattern: "DELETE " + base + "assignment/{id}", Handler: deleteAssignment(store)},
 	)
-	auth := web.RequireCustomerKey(store)
 	for i := range routes {
 		routes[i].HeaderErrors = true
 		routes[i].Handler = auth(routes[i].Handler)

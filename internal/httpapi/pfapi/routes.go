@@ -16,8 +16,9 @@ import (
 // searched collections of up to cacheTitles titles in all in memory
 // (pubsearch.DefaultMaxTitles when 0 or less); with consistent, a search
 // after a change of the collection waits for its rebuild instead of being
-// answered from the previous version meanwhile (pubsearch.Index).
-func Routes(store Store, cacheTitles int, consistent bool) []web.Route {
+// answered from the previous version meanwhile (pubsearch.Index). Each
+// admitted request takes a token of its profile's bucket from throttle.
+func Routes(store Store, throttle web.Throttle, cacheTitles int, consistent bool) []web.Route {
 	h := &handlers{store: store, index: pubsearch.NewIndex(cacheTitles, consistent)}
 	routes := []web.Route{
 		{Pattern: "GET /pf/pfaccount/{profile}/alphabrowser/menu/{localeid}", Handler: h.alphaMenu},
@@ -26,7 +27,7 @@ func Routes(store Store, cacheTitles int, consistent bool) []web.Route {
 		{Pattern: "GET /pf/pfaccount/{profile}/packages/{packageid}/titles/{kbid}", Handler: h.publication},
 		{Pattern: "GET /pf/pfaccount/{profile}/publications", Handler: h.publications},
 	}
-	auth := web.RequireProfile(store)
+	auth := web.RequireProfile(store, throttle)
 	for i := range routes {
 		routes[i].HeaderErrors = true
 		routes[i].Handler = auth(routes[i].Handler)

@@ -171,7 +171,7 @@ func TestQueryParsing(t *testing.T) {
 
 func TestRoutesAreWellFormed(t *testing.T) {
 	seen := map[string]bool{}
-	for _, rt := range Routes(nil) {
+	for _, rt := range Routes(nil, web.RequireCustomerKey(web.KeyAuth{})) {
 		method, path, _ := strings.Cut(rt.Pattern, " ")
 		if !strings.HasPrefix(path, "/rm/rmaccounts/{custid}") || !slices.Contains([]string{"GET", "PUT", "POST", "DELETE"}, method) {
 			t.Errorf("route %q is outside the holdings service", rt.Pattern)

@@ -35,7 +35,7 @@ func openBenchStore(b *testing.B) kb.Store {
 	if _, err := s.AddCustomer(ctx, "bench", "Bench Library"); err != nil {
 		b.Fatal(err)
 	}
-	if err := s.AddAPIKey(ctx, "bench", kb.HashAPIKey(benchKey)); err != nil {
+	if err := s.AddAPIKey(ctx, "bench", kb.HashAPIKey(benchKey), kb.Production); err != nil {
 		b.Fatal(err)
 	}
 	for i, id := range sum.PackageIDs {
@@ -149,7 +149,7 @@ func BenchmarkTitleGET(b *testing.B) {
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	mux := http.NewServeMux()
-	web.Mount(mux, logger, Routes(s))
+	web.Mount(mux, logger, Routes(s, web.RequireCustomerKey(web.KeyAuth{Keys: s})))
 	h := web.Serve(web.Fallback(mux), logger, 1<<20)
 	path := fmt.Sprintf("/rm/rmaccounts/bench/titles/%d", titleID)
 	get := func() *httptest.ResponseRecorder {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/kbserver/kbserver/internal/kb"
@@ -18,19 +19,38 @@ type KeyLookup interface {
 	LookupAPIKey(ctx context.Context, hash kb.KeyHash) (kb.APIKey, error)
 }
 
-// RequireCustomerKey returns a middleware that admits a request only when its
-// x-api-key header holds a key of the customer named by the path parameter
-// custid. A missing or unknown key is CodeUnauthenticated (401); a valid key
-// of another customer is CodeForbidden (403). The key itself is never
+// KeyAuth is how RequireCustomerKey admits requests.
+type KeyAuth struct {
+	// Keys finds the key's customer and environment.
+	Keys KeyLookup
+	// Environment is the server's environment; only its keys are
+	// admitted. "" means kb.Production.
+	Environment kb.Environment
+	// Throttle limits each key's requests (one bucket a key, shared by
+	// every route that uses this KeyAuth).
+	Throttle Throttle
+}
+
+// RequireCustomerKey returns a middleware that admits a request only when
+// its x-api-key header holds a key of the server's environment for the
+// customer named by the path parameter custid, and the key's rate limit
+// is not used up. A missing or unknown key, or a key of the other
+// environment, is CodeUnauthenticated (401); a valid key of another
+// customer is CodeForbidden (403); a key over its limit is
+// CodeTooManyRequests (429, with Retry-After). The key itself is never
 // logged or echoed.
-func RequireCustomerKey(keys KeyLookup) Middleware {
+func RequireCustomerKey(a KeyAuth) Middleware {
+	env := a.Environment
+	if env == "" {
+		env = kb.Production
+	}
 	return func(next HandlerFunc) HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) error {
 			key := strings.TrimSpace(r.Header.Get(APIKeyHeader))
 			if key == "" {
 				return kb.Errorf(kb.CodeUnauthenticated, "Missing x-api-key header.")
 			}
-			owner, err := keys.LookupAPIKey(r.Context(), kb.HashAPIKey(key))
+			owner, err := a.Keys.LookupAPIKey(r.Context(), kb.HashAPIKey(key))
 			if err != nil {
 				switch kb.ErrorCode(err) {
 				case kb.CodeUnauthenticated, kb.CodeNotFound:
@@ -38,8 +58,16 @@ func RequireCustomerKey(keys KeyLookup) Middleware {
 				}
 				return fmt.Errorf("look up API key: %w", err)
 			}
+			if owner.Environment != env {
+				return kb.Errorf(kb.CodeUnauthenticated,
+					"The API key belongs to the %s environment; this is the %s environment: use a %s key.",
+					owner.Environment, env, env)
+			}
 			if custID := r.PathValue("custid"); owner.CustomerID != custID {
 				return kb.Errorf(kb.CodeForbidden, "The API key is not authorized for customer %s.", custID)
+			}
+			if err := a.Throttle.take(r.Context(), w, "key:"+strconv.FormatInt(owner.ID, 10)); err != nil {
+				return err
 			}
 			return next(w, r.WithContext(kb.WithActor(r.Context(), owner.ID)))
 		}

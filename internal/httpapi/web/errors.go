@@ -40,6 +40,8 @@ func StatusFor(code kb.Code) int {
 		return http.StatusConflict
 	case kb.CodeNotImplemented:
 		return http.StatusNotImplemented
+	case kb.CodeTooManyRequests:
+		return http.StatusTooManyRequests
 	}
 	return http.StatusInternalServerError
 }

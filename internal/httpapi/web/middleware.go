@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"time"
+	"unicode/utf8"
 
 	"github.com/kbserver/kbserver/internal/kb"
 )
@@ -14,9 +15,28 @@ import (
 // requestInfo collects what the request log line reports that only the
 // routed handler knows.
 type requestInfo struct {
-	Route  string // the matched ServeMux pattern
-	CustID string // the custid path parameter, when the route has one
+	Route   string // the matched ServeMux pattern
+	Service string // the service of the matched route (Route.Service)
+	CustID  string // the custid path parameter, when the route has one
 }
+
+// Observer is told about every request Serve serves, for metrics.
+type Observer interface {
+	// Started is called as a request arrives.
+	Started()
+	// Finished is called when its answer is written: the service and
+	// route pattern ("" when no route matched), the status and the time
+	// it took.
+	Finished(service, route string, status int, d time.Duration)
+}
+
+// requestIDHeader carries an id a proxy gave the request (nginx's
+// $request_id); the request log line repeats it, so that the proxy's log
+// and kbserver's can be joined.
+const requestIDHeader = "X-Request-Id"
+
+// maxRequestID bounds the request id logged.
+const maxRequestID = 64
 
 type infoKey struct{}
 
@@ -28,10 +48,12 @@ func infoFrom(ctx context.Context) *requestInfo {
 
 // Serve wraps the handler of a whole server: it limits request bodies to
 // maxBody bytes (a larger declared Content-Length is refused at once, a
-// larger chunked body fails when read), answers 500 JSON for a panic, and logs one line per request
-// (method, path, route pattern, status, duration and custid; never the API
-// key). next is normally the result of Fallback.
-func Serve(next http.Handler, logger *slog.Logger, maxBody int64) http.Handler {
+// larger chunked body fails when read), answers 500 JSON for a panic,
+// logs one line per request (method, path, route pattern, service,
+// status, duration, custid and the proxy's request id; never the query,
+// the API key or a password) and tells observers about it. next is
+// normally the result of Fallback.
+func Serve(next http.Handler, logger *slog.Logger, maxBody int64, observers ...Observer) http.Handler {
 	if logger == nil {
 		logger = slog.Default()
 	}
@@ -43,6 +65,9 @@ func Serve(next http.Handler, logger *slog.Logger, maxBody int64) http.Handler {
 			r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		}
 		rec := &statusRecorder{ResponseWriter: w}
+		for _, o := range observers {
+			o.Started()
+		}
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {
@@ -58,15 +83,23 @@ func Serve(next http.Handler, logger *slog.Logger, maxBody int64) http.Handler {
 						ErrorModel{Code: kb.CodeInternal, Message: internalMessage}, false)
 				}
 			}
+			elapsed := time.Since(start)
+			for _, o := range observers {
+				o.Finished(info.Service, info.Route, rec.statusCode(), elapsed)
+			}
 			attrs := []slog.Attr{
 				slog.String("method", r.Method),
 				slog.String("path", r.URL.Path),
 				slog.String("route", info.Route),
+				slog.String("service", info.Service),
 				slog.Int("status", rec.statusCode()),
-				slog.Duration("duration", time.Since(start)),
+				slog.Duration("duration", elapsed),
 			}
 			if info.CustID != "" {
 				attrs = append(attrs, slog.String("custid", info.CustID))
+			}
+			if id := r.Header.Get(requestIDHeader); id != "" {
+				attrs = append(attrs, slog.String("request_id", truncate(id, maxRequestID)))
 			}
 			logger.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
 		}()
@@ -114,4 +147,15 @@ func (s *statusRecorder) statusCode() int {
 		return http.StatusOK
 	}
 	return s.status
+}
+
+// truncate cuts s to at most n bytes, on a rune boundary.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

@@ -34,11 +34,13 @@ func ProfileFrom(ctx context.Context) (kb.ProfileID, bool) {
 // the profile allows guest access. A malformed profile is CodeInvalid
 // (400); an unknown profile, a wrong password, or no password on a profile
 // without guest access is CodeUnauthenticated (401), the same for all so
-// as not to tell which profiles exist. Passwords are checked against their
+// as not to tell which profiles exist. An admitted request takes a token
+// of the profile's rate limit (throttle): over it, CodeTooManyRequests
+// (429, with Retry-After). Passwords are checked against their
 // slow hash once, then remembered as verified for a while (a hash of
 // profile, stored hash and password, never the password) so that a search
 // box does not pay the slow hash on every request.
-func RequireProfile(profiles ProfileLookup) Middleware {
+func RequireProfile(profiles ProfileLookup, throttle Throttle) Middleware {
 	verified := newVerifiedCache(10*time.Minute, 10_000)
 	return func(next HandlerFunc) HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) error {
@@ -59,6 +61,9 @@ func RequireProfile(profiles ProfileLookup) Middleware {
 				return kb.Errorf(kb.CodeUnauthenticated, "A password is required for this profile (header password).")
 			case !known || p.PasswordHash == "" || !verified.check(id.String(), p.PasswordHash, password):
 				return kb.Errorf(kb.CodeUnauthenticated, "Profile authentication failed: unknown profile or wrong password.")
+			}
+			if err := throttle.take(r.Context(), w, "profile:"+id.String()); err != nil {
+				return err
 			}
 			return next(w, r.WithContext(context.WithValue(r.Context(), profileKey{}, id)))
 		}

@@ -38,6 +38,9 @@ type Route struct {
 	// message in the X-Error-Message header, as the publication search
 	// service does. ObjectErrors is then ignored.
 	HeaderErrors bool
+	// Service names the service the route belongs to ("holdings",
+	// "publication-search", …), for logs and metrics.
+	Service string
 	// NotImplemented marks a route that is listed in the API description
 	// but not served yet: its handler answers 501 (see FillNotImplemented).
 	NotImplemented bool
@@ -65,6 +68,7 @@ type adapter struct {
 func (a adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if info := infoFrom(r.Context()); info != nil {
 		info.Route = r.Pattern
+		info.Service = a.route.Service
 		info.CustID = r.PathValue("custid")
 	}
 	tw := &trackingWriter{ResponseWriter: w}

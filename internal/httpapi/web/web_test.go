@@ -393,7 +393,7 @@ type keyMap map[string]string
 func (m keyMap) LookupAPIKey(_ context.Context, hash kb.KeyHash) (kb.APIKey, error) {
 	for key, cust := range m {
 		if kb.HashAPIKey(key) == hash {
-			return kb.APIKey{ID: 1, CustomerID: cust}, nil
+			return kb.APIKey{ID: 1, CustomerID: cust, Environment: kb.Production}, nil
 		}
 	}
 	return kb.APIKey{}, kb.Errorf(kb.CodeUnauthenticated, "unknown key")
@@ -414,8 +414,8 @@ func TestRequireCustomerKey(t *testing.T) {
 	}
 	keys := keyMap{"key-a": "custA", "key-b": "custB"}
 	h, _ := testServer(t, 1<<20,
-		Route{Pattern: "GET /c/{custid}", Handler: RequireCustomerKey(keys)(inner)},
-		Route{Pattern: "GET /broken/{custid}", Handler: RequireCustomerKey(failingKeys{})(inner)},
+		Route{Pattern: "GET /c/{custid}", Handler: RequireCustomerKey(KeyAuth{Keys: keys})(inner)},
+		Route{Pattern: "GET /broken/{custid}", Handler: RequireCustomerKey(KeyAuth{Keys: failingKeys{}})(inner)},
 	)
 	tests := []struct {
 		name, path, key string

@@ -1,0 +1,69 @@
+// Package opsapi serves what operators and their tools ask a running
+// server, outside the three APIs: GET /healthz (the process answers),
+// GET /readyz (the store answers and its schema is current: send traffic
+// here) and GET /metrics (Prometheus). None needs a key; a proxy in front
+// of kbserver should keep /metrics to the monitoring network (see
+// docs/nginx).
+package opsapi
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/kbserver/kbserver/internal/httpapi/web"
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// Service is the service name of these routes in logs and metrics.
+const Service = "ops"
+
+// readyTimeout bounds the store check of /readyz: a load balancer's
+// probe must not hang on a store that does not answer.
+const readyTimeout = 5 * time.Second
+
+// Routes returns the routes of /healthz, /readyz and, when metrics is not
+// nil, /metrics.
+func Routes(store kb.OpsStore, metrics http.Handler) []web.Route {
+	routes := []web.Route{
+		{Pattern: "GET /healthz", Handler: healthz},
+		{Pattern: "GET /readyz", Handler: readyz(store)},
+	}
+	if metrics != nil {
+		routes = append(routes, web.Route{Pattern: "GET /metrics", Handler: func(w http.ResponseWriter, r *http.Request) error {
+			metrics.ServeHTTP(w, r)
+			return nil
+		}})
+	}
+	for i := range routes {
+		routes[i].Service = Service
+	}
+	return routes
+}
+
+// status is the body of /healthz and /readyz.
+type status struct {
+	Status string `json:"status"`          // "ok" or "unavailable"
+	Error  string `json:"error,omitempty"` // what is wrong, for the operator
+}
+
+// healthz answers 200 while the process serves HTTP at all.
+func healthz(w http.ResponseWriter, r *http.Request) error {
+	return web.WriteJSON(w, http.StatusOK, status{Status: "ok"})
+}
+
+// readyz answers 200 when the store answers and its schema is current,
+// and 503 with the reason otherwise.
+func readyz(store kb.OpsStore) web.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		if store == nil {
+			return web.WriteJSON(w, http.StatusServiceUnavailable, status{Status: "unavailable", Error: "no store"})
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
+		defer cancel()
+		if err := store.Ready(ctx); err != nil {
+			return web.WriteJSON(w, http.StatusServiceUnavailable, status{Status: "unavailable", Error: err.Error()})
+		}
+		return web.WriteJSON(w, http.StatusOK, status{Status: "ok"})
+	}
+}

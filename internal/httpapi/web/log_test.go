@@ -1,0 +1,75 @@
+package web
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// recordingObserver records what Serve tells observers.
+type recordingObserver struct {
+	started  int
+	finished []string
+}
+
+func (o *recordingObserver) Started() { o.started++ }
+func (o *recordingObserver) Finished(service, route string, status int, d time.Duration) {
+	o.finished = append(o.finished, service+" "+route+" "+http.StatusText(status))
+}
+
+// TestRequestLogLine checks the one log line of a request: what it says,
+// and that neither the API key, the password nor the query is in it.
+func TestRequestLogLine(t *testing.T) {
+	keys := envKeys{"secret-key-123": {ID: 1, CustomerID: "custA", Environment: kb.Production}}
+	ok := func(w http.ResponseWriter, r *http.Request) error { return WriteJSON(w, 200, "ok") }
+	h, logs := testServer(t, 1<<20, Route{
+		Pattern: "GET /c/{custid}/things", Service: "holdings",
+		Handler: RequireCustomerKey(KeyAuth{Keys: keys})(ok),
+	})
+	rec := do(h, "GET", "/c/custA/things?search=private-words", nil,
+		APIKeyHeader, "secret-key-123", PasswordHeader, "hunter2", "X-Request-Id", "req-42")
+	if rec.Code != 200 {
+		t.Fatalf("%d %s", rec.Code, rec.Body)
+	}
+	line := strings.TrimSpace(logs.String())
+	var got map[string]any
+	if err := json.Unmarshal([]byte(line), &got); err != nil || strings.Contains(line, "\n") {
+		t.Fatalf("want one JSON line, got %q (%v)", line, err)
+	}
+	want := map[string]any{
+		"msg": "request", "method": "GET", "path": "/c/custA/things", "route": "GET /c/{custid}/things",
+		"service": "holdings", "status": float64(200), "custid": "custA", "request_id": "req-42",
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("log %s = %v, want %v", k, got[k], v)
+		}
+	}
+	if _, ok := got["duration"]; !ok {
+		t.Error("log line has no duration")
+	}
+	for _, secret := range []string{"secret-key-123", "hunter2", "private-words"} {
+		if strings.Contains(line, secret) {
+			t.Errorf("log line contains %q: %s", secret, line)
+		}
+	}
+}
+
+func TestServeTellsObservers(t *testing.T) {
+	var o recordingObserver
+	mux := http.NewServeMux()
+	Mount(mux, nil, []Route{{Pattern: "GET /x", Service: "svc", Handler: func(w http.ResponseWriter, r *http.Request) error {
+		return kb.NotFound("Thing")
+	}}})
+	h := Serve(Fallback(mux), nil, 1<<20, &o)
+	do(h, "GET", "/x", nil)
+	do(h, "GET", "/nowhere", nil)
+	want := []string{"svc GET /x Not Found", "  Not Found"}
+	if o.started != 2 || strings.Join(o.finished, "|") != strings.Join(want, "|") {
+		t.Errorf("started %d, finished %q; want 2 and %q", o.started, o.finished, want)
+	}
+}
