@@ -115,6 +115,9 @@ func printHelp(w io.Writer, cmd *command, fs *flag.FlagSet) {
 		}
 		fmt.Fprintln(w, line)
 		fmt.Fprintf(w, "        %s", usage)
+		if cmd.envFlags && f.Name != "db" {
+			fmt.Fprintf(w, " (env %s)", envName(f.Name))
+		}
 		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.Name != "db" {
 			if g, ok := f.Value.(flag.Getter); ok {
 				if _, isString := g.Get().(string); isString {

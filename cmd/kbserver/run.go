@@ -35,6 +35,9 @@ type command struct {
 	about   string // what the command does
 	example string // example invocations, one per line
 	usesDB  bool   // the command takes --db
+	// envFlags makes every flag of the command settable by an
+	// environment variable too (envName); the command line wins.
+	envFlags bool
 	// setup defines the command's flags on fs and returns the function that
 	// runs the command, once the flags are parsed, with the positional
 	// arguments.
@@ -221,10 +224,40 @@ func (c *cli) newFlagSet(cmd *command) (*flag.FlagSet, func([]string) error) {
 	return fs, cmd.setup(c, fs)
 }
 
+// envName is the environment variable of a flag of a command with
+// envFlags: KBSERVER_ and the name in capitals, "-" as "_".
+func envName(flagName string) string {
+	return "KBSERVER_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// setFromEnv sets every flag of fs whose environment variable is set and
+// not empty (--db reads KBSERVER_DB already, in run). A value the flag
+// refuses is a usage error naming the variable.
+func (c *cli) setFromEnv(cmd *command, fs *flag.FlagSet) error {
+	var err error
+	fs.VisitAll(func(f *flag.Flag) {
+		if err != nil || f.Name == "db" {
+			return
+		}
+		name := envName(f.Name)
+		if v := c.getenv(name); v != "" {
+			if e := fs.Set(f.Name, v); e != nil {
+				err = usageErrorf(cmd.name, "environment variable %s=%q: %v", name, v, e)
+			}
+		}
+	})
+	return err
+}
+
 // exec parses the flags of cmd, which may come before, between or after
 // its positional arguments, and runs it.
 func (c *cli) exec(cmd *command, args []string) error {
 	fs, runCmd := c.newFlagSet(cmd)
+	if cmd.envFlags {
+		if err := c.setFromEnv(cmd, fs); err != nil {
+			return err
+		}
+	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {

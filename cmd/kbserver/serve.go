@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"runtime/debug"
@@ -13,6 +16,7 @@ import (
 
 	"github.com/kbserver/kbserver/internal/gen"
 	"github.com/kbserver/kbserver/internal/httpapi"
+	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/pubsearch"
 	"github.com/kbserver/kbserver/internal/store"
@@ -28,12 +32,30 @@ const (
 const shutdownTimeout = 10 * time.Second
 
 type serveOptions struct {
-	addr        string
-	demo        bool
-	demoTitles  int
-	cacheTitles int
-	stale       bool
+	addr         string
+	demo         bool
+	demoTitles   int
+	cacheTitles  int
+	stale        bool
+	tlsCert      string
+	tlsKey       string
+	insecureHTTP bool
+	environment  string // "" until resolved: sandbox with --demo, else production
+	keyLimit     web.Limit
+	profileLimit web.Limit
+	logFormat    string
+	logLevel     string
 }
+
+// Default rate limits: generous for a library system's integration (a
+// sync walks lists page by page) and for a busy library's A-Z page, which
+// all its patrons share through one profile.
+const (
+	defaultKeyRate      = 20
+	defaultKeyBurst     = 100
+	defaultProfileRate  = 50
+	defaultProfileBurst = 200
+)
 
 func serveCommand() *command {
 	return &command{
@@ -42,7 +64,33 @@ func serveCommand() *command {
 		usesDB:  true,
 		about: `Serve runs the HTTP API over the knowledge base in --db until it receives
 SIGINT or SIGTERM, then shuts down gracefully (waiting up to 10s for
-requests in flight). It logs to stderr.
+requests in flight). It logs one line per request to stderr (text, or
+JSON with --log-format json): method, path, route pattern, status,
+duration and customer id, never an API key, a password or a query.
+
+Without --tls-cert and --tls-key, serve speaks plain HTTP and only on a
+loopback address (127.0.0.1, ::1, localhost): anything else is refused
+unless --insecure-http says a TLS-terminating proxy is in front (see
+docs/nginx). With them it serves HTTPS (TLS 1.2 or newer, HTTP/2),
+reloading the files within a minute of their change (certificate
+renewals need no restart).
+
+--environment says whether this server is the sandbox or production: it
+admits only the API keys of its environment ("kbserver apikey add
+--environment"). Each API key, and each publication search profile, has
+a token bucket of --rate-limit requests a second with bursts of
+--rate-burst (--pf-rate-limit and --pf-rate-burst for profiles); over it,
+requests are answered 429 with Retry-After. On PostgreSQL the buckets are
+shared by every instance over the database; on SQLite they are the
+process's. 0 turns a limit off.
+
+GET /healthz answers while the process serves, GET /readyz while its
+store answers with a current schema, GET /metrics in the Prometheus
+format; they need no key.
+
+Every flag can also be set by an environment variable: KBSERVER_ and the
+flag's name in capitals with "-" as "_" (--rate-limit is
+KBSERVER_RATE_LIMIT); a flag on the command line wins.
 
 With --demo, a first start generates a demo knowledge base (100,000 invented
 titles by default), creates the customer "demo" (Demo Library) with a few
@@ -68,7 +116,10 @@ in any Go program.`,
 		example: "kbserver serve\n" +
 			"kbserver serve --addr :8080 --db /var/lib/kbserver/kb.db\n" +
 			"kbserver serve --demo --db demo.db\n" +
-			"kbserver serve --addr 127.0.0.1:0   # any free port; the log says which",
+			"kbserver serve --addr 127.0.0.1:0   # any free port; the log says which\n" +
+			"kbserver serve --addr :443 --tls-cert /etc/kbserver/cert.pem --tls-key /etc/kbserver/key.pem --environment production\n" +
+			"KBSERVER_ADDR=127.0.0.1:8080 KBSERVER_LOG_FORMAT=json kbserver serve   # behind nginx on the same host",
+		envFlags: true,
 		setup: func(c *cli, fs *flag.FlagSet) func([]string) error {
 			var o serveOptions
 			fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "`host:port` to listen on; port 0 picks a free port")
@@ -76,15 +127,22 @@ in any Go program.`,
 			fs.IntVar(&o.demoTitles, "demo-titles", 100_000, "`number` of titles of a generated demo knowledge base")
 			fs.IntVar(&o.cacheTitles, "pf-cache-titles", pubsearch.DefaultMaxTitles, "`number` of titles of the collections publication search keeps in memory, in all")
 			fs.BoolVar(&o.stale, "pf-stale", false, "answer publication searches from the previous collection while a changed one rebuilds (counts and facets lag the change)")
+			fs.StringVar(&o.tlsCert, "tls-cert", "", "serve HTTPS with the certificate chain in this PEM `file` (with --tls-key)")
+			fs.StringVar(&o.tlsKey, "tls-key", "", "the private key of --tls-cert, a PEM `file`")
+			fs.BoolVar(&o.insecureHTTP, "insecure-http", false, "allow plain HTTP on a non-loopback address, for a TLS-terminating proxy in front")
+			fs.StringVar(&o.environment, "environment", "", "`sandbox or production`: admit only API keys of this environment (default sandbox with --demo, else production)")
+			fs.Float64Var(&o.keyLimit.Rate, "rate-limit", defaultKeyRate, "`requests` a second each API key may make on average; 0 for no limit")
+			fs.IntVar(&o.keyLimit.Burst, "rate-burst", defaultKeyBurst, "`requests` an API key may make at once")
+			fs.Float64Var(&o.profileLimit.Rate, "pf-rate-limit", defaultProfileRate, "`requests` a second each publication search profile may take on average; 0 for no limit")
+			fs.IntVar(&o.profileLimit.Burst, "pf-rate-burst", defaultProfileBurst, "`requests` a publication search profile may make at once")
+			fs.StringVar(&o.logFormat, "log-format", "text", "log `format`: text or json")
+			fs.StringVar(&o.logLevel, "log-level", "info", "the least `level` logged: debug, info, warn or error")
 			return func(args []string) error {
 				if len(args) > 0 {
 					return usageErrorf("serve", "unexpected argument %q", args[0])
 				}
-				if o.cacheTitles < 1 {
-					return usageErrorf("serve", "--pf-cache-titles must be 1 or more")
-				}
-				if o.demoTitles < 1 || o.demoTitles > gen.MaxTitles {
-					return usageErrorf("serve", "--demo-titles must be between 1 and %d", gen.MaxTitles)
+				if err := o.check(); err != nil {
+					return err
 				}
 				return c.serve(o)
 			}
@@ -92,23 +150,72 @@ in any Go program.`,
 	}
 }
 
+// check refuses flag values serve cannot run with, and resolves the
+// default environment.
+func (o *serveOptions) check() error {
+	switch {
+	case o.cacheTitles < 1:
+		return usageErrorf("serve", "--pf-cache-titles must be 1 or more")
+	case o.demoTitles < 1 || o.demoTitles > gen.MaxTitles:
+		return usageErrorf("serve", "--demo-titles must be between 1 and %d", gen.MaxTitles)
+	case (o.tlsCert == "") != (o.tlsKey == ""):
+		return usageErrorf("serve", "--tls-cert and --tls-key go together: give both files, or neither for plain HTTP")
+	case o.tlsCert != "" && o.insecureHTTP:
+		return usageErrorf("serve", "--insecure-http is for plain HTTP: it cannot go with --tls-cert")
+	}
+	for _, l := range []struct {
+		name  string
+		limit web.Limit
+	}{{"rate", o.keyLimit}, {"pf-rate", o.profileLimit}} {
+		if math.IsNaN(l.limit.Rate) || math.IsInf(l.limit.Rate, 0) || l.limit.Rate < 0 {
+			return usageErrorf("serve", "--%s-limit must be a number of requests a second, 0 or more (0: no limit)", l.name)
+		}
+		if l.limit.Rate > 0 && l.limit.Burst < 1 {
+			return usageErrorf("serve", "--%s-burst must be 1 or more", l.name)
+		}
+	}
+	if o.environment == "" {
+		o.environment = string(kb.Production)
+		if o.demo {
+			o.environment = string(kb.Sandbox)
+		}
+	}
+	if _, err := kb.ParseEnvironment(o.environment); err != nil {
+		return usageErrorf("serve", "--environment %q: use sandbox or production", o.environment)
+	}
+	if _, err := newLogger(io.Discard, o.logFormat, o.logLevel); err != nil {
+		return usageErrorf("serve", "%v", err)
+	}
+	return nil
+}
+
 func (c *cli) serve(o serveOptions) error {
 	if c.getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(50))
+	}
+	logger, err := newLogger(c.stderr, o.logFormat, o.logLevel)
+	if err != nil {
+		return err
+	}
+	env := kb.Environment(o.environment)
+	var certs *certReloader
+	if o.tlsCert != "" {
+		if certs, err = newCertReloader(o.tlsCert, o.tlsKey, logger); err != nil {
+			return err
+		}
 	}
 	st, err := c.openStore()
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	logger := slog.New(slog.NewTextHandler(c.stderr, nil))
 	if err := st.ResumeSnapshots(c.ctx); err != nil {
 		return err
 	}
 
 	var demoKey string
 	if o.demo {
-		if demoKey, err = c.prepareDemo(st, o.demoTitles, logger); err != nil {
+		if demoKey, err = c.prepareDemo(st, o.demoTitles, env, logger); err != nil {
 			return c.interrupted(err, "the demo was not set up (a new start resumes it)")
 		}
 	}
@@ -117,8 +224,22 @@ func (c *cli) serve(o serveOptions) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
+	if certs == nil && !o.insecureHTTP && !isLoopback(ln.Addr()) {
+		ln.Close()
+		return fmt.Errorf("refusing to serve plain HTTP on %s, which is not a loopback address: "+
+			"give --tls-cert and --tls-key to serve HTTPS, or --insecure-http when a TLS-terminating proxy "+
+			"in front of kbserver is the only way in", ln.Addr())
+	}
 	srv := &http.Server{
-		Handler:           httpapi.NewServer(httpapi.Deps{Store: st, Logger: logger, PublicationCacheTitles: o.cacheTitles, PublicationServeStale: o.stale}),
+		Handler: httpapi.NewServer(httpapi.Deps{
+			Store:                  st,
+			Logger:                 logger,
+			PublicationCacheTitles: o.cacheTitles,
+			PublicationServeStale:  o.stale,
+			Environment:            env,
+			KeyLimit:               o.keyLimit,
+			ProfileLimit:           o.profileLimit,
+		}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
 		WriteTimeout:      120 * time.Second,
@@ -127,11 +248,23 @@ func (c *cli) serve(o serveOptions) error {
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	addr := ln.Addr().String()
-	logger.Info("listening", "addr", addr, "db", store.Redact(c.db))
+	scheme := "http"
+	if certs != nil {
+		scheme = "https"
+		srv.TLSConfig = &tls.Config{MinVersion: tls.VersionTLS12, GetCertificate: certs.get}
+	}
+	logger.Info("listening", "addr", addr, "scheme", scheme, "environment", string(env),
+		"db", store.Redact(c.db), "rate_limit", describeLimit(o.keyLimit), "pf_rate_limit", describeLimit(o.profileLimit))
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() {
+		if certs != nil {
+			served <- srv.ServeTLS(ln, "", "") // the certificate comes from TLSConfig
+			return
+		}
+		served <- srv.Serve(ln)
+	}()
 	if o.demo {
-		printDemo(c, demoKey, addr)
+		printDemo(c, demoKey, scheme, addr, env)
 	}
 
 	select {
@@ -160,7 +293,7 @@ func demoProfile() kb.ProfileID {
 
 // prepareDemo makes sure the demo knowledge base and customer exist and
 // returns a new API key for the customer.
-func (c *cli) prepareDemo(st kb.Store, titles int, logger *slog.Logger) (string, error) {
+func (c *cli) prepareDemo(st kb.Store, titles int, env kb.Environment, logger *slog.Logger) (string, error) {
 	_, err := st.Customer(c.ctx, demoCustomer)
 	switch {
 	case err == nil:
@@ -173,7 +306,7 @@ func (c *cli) prepareDemo(st kb.Store, titles int, logger *slog.Logger) (string,
 		return "", err
 	}
 	key := kb.NewAPIKey()
-	if err := st.AddAPIKey(c.ctx, demoCustomer, kb.HashAPIKey(key)); err != nil {
+	if err := st.AddAPIKey(c.ctx, demoCustomer, kb.HashAPIKey(key), env); err != nil {
 		return "", fmt.Errorf("demo API key: %w", err)
 	}
 	// A guest publication search profile, so that the finder can be tried
@@ -228,17 +361,17 @@ func (c *cli) generateDemo(st kb.Store, titles int, logger *slog.Logger) error {
 }
 
 // printDemo prints the demo API key and a curl command that uses it.
-func printDemo(c *cli, key, addr string) {
+func printDemo(c *cli, key, scheme, addr string, env kb.Environment) {
 	host, port, err := net.SplitHostPort(addr)
 	if ip := net.ParseIP(host); err == nil && (ip == nil || ip.IsUnspecified()) {
 		host = "127.0.0.1"
 	}
-	base := "http://" + net.JoinHostPort(host, port)
+	base := scheme + "://" + net.JoinHostPort(host, port)
 	fmt.Fprintf(c.stdout, `Demo customer %q (%s) is ready.
-API key (shown only now: only its hash is stored; each start creates a new one):
+API key for the %s environment (shown only now: only its hash is stored; each start creates a new one):
   %s
 Try:
   curl -H 'x-api-key: %s' '%s/rm/rmaccounts/%s/vendors?count=10&offset=1'
   curl '%s/pf/pfaccount/%s/publications?search=journal&includefacets=true&count=5'
-`, demoCustomer, demoCustomerName, key, key, base, demoCustomer, base, demoProfile())
+`, demoCustomer, demoCustomerName, env, key, key, base, demoCustomer, base, demoProfile())
 }

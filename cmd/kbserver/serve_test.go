@@ -41,10 +41,17 @@ type server struct {
 
 func startServe(t *testing.T, args ...string) *server {
 	t.Helper()
+	return startServeEnv(t, nil, args...)
+}
+
+// startServeEnv starts kbserver with args and the environment variables
+// env.
+func startServeEnv(t *testing.T, env map[string]string, args ...string) *server {
+	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	s := &server{stdout: &syncBuffer{}, stderr: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
 	go func() {
-		s.done <- run(ctx, args, func(string) string { return "" }, strings.NewReader(""), s.stdout, s.stderr)
+		s.done <- run(ctx, args, func(k string) string { return env[k] }, strings.NewReader(""), s.stdout, s.stderr)
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -114,6 +121,9 @@ func TestServeDemo(t *testing.T) {
 	args := []string{"serve", "--demo", "--demo-titles", "2000", "--addr", "127.0.0.1:0", "--db", db}
 	s := startServe(t, args...)
 	key, url := s.waitCurl(t)
+	if !strings.Contains(s.stdout.String(), "API key for the sandbox environment") {
+		t.Errorf("the demo key is not said to be a sandbox key:\n%s", s.stdout.String())
+	}
 	if !strings.HasPrefix(url, "http://127.0.0.1:") || strings.HasSuffix(strings.SplitN(url, "/rm/", 2)[0], ":0") {
 		t.Fatalf("curl URL %q does not name the actual port", url)
 	}
