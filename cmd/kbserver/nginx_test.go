@@ -70,7 +70,7 @@ func TestNginxExample(t *testing.T) {
 			t.Errorf("X-Request-Id %q, want the client's nginx-test-1", got)
 		}
 		// The request reached kbserver, which logged it.
-		s.waitLog(t, `msg=request method=GET path=/rm/rmaccounts/nginxlib/vendors .*status=200`)
+		s.waitLog(t, `msg=request method=GET path=/rm/rmaccounts/nginxlib/vendors .*status=200 .*request_id=nginx-test-1`)
 	})
 
 	t.Run("request id made by nginx", func(t *testing.T) {

@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/tls"
 	"encoding/json"
+	"errors"
 	"flag"
 	"net"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/kbserver/kbserver/internal/testcert"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // waitListening waits for serve's "listening" log line and returns the
@@ -235,5 +237,32 @@ func TestServeHelpListsEnvironment(t *testing.T) {
 	})
 	if n < 15 {
 		t.Errorf("only %d serve flags seen", n)
+	}
+}
+
+// TestServeReadyzWhenDatabaseGone: a running server whose SQLite file is
+// deleted stops being ready (it would otherwise go on serving a file no
+// one else can see), while it stays alive.
+func TestServeReadyzWhenDatabaseGone(t *testing.T) {
+	if testdb.Kind() != "sqlite" {
+		t.Skip("a database file is SQLite's; on PostgreSQL, internal/postgres tests Ready after the schema is dropped")
+	}
+	db := tempDB(t)
+	s := startServe(t, "--db", db, "serve", "--addr", "127.0.0.1:0")
+	base := "http://" + s.waitListening(t)
+	if code, body := get(t, base+"/readyz", ""); code != 200 {
+		t.Fatalf("GET /readyz: %d %s", code, body)
+	}
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		if err := os.Remove(db + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+			t.Fatal(err)
+		}
+	}
+	code, body := get(t, base+"/readyz", "")
+	if code != http.StatusServiceUnavailable || !strings.Contains(body, db) {
+		t.Errorf("GET /readyz after the file was deleted: %d %s; want 503 naming %s", code, body, db)
+	}
+	if code, _ := get(t, base+"/healthz", ""); code != 200 {
+		t.Errorf("GET /healthz: %d", code)
 	}
 }
