@@ -48,7 +48,7 @@ func newTestServer(t *testing.T) testServer {
 		}
 	}
 	key := kb.NewAPIKey()
-	if err := st.AddAPIKey(ctx, "demo", kb.HashAPIKey(key)); err != nil {
+	if err := st.AddAPIKey(ctx, "demo", kb.HashAPIKey(key), kb.Production); err != nil {
 		t.Fatal(err)
 	}
 	profile := kb.ProfileID{CustomerID: "demo", GroupID: "main", ProfileID: "az"}

@@ -23,11 +23,17 @@ func apikeyAddCommand() *command {
 		about: `Apikey add creates an API key for a customer and prints it on stdout. Only
 a hash of the key is stored: the key cannot be shown again, so keep it now.
 Without --key, a random key is generated (recommended). Clients send the
-key in the x-api-key header.`,
-		example: "kbserver apikey add mylib\nKEY=$(kbserver apikey add mylib)\nkbserver apikey add mylib --key \"$(openssl rand -base64 32)\"",
+key in the x-api-key header.
+
+A key belongs to one environment, sandbox or production (the default). A
+server admits only the keys of its own environment (serve --environment:
+production by default, sandbox with --demo) and answers a key of the
+other with 401 naming the key's environment.`,
+		example: "kbserver apikey add mylib\nKEY=$(kbserver apikey add mylib)\nkbserver apikey add mylib --environment sandbox\nkbserver apikey add mylib --key \"$(openssl rand -base64 32)\"",
 		setup: func(c *cli, fs *flag.FlagSet) func([]string) error {
-			var key string
+			var key, env string
 			fs.StringVar(&key, "key", "", fmt.Sprintf("use this `key` instead of a random one (at least %d characters, no spaces)", minKeyLength))
+			fs.StringVar(&env, "environment", string(kb.Production), "the `environment` the key is for: "+environmentNames())
 			return func(args []string) error {
 				switch {
 				case len(args) == 0:
@@ -40,7 +46,11 @@ key in the x-api-key header.`,
 						return usageErrorf("apikey add", "--key: %v", err)
 					}
 				}
-				return c.apikeyAdd(args[0], key)
+				e, err := kb.ParseEnvironment(env)
+				if err != nil {
+					return usageErrorf("apikey add", "--environment %q is not valid: use one of %s", env, environmentNames())
+				}
+				return c.apikeyAdd(args[0], key, e)
 			}
 		},
 	}
@@ -70,6 +80,15 @@ keeps it out of the shell history.`,
 	}
 }
 
+// environmentNames lists the environments for messages: "sandbox, production".
+func environmentNames() string {
+	names := make([]string, len(kb.Environments))
+	for i, e := range kb.Environments {
+		names[i] = string(e)
+	}
+	return strings.Join(names, ", ")
+}
+
 // checkKey checks a key given with --key.
 func checkKey(key string) error {
 	if len(key) < minKeyLength {
@@ -81,7 +100,7 @@ func checkKey(key string) error {
 	return nil
 }
 
-func (c *cli) apikeyAdd(custID, key string) error {
+func (c *cli) apikeyAdd(custID, key string, env kb.Environment) error {
 	st, err := c.openCustomerStore(custID)
 	if err != nil {
 		return err
@@ -90,11 +109,12 @@ func (c *cli) apikeyAdd(custID, key string) error {
 	if key == "" {
 		key = kb.NewAPIKey()
 	}
-	if err := st.AddAPIKey(c.ctx, custID, kb.HashAPIKey(key)); err != nil {
+	if err := st.AddAPIKey(c.ctx, custID, kb.HashAPIKey(key), env); err != nil {
 		return err
 	}
 	fmt.Fprintln(c.stdout, key)
-	fmt.Fprintf(c.stderr, "API key for customer %q created. Keep it now: only its hash is stored, so it cannot be shown again.\n", custID)
+	fmt.Fprintf(c.stderr, "API key for customer %q created for the %s environment: only servers running as %s admit it.\n", custID, env, env)
+	fmt.Fprintln(c.stderr, "Keep it now: only its hash is stored, so it cannot be shown again.")
 	return nil
 }
 

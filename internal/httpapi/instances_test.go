@@ -38,7 +38,7 @@ func TestTwoServersOneDatabase(t *testing.T) {
 	if _, err := stA.AddCustomer(ctx, "lib", "A Library"); err != nil {
 		t.Fatal(err)
 	}
-	if err := stA.AddAPIKey(ctx, "lib", kb.HashAPIKey("lib-key")); err != nil {
+	if err := stA.AddAPIKey(ctx, "lib", kb.HashAPIKey("lib-key"), kb.Production); err != nil {
 		t.Fatal(err)
 	}
 	for _, st := range []kb.Store{stA, stB} { // as kbserver serve does at its start

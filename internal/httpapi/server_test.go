@@ -24,7 +24,7 @@ func newServer(t *testing.T, deps httpapi.Deps) *httptest.Server {
 	if _, err := st.AddCustomer(ctx, "lib", "A Library"); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.AddAPIKey(ctx, "lib", kb.HashAPIKey("lib-key")); err != nil {
+	if err := st.AddAPIKey(ctx, "lib", kb.HashAPIKey("lib-key"), kb.Production); err != nil {
 		t.Fatal(err)
 	}
 	// Publication search profiles: lib.main.pf (password pf-pass) and

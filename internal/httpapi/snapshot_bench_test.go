@@ -42,7 +42,7 @@ func BenchmarkSnapshotHTTP(b *testing.B) {
 	if _, err := st.AddCustomer(ctx, "big", ""); err != nil && kb.ErrorCode(err) != kb.CodeDuplicate {
 		b.Fatal(err)
 	}
-	if err := st.AddAPIKey(ctx, "big", kb.HashAPIKey("big-key")); err != nil {
+	if err := st.AddAPIKey(ctx, "big", kb.HashAPIKey("big-key"), kb.Production); err != nil {
 		b.Fatal(err)
 	}
 	for page := 1; ; page++ {

@@ -15,22 +15,23 @@ func KeyPrefix(h kb.KeyHash) int64 { return int64(binary.BigEndian.Uint64(h[:8])
 // KeyCandidate is a stored API key whose hash has the prefix of the hash
 // looked for.
 type KeyCandidate struct {
-	ID         int64
-	CustomerID string
-	Hash       []byte
+	ID          int64
+	CustomerID  string
+	Environment string
+	Hash        []byte
 }
 
-// PickKey returns the id and customer of the candidate whose full hash is
-// h, comparing every candidate's in constant time; CodeUnauthenticated
-// when none is.
-func PickKey(cands []KeyCandidate, h kb.KeyHash) (id int64, custID string, err error) {
+// PickKey returns the candidate whose full hash is h, comparing every
+// candidate's in constant time; CodeUnauthenticated when none is.
+func PickKey(cands []KeyCandidate, h kb.KeyHash) (kb.APIKey, error) {
+	var k kb.APIKey
 	for _, c := range cands {
 		if subtle.ConstantTimeCompare(c.Hash, h[:]) == 1 {
-			id, custID = c.ID, c.CustomerID
+			k = kb.APIKey{ID: c.ID, CustomerID: c.CustomerID, Environment: kb.Environment(c.Environment)}
 		}
 	}
-	if custID == "" {
-		return 0, "", kb.Errorf(kb.CodeUnauthenticated, "Invalid APIKEY")
+	if k.CustomerID == "" {
+		return kb.APIKey{}, kb.Errorf(kb.CodeUnauthenticated, "Invalid APIKEY")
 	}
-	return id, custID, nil
+	return k, nil
 }

@@ -64,11 +64,11 @@ func TestPickKey(t *testing.T) {
 	h[0] = 1
 	other := h
 	other[31] = 9
-	cands := []KeyCandidate{{1, "a", other[:]}, {2, "b", h[:]}}
-	if id, cust, err := PickKey(cands, h); err != nil || id != 2 || cust != "b" {
-		t.Errorf("PickKey = %d, %q, %v", id, cust, err)
+	cands := []KeyCandidate{{1, "a", "production", other[:]}, {2, "b", "sandbox", h[:]}}
+	if k, err := PickKey(cands, h); err != nil || k != (kb.APIKey{ID: 2, CustomerID: "b", Environment: kb.Sandbox}) {
+		t.Errorf("PickKey = %+v, %v", k, err)
 	}
-	if _, _, err := PickKey(cands[:1], h); kb.ErrorCode(err) != kb.CodeUnauthenticated {
+	if _, err := PickKey(cands[:1], h); kb.ErrorCode(err) != kb.CodeUnauthenticated {
 		t.Errorf("PickKey without a match: %v", err)
 	}
 }

@@ -69,9 +69,14 @@ func (s *Store) Root(ctx context.Context, custID string) (kb.RootSettings, error
 	return rs, nil
 }
 
-// AddAPIKey stores the hash of a key for a customer.
-func (s *Store) AddAPIKey(ctx context.Context, custID string, h kb.KeyHash) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO api_keys(customer_id, prefix, hash) VALUES ($1, $2, $3)`, custID, kbsql.KeyPrefix(h), h[:])
+// AddAPIKey stores the hash of a key for a customer, bound to env.
+func (s *Store) AddAPIKey(ctx context.Context, custID string, h kb.KeyHash, env kb.Environment) error {
+	env, err := kb.ParseEnvironment(string(env))
+	if err != nil {
+		return fmt.Errorf("add api key: %w", err)
+	}
+	_, err = s.pool.Exec(ctx, `INSERT INTO api_keys(customer_id, prefix, hash, environment) VALUES ($1, $2, $3, $4)`,
+		custID, kbsql.KeyPrefix(h), h[:], string(env))
 	if isCode(err, codeForeignKeyViolation) {
 		return fmt.Errorf("add api key: %w", kb.NotFound("Customer"))
 	}
@@ -81,40 +86,40 @@ func (s *Store) AddAPIKey(ctx context.Context, custID string, h kb.KeyHash) erro
 	return nil
 }
 
-// findKey returns the id and customer of the key with hash h, comparing
-// full hashes in constant time.
+// findKey returns the key with hash h, comparing full hashes in constant
+// time.
 func findKey(ctx context.Context, q interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-}, h kb.KeyHash) (id int64, custID string, err error) {
-	rows, err := q.Query(ctx, `SELECT id, customer_id, hash FROM api_keys WHERE prefix = $1`, kbsql.KeyPrefix(h))
+}, h kb.KeyHash) (kb.APIKey, error) {
+	rows, err := q.Query(ctx, `SELECT id, customer_id, environment, hash FROM api_keys WHERE prefix = $1`, kbsql.KeyPrefix(h))
 	if err != nil {
-		return 0, "", err
+		return kb.APIKey{}, err
 	}
 	defer rows.Close()
 	var cands []kbsql.KeyCandidate
 	for rows.Next() {
 		var c kbsql.KeyCandidate
-		if err := rows.Scan(&c.ID, &c.CustomerID, &c.Hash); err != nil {
-			return 0, "", err
+		if err := rows.Scan(&c.ID, &c.CustomerID, &c.Environment, &c.Hash); err != nil {
+			return kb.APIKey{}, err
 		}
 		cands = append(cands, c)
 	}
 	if err := rows.Err(); err != nil {
-		return 0, "", err
+		return kb.APIKey{}, err
 	}
 	return kbsql.PickKey(cands, h)
 }
 
 // RevokeAPIKey deletes the key with hash h.
 func (s *Store) RevokeAPIKey(ctx context.Context, h kb.KeyHash) error {
-	id, _, err := findKey(ctx, s.pool, h)
+	k, err := findKey(ctx, s.pool, h)
 	if kb.ErrorCode(err) == kb.CodeUnauthenticated {
 		return kb.Errorf(kb.CodeNotFound, "no such API key")
 	}
 	if err != nil {
 		return fmt.Errorf("revoke api key: %w", err)
 	}
-	if _, err := s.pool.Exec(ctx, `DELETE FROM api_keys WHERE id = $1`, id); err != nil {
+	if _, err := s.pool.Exec(ctx, `DELETE FROM api_keys WHERE id = $1`, k.ID); err != nil {
 		return fmt.Errorf("revoke api key: %w", err)
 	}
 	return nil
@@ -123,11 +128,11 @@ func (s *Store) RevokeAPIKey(ctx context.Context, h kb.KeyHash) error {
 // LookupAPIKey returns the key with hash h. It runs at every request: pgx
 // prepares its statement once a connection.
 func (s *Store) LookupAPIKey(ctx context.Context, h kb.KeyHash) (kb.APIKey, error) {
-	id, cust, err := findKey(ctx, s.pool, h)
+	k, err := findKey(ctx, s.pool, h)
 	if err != nil && kb.ErrorCode(err) != kb.CodeUnauthenticated {
 		return kb.APIKey{}, fmt.Errorf("look up api key: %w", err)
 	}
-	return kb.APIKey{ID: id, CustomerID: cust}, err
+	return k, err
 }
 
 // AddProxy adds or replaces a customer proxy.

@@ -59,13 +59,17 @@ func (s *Store) Customer(ctx context.Context, id string) (kb.Customer, error) {
 	return c, nil
 }
 
-// AddAPIKey stores the hash of a key for a customer.
-func (s *Store) AddAPIKey(ctx context.Context, custID string, h kb.KeyHash) error {
+// AddAPIKey stores the hash of a key for a customer, bound to env.
+func (s *Store) AddAPIKey(ctx context.Context, custID string, h kb.KeyHash, env kb.Environment) error {
+	env, err := kb.ParseEnvironment(string(env))
+	if err != nil {
+		return fmt.Errorf("add api key: %w", err)
+	}
 	if _, err := s.Customer(ctx, custID); err != nil {
 		return fmt.Errorf("add api key: %w", err)
 	}
-	_, err := s.w.ExecContext(ctx, `INSERT INTO api_keys(customer_id, prefix, hash, created) VALUES (?, ?, ?, ?)`,
-		custID, kbsql.KeyPrefix(h), h[:], time.Now().UTC().Format(time.RFC3339))
+	_, err = s.w.ExecContext(ctx, `INSERT INTO api_keys(customer_id, prefix, hash, created, environment) VALUES (?, ?, ?, ?, ?)`,
+		custID, kbsql.KeyPrefix(h), h[:], time.Now().UTC().Format(time.RFC3339), string(env))
 	if err != nil {
 		return fmt.Errorf("add api key: %w", err)
 	}
@@ -73,40 +77,40 @@ func (s *Store) AddAPIKey(ctx context.Context, custID string, h kb.KeyHash) erro
 }
 
 // sqlFindKey finds the keys whose hash starts as a hash does.
-const sqlFindKey = `SELECT id, customer_id, hash FROM api_keys WHERE prefix = ?`
+const sqlFindKey = `SELECT id, customer_id, environment, hash FROM api_keys WHERE prefix = ?`
 
-// findKey returns the id and customer of the key with hash h, comparing
-// full hashes in constant time.
-func findKey(ctx context.Context, q func(ctx context.Context, query string, args ...any) (*sql.Rows, error), h kb.KeyHash) (id int64, custID string, err error) {
+// findKey returns the key with hash h, comparing full hashes in constant
+// time.
+func findKey(ctx context.Context, q func(ctx context.Context, query string, args ...any) (*sql.Rows, error), h kb.KeyHash) (kb.APIKey, error) {
 	rows, err := q(ctx, sqlFindKey, kbsql.KeyPrefix(h))
 	if err != nil {
-		return 0, "", err
+		return kb.APIKey{}, err
 	}
 	defer rows.Close()
 	var cands []kbsql.KeyCandidate
 	for rows.Next() {
 		var c kbsql.KeyCandidate
-		if err := rows.Scan(&c.ID, &c.CustomerID, &c.Hash); err != nil {
-			return 0, "", err
+		if err := rows.Scan(&c.ID, &c.CustomerID, &c.Environment, &c.Hash); err != nil {
+			return kb.APIKey{}, err
 		}
 		cands = append(cands, c)
 	}
 	if err := rows.Err(); err != nil {
-		return 0, "", err
+		return kb.APIKey{}, err
 	}
 	return kbsql.PickKey(cands, h)
 }
 
 // RevokeAPIKey deletes the key with hash h.
 func (s *Store) RevokeAPIKey(ctx context.Context, h kb.KeyHash) error {
-	id, _, err := findKey(ctx, s.w.QueryContext, h)
+	k, err := findKey(ctx, s.w.QueryContext, h)
 	if kb.ErrorCode(err) == kb.CodeUnauthenticated {
 		return kb.Errorf(kb.CodeNotFound, "no such API key")
 	}
 	if err != nil {
 		return fmt.Errorf("revoke api key: %w", err)
 	}
-	if _, err := s.w.ExecContext(ctx, `DELETE FROM api_keys WHERE id = ?`, id); err != nil {
+	if _, err := s.w.ExecContext(ctx, `DELETE FROM api_keys WHERE id = ?`, k.ID); err != nil {
 		return fmt.Errorf("revoke api key: %w", err)
 	}
 	return nil
@@ -114,11 +118,11 @@ func (s *Store) RevokeAPIKey(ctx context.Context, h kb.KeyHash) error {
 
 // LookupAPIKey returns the key with hash h.
 func (s *Store) LookupAPIKey(ctx context.Context, h kb.KeyHash) (kb.APIKey, error) {
-	id, cust, err := findKey(ctx, s.queryPrepared, h) // at every request: prepared once
+	k, err := findKey(ctx, s.queryPrepared, h) // at every request: prepared once
 	if err != nil && kb.ErrorCode(err) != kb.CodeUnauthenticated {
 		return kb.APIKey{}, fmt.Errorf("look up api key: %w", err)
 	}
-	return kb.APIKey{ID: id, CustomerID: cust}, err
+	return k, err
 }
 
 // AddProxy adds or replaces a customer proxy.

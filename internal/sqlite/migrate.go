@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"embed"
 	"fmt"
+	"math"
 
 	"github.com/kbserver/kbserver/internal/kbsql"
 )
@@ -14,7 +15,11 @@ var migrationFS embed.FS
 
 // migrate applies the migrations the database has not seen yet, each in its
 // own transaction.
-func migrate(ctx context.Context, db *sql.DB) error {
+func migrate(ctx context.Context, db *sql.DB) error { return migrateUpTo(ctx, db, math.MaxInt) }
+
+// migrateUpTo applies the migrations up to version last that the database
+// has not seen yet (tests make databases of earlier versions with it).
+func migrateUpTo(ctx context.Context, db *sql.DB, last int) error {
 	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied TEXT NOT NULL)`); err != nil {
 		return fmt.Errorf("create schema_migrations: %w", err)
@@ -24,6 +29,9 @@ func migrate(ctx context.Context, db *sql.DB) error {
 		return err
 	}
 	for _, m := range ms {
+		if m.Version > last {
+			break
+		}
 		// The writer's transactions take the write lock at BEGIN, so two
 		// processes opening a new file apply each migration once.
 		tx, err := db.BeginTx(ctx, nil)

@@ -80,13 +80,13 @@ func testAPIKeys(t *testing.T, s kb.Store) {
 	if ka == kb2 || len(ka) < 40 {
 		t.Fatalf("NewAPIKey gave %q and %q", ka, kb2)
 	}
-	if err := s.AddAPIKey(ctx, "a", kb.HashAPIKey(ka)); err != nil {
+	if err := s.AddAPIKey(ctx, "a", kb.HashAPIKey(ka), kb.Production); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AddAPIKey(ctx, "b", kb.HashAPIKey(kb2)); err != nil {
+	if err := s.AddAPIKey(ctx, "b", kb.HashAPIKey(kb2), kb.Production); err != nil {
 		t.Fatal(err)
 	}
-	err := s.AddAPIKey(ctx, "nobody", kb.HashAPIKey("x"))
+	err := s.AddAPIKey(ctx, "nobody", kb.HashAPIKey("x"), kb.Production)
 	wantCode(t, err, kb.CodeNotFound)
 	for key, want := range map[string]string{ka: "a", kb2: "b"} {
 		got, err := s.LookupAPIKey(ctx, kb.HashAPIKey(key))

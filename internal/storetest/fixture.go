@@ -60,7 +60,7 @@ func LoadFixture(t *testing.T, s kb.Store) Fixture {
 	f.C1Vendor = c1.VendorID
 	must[kb.Customer](t)(s.AddCustomer(ctx, "c2", "Customer Two"))
 	for _, k := range []struct{ cust, key string }{{"c1", "key-c1"}, {"c2", "key-c2"}} {
-		if err := s.AddAPIKey(ctx, k.cust, kb.HashAPIKey(k.key)); err != nil {
+		if err := s.AddAPIKey(ctx, k.cust, kb.HashAPIKey(k.key), kb.Production); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -43,7 +43,7 @@ func newFixture(t *testing.T) *fixture {
 		if _, err := st.AddCustomer(ctx, c.id, "Library "+c.id); err != nil {
 			t.Fatal(err)
 		}
-		if err := st.AddAPIKey(ctx, c.id, kb.HashAPIKey(c.key)); err != nil {
+		if err := st.AddAPIKey(ctx, c.id, kb.HashAPIKey(c.key), kb.Production); err != nil {
 			t.Fatal(err)
 		}
 	}

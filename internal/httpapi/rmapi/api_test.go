@@ -153,10 +153,10 @@ func buildFixture(ctx context.Context, st kb.Store, dsn string) (*fixture, error
 		return nil, err
 	}
 	f.cust1Vendor, f.cust2Vendor = c1.VendorID, c2.VendorID
-	if err := st.AddAPIKey(ctx, "cust1", kb.HashAPIKey(key1)); err != nil {
+	if err := st.AddAPIKey(ctx, "cust1", kb.HashAPIKey(key1), kb.Production); err != nil {
 		return nil, err
 	}
-	if err := st.AddAPIKey(ctx, "cust2", kb.HashAPIKey(key2)); err != nil {
+	if err := st.AddAPIKey(ctx, "cust2", kb.HashAPIKey(key2), kb.Production); err != nil {
 		return nil, err
 	}
 	if err := st.AddProxy(ctx, "cust1", kb.Proxy{ID: "EZProxy", Name: "EZProxy", URLMask: "http://ezproxy.example.edu/login?url={targetURL}"}); err != nil {
