@@ -61,15 +61,23 @@ var buildStarted atomic.Pointer[func(s *Store, custID string, build int64)]
 // is open. wait: if another server holds the claim, wait until it is
 // released or the build is no longer pending (a POST's build, which may be
 // queued behind an earlier build); else give up (a resume pass, which
-// looks again later).
+// looks again later). The store's build statistics count the builds this
+// process wrote or failed, timed from here: a wait for a build slot or
+// for the claim is part of it.
 func (s *Store) runBuild(custID string, build int64, wait bool) {
 	s.builds.Add(1)
 	go func() {
 		defer s.builds.Done()
-		if err := s.claimAndBuild(s.life, custID, build, wait); err != nil {
+		start := time.Now()
+		built, err := s.claimAndBuild(s.life, custID, build, wait)
+		if built {
+			s.buildStats.Done(true, time.Since(start))
+		}
+		if err != nil {
 			if s.life.Err() != nil {
 				return // closing: the build resumes on a server that resumes builds
 			}
+			s.buildStats.Done(false, time.Since(start))
 			slog.Error("holdings snapshot failed", "customer", custID, "build", build, "err", err)
 			s.pool.Exec(context.Background(), `UPDATE snapshots SET status = $1, error = $2
 				WHERE customer_id = $3 AND build = $4 AND status = $5`,
@@ -79,40 +87,41 @@ func (s *Store) runBuild(custID string, build int64, wait bool) {
 }
 
 // claimAndBuild takes the claim on the customer's snapshot build and builds
-// build number build unless it is built or replaced.
-func (s *Store) claimAndBuild(ctx context.Context, custID string, build int64, wait bool) error {
+// build number build unless it is built or replaced; built says whether
+// this call wrote it.
+func (s *Store) claimAndBuild(ctx context.Context, custID string, build int64, wait bool) (built bool, err error) {
 	select { // a build slot first: at most half the pool builds at once
 	case s.buildSlots <- struct{}{}:
 		defer func() { <-s.buildSlots }()
 	case <-ctx.Done():
-		return ctx.Err()
+		return false, ctx.Err()
 	}
 	for {
 		conn, err := s.pool.Acquire(ctx)
 		if err != nil {
-			return fmt.Errorf("claim snapshot of %s: %w", custID, err)
+			return false, fmt.Errorf("claim snapshot of %s: %w", custID, err)
 		}
 		var claimed bool
 		if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock(`+snapshotLockSQL+`)`, custID).Scan(&claimed); err != nil {
 			conn.Release()
-			return fmt.Errorf("claim snapshot of %s: %w", custID, err)
+			return false, fmt.Errorf("claim snapshot of %s: %w", custID, err)
 		}
 		if claimed {
-			err := s.buildClaimed(ctx, conn, custID, build)
+			built, err := s.buildClaimed(ctx, conn, custID, build)
 			unclaim(conn, custID)
-			return err
+			return built, err
 		}
 		conn.Release()
 		if !wait {
-			return nil
+			return false, nil
 		}
 		pending, err := s.buildPending(ctx, custID, build)
 		if err != nil || !pending {
-			return err
+			return false, err
 		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return false, ctx.Err()
 		case <-time.After(claimPoll):
 		}
 	}
@@ -143,34 +152,35 @@ func (s *Store) buildPending(ctx context.Context, custID string, build int64) (b
 }
 
 // buildClaimed builds under the claim held on conn, again if it lost a
-// race to an import or a POST.
-func (s *Store) buildClaimed(ctx context.Context, conn *pgxpool.Conn, custID string, build int64) error {
+// race to an import or a POST; built says whether it wrote the build.
+func (s *Store) buildClaimed(ctx context.Context, conn *pgxpool.Conn, custID string, build int64) (built bool, err error) {
 	for attempt := 0; ; attempt++ {
-		err := s.buildOnce(ctx, conn, custID, build)
+		built, err = s.buildOnce(ctx, conn, custID, build)
 		if err == nil || attempt == buildRetries || !lostRace(err) {
-			return err
+			return built, err
 		}
 	}
 }
 
 // buildOnce writes the segments and marks of build number build of the
 // customer's snapshot (snapshot_marks.go), unless it is built or a later
-// POST replaced it. It reads one state of the knowledge base (repeatable
-// read): an import committing meanwhile is not half seen.
-func (s *Store) buildOnce(ctx context.Context, conn *pgxpool.Conn, custID string, build int64) error {
+// POST replaced it; built says whether it wrote it. It reads one state of
+// the knowledge base (repeatable read): an import committing meanwhile is
+// not half seen.
+func (s *Store) buildOnce(ctx context.Context, conn *pgxpool.Conn, custID string, build int64) (built bool, err error) {
 	tx, err := conn.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead})
 	if err != nil {
-		return fmt.Errorf("build snapshot of %s: %w", custID, err)
+		return false, fmt.Errorf("build snapshot of %s: %w", custID, err)
 	}
 	defer tx.Rollback(context.Background())
 	var current int64
 	var status, root string
 	err = tx.QueryRow(ctx, `SELECT build, status, root_proxy FROM snapshots WHERE customer_id = $1`, custID).Scan(&current, &status, &root)
 	if err != nil {
-		return fmt.Errorf("snapshot of %s: %w", custID, err)
+		return false, fmt.Errorf("snapshot of %s: %w", custID, err)
 	}
 	if current != build || status != kb.SnapshotInProgress {
-		return nil // built, or replaced by a later POST
+		return false, nil // built, or replaced by a later POST
 	}
 	if f := buildStarted.Load(); f != nil {
 		(*f)(s, custID, build)
@@ -179,20 +189,20 @@ func (s *Store) buildOnce(ctx context.Context, conn *pgxpool.Conn, custID string
 	b.Queue(`DELETE FROM snapshot_segments WHERE customer_id = $1`, custID)
 	b.Queue(`DELETE FROM snapshot_marks WHERE customer_id = $1`, custID)
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return fmt.Errorf("clear snapshot of %s: %w", custID, err)
+		return false, fmt.Errorf("clear snapshot of %s: %w", custID, err)
 	}
 	total, err := writeSegments(ctx, tx, custID, root)
 	if err != nil {
-		return fmt.Errorf("build snapshot of %s: %w", custID, err)
+		return false, fmt.Errorf("build snapshot of %s: %w", custID, err)
 	}
 	if _, err := tx.Exec(ctx, `UPDATE snapshots SET status = $1, total = $2 WHERE customer_id = $3 AND build = $4`,
 		kb.SnapshotCompleted, total, custID, build); err != nil {
-		return fmt.Errorf("build snapshot of %s: %w", custID, err)
+		return false, fmt.Errorf("build snapshot of %s: %w", custID, err)
 	}
 	if err := tx.Commit(ctx); err != nil {
-		return fmt.Errorf("build snapshot of %s: %w", custID, err)
+		return false, fmt.Errorf("build snapshot of %s: %w", custID, err)
 	}
-	return nil
+	return true, nil
 }
 
 // ResumeSnapshots starts the builds left in progress that no server is

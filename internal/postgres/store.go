@@ -11,21 +11,27 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // Store is the PostgreSQL implementation of kb.Store.
 type Store struct {
 	pool *pgxpool.Pool
+	name string // the database, without password, for messages
 
 	life   context.Context // ends when the store closes: background builds stop
 	stop   context.CancelFunc
+	closed atomic.Bool
 	builds sync.WaitGroup
+	// buildStats counts the snapshot builds this process ran.
+	buildStats kbsql.BuildCounters
 	// buildSlots bounds the snapshot builds running at once: each holds a
 	// pooled connection for its duration, and requests need the rest.
 	buildSlots chan struct{}
@@ -56,7 +62,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("migrate postgres %s: %w", redact(cfg), err)
 	}
-	s := &Store{pool: pool, buildSlots: make(chan struct{}, max(1, pool.Config().MaxConns/2))}
+	s := &Store{pool: pool, name: redact(cfg), buildSlots: make(chan struct{}, max(1, pool.Config().MaxConns/2))}
 	s.life, s.stop = context.WithCancel(context.Background())
 	return s, nil
 }
@@ -70,6 +76,7 @@ func redact(cfg *pgxpool.Config) string {
 // Close stops the background snapshot builds (a build stopped midway
 // resumes when a store opens the database again) and closes the pool.
 func (s *Store) Close() error {
+	s.closed.Store(true)
 	s.stop()
 	s.builds.Wait()
 	s.pool.Close()

@@ -39,6 +39,9 @@ func (s *Store) ImportPackage(ctx context.Context, spec kb.PackageSpec, next fun
 		if err := imp.run(spec, next); err != nil {
 			return err
 		}
+		if err := recordImport(ctx, tx, res); err != nil {
+			return err
+		}
 		return bumpVersion(ctx, tx, kbsql.KBVersion)
 	})
 	if err != nil {

@@ -81,26 +81,35 @@ func (s *Store) StartSnapshot(ctx context.Context, custID string, force bool) er
 }
 
 // runBuild builds a snapshot in the background, for as long as the store
-// is open.
+// is open. The store's build statistics count the builds it wrote or
+// failed, timed from here (a wait for the write lock is part of it).
 func (s *Store) runBuild(custID string, build int64) {
 	s.builds.Add(1)
 	go func() {
 		defer s.builds.Done()
-		if err := s.build(s.life, custID, build); err != nil {
+		start := time.Now()
+		built, err := s.build(s.life, custID, build)
+		if err != nil {
 			if s.life.Err() != nil {
 				return // closing: the build resumes when the store opens again
 			}
+			s.buildStats.Done(false, time.Since(start))
 			slog.Error("holdings snapshot failed", "customer", custID, "build", build, "err", err)
 			s.w.ExecContext(context.Background(), `UPDATE snapshots SET status = ?, error = ? WHERE customer_id = ? AND build = ? AND status = ?`,
 				kb.SnapshotFailed, err.Error(), custID, build, kb.SnapshotInProgress)
+			return
+		}
+		if built {
+			s.buildStats.Done(true, time.Since(start))
 		}
 	}()
 }
 
 // build writes the segments and marks of build number build of the
-// customer's snapshot (snapshot_marks.go), unless a later POST replaced it.
-func (s *Store) build(ctx context.Context, custID string, build int64) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+// customer's snapshot (snapshot_marks.go), unless a later POST replaced it
+// or another process built it: built says whether this call did.
+func (s *Store) build(ctx context.Context, custID string, build int64) (built bool, err error) {
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		var current int64
 		var status, root string
 		err := tx.QueryRowContext(ctx, `SELECT build, status, root_proxy FROM snapshots WHERE customer_id = ?`, custID).Scan(&current, &status, &root)
@@ -119,10 +128,12 @@ func (s *Store) build(ctx context.Context, custID string, build int64) error {
 		if err != nil {
 			return fmt.Errorf("build snapshot of %s: %w", custID, err)
 		}
+		built = true
 		_, err = tx.ExecContext(ctx, `UPDATE snapshots SET status = ?, total = ? WHERE customer_id = ? AND build = ?`,
 			kb.SnapshotCompleted, total, custID, build)
 		return err
 	})
+	return built && err == nil, err
 }
 
 // ResumeSnapshots restarts the builds a stopped process left in progress:

@@ -9,11 +9,14 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -23,11 +26,17 @@ type Store struct {
 	w *sql.DB // the one writer connection
 	r *sql.DB // readers
 
-	life   context.Context // ends when the store closes: background builds stop
-	stop   context.CancelFunc
-	builds sync.WaitGroup
-	secret linkSecret     // the link-signing secret once read (linkout.go)
-	reads  statementCache // prepared reads of every request (statements.go)
+	path  string      // the database file
+	file  os.FileInfo // the file opened, to tell it was replaced (ops.go); nil for none
+	known int         // the newest migration this build knows
+
+	life       context.Context // ends when the store closes: background builds stop
+	stop       context.CancelFunc
+	closed     atomic.Bool
+	builds     sync.WaitGroup
+	buildStats kbsql.BuildCounters // the snapshot builds this process ran
+	secret     linkSecret          // the link-signing secret once read (linkout.go)
+	reads      statementCache      // prepared reads of every request (statements.go)
 }
 
 var _ kb.Store = (*Store)(nil)
@@ -72,7 +81,18 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	n := max(4, 2*runtime.NumCPU())
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
-	s := &Store{w: w, r: r}
+	known, err := kbsql.LatestMigration(migrationFS, "migrations")
+	if err != nil {
+		r.Close()
+		w.Close()
+		return nil, err
+	}
+	s := &Store{w: w, r: r, path: path, known: known}
+	// Ready compares the file at path with this one. A database without a
+	// file of its own (":memory:") has nothing to compare.
+	if fi, err := os.Stat(path); err == nil {
+		s.file = fi
+	}
 	s.life, s.stop = context.WithCancel(context.Background())
 	return s, nil
 }
@@ -92,6 +112,7 @@ func dsn(path string, pragmas []string, txlock string) string {
 // Close stops the background snapshot builds (a build stopped midway
 // resumes when the store opens again) and closes the database.
 func (s *Store) Close() error {
+	s.closed.Store(true)
 	s.stop()
 	s.builds.Wait()
 	return errors.Join(s.reads.close(), s.r.Close(), s.w.Close())

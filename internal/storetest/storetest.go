@@ -19,6 +19,9 @@ type Opener func(t *testing.T) kb.Store
 func Run(t *testing.T, open Opener) {
 	t.Run("Customers", func(t *testing.T) { testCustomers(t, open(t)) })
 	t.Run("APIKeys", func(t *testing.T) { testAPIKeys(t, open(t)) })
+	t.Run("KeyEnvironments", func(t *testing.T) { testKeyEnvironments(t, open(t)) })
+	t.Run("Ready", func(t *testing.T) { testReady(t, open(t)) })
+	t.Run("Stats", func(t *testing.T) { testStats(t, open(t)) })
 	t.Run("Profiles", func(t *testing.T) { testProfiles(t, open(t)) })
 	t.Run("Notes", func(t *testing.T) { testNotes(t, open(t)) })
 	t.Run("Import", func(t *testing.T) { testImport(t, open(t)) })

@@ -1,0 +1,80 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
+)
+
+// errClosed is what Ready and Stats return after Close.
+var errClosed = errors.New("the store is closed")
+
+// codeUndefinedTable is the SQLSTATE of a query naming a table that does
+// not exist.
+const codeUndefinedTable = "42P01"
+
+// Ready returns nil when the database answers and its schema is at the
+// newest migration this build knows.
+func (s *Store) Ready(ctx context.Context) error {
+	if s.closed.Load() {
+		return errClosed
+	}
+	if err := s.pool.Ping(ctx); err != nil {
+		return fmt.Errorf("database %s does not answer: %w", s.name, err)
+	}
+	applied, known, err := s.SchemaVersion(ctx)
+	if isCode(err, codeUndefinedTable) {
+		return fmt.Errorf("database %s has no kbserver schema where the server opened it (the schema was dropped, or search_path names another): restart kbserver to migrate it", s.name)
+	}
+	if err != nil {
+		return fmt.Errorf("database %s: read the schema version: %w", s.name, err)
+	}
+	return kbsql.SchemaCurrent(applied, known)
+}
+
+// Stats returns the store's statistics: the pool's from pgxpool, the
+// snapshot builds this process ran, and the imports every process
+// recorded in the imports table (one small row an import).
+func (s *Store) Stats(ctx context.Context) (kb.StoreStats, error) {
+	if s.closed.Load() {
+		return kb.StoreStats{}, errClosed
+	}
+	var st kb.StoreStats
+	p := s.pool.Stat()
+	st.Pool = kb.PoolStats{
+		MaxOpen:      int(p.MaxConns()),
+		Open:         int(p.TotalConns()),
+		InUse:        int(p.AcquiredConns()),
+		Idle:         int(p.IdleConns()),
+		WaitCount:    p.EmptyAcquireCount(),
+		WaitDuration: p.EmptyAcquireWaitTime(),
+	}
+	s.buildStats.Fill(&st)
+	var last *time.Time
+	err := s.pool.QueryRow(ctx, `SELECT count(*), COALESCE(sum(rows), 0), max(finished) FROM imports`).Scan(&st.Imports, &st.ImportRows, &last)
+	if err != nil {
+		return st, fmt.Errorf("store stats: imports: %w", err)
+	}
+	if last != nil {
+		st.LastImport = last.UTC()
+	}
+	return st, nil
+}
+
+// recordImport adds res to the imports table, in the import's transaction.
+func recordImport(ctx context.Context, tx pgx.Tx, res kb.ImportResult) error {
+	_, err := tx.Exec(ctx, `INSERT INTO imports(finished, vendor_id, package_id, rows, titles_created, titles_matched,
+		resources_added, resources_updated, resources_removed) VALUES (clock_timestamp(), $1, $2, $3, $4, $5, $6, $7, $8)`,
+		res.VendorID, res.PackageID, res.Rows, res.TitlesCreated, res.TitlesMatched,
+		res.ResourcesAdded, res.ResourcesUpdated, res.ResourcesRemoved)
+	if err != nil {
+		return fmt.Errorf("record import: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,89 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
+)
+
+// errClosed is what Ready and Stats return after Close.
+var errClosed = errors.New("the store is closed")
+
+// Ready returns nil when a reader connection answers, the database file is
+// still the one the store opened, and its schema is at the newest
+// migration this build knows. It asks the reader pool, not the one writer
+// connection, which a long import may hold.
+//
+// A SQLite connection keeps reading a file deleted or replaced under it
+// (the open file lives on), so the query alone would not notice: the file
+// at the path is compared with the one opened.
+func (s *Store) Ready(ctx context.Context) error {
+	if s.closed.Load() {
+		return errClosed
+	}
+	var applied int
+	if err := s.r.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&applied); err != nil {
+		return fmt.Errorf("database %s does not answer: %w", s.path, err)
+	}
+	if s.file != nil {
+		fi, err := os.Stat(s.path)
+		switch {
+		case errors.Is(err, os.ErrNotExist) || err == nil && !os.SameFile(fi, s.file):
+			return fmt.Errorf("database file %s is gone (deleted or replaced since the server opened it): restart kbserver to open the file now at that path (a new, empty database if there is none)", s.path)
+		case err != nil:
+			return fmt.Errorf("database file %s: %w", s.path, err)
+		}
+	}
+	return kbsql.SchemaCurrent(applied, s.known)
+}
+
+// Stats returns the store's statistics. Pool sums the reader pool and the
+// one writer connection. The import figures come from the imports table,
+// one small row an import.
+func (s *Store) Stats(ctx context.Context) (kb.StoreStats, error) {
+	if s.closed.Load() {
+		return kb.StoreStats{}, errClosed
+	}
+	var st kb.StoreStats
+	r, w := s.r.Stats(), s.w.Stats()
+	st.Pool = kb.PoolStats{
+		MaxOpen:      r.MaxOpenConnections + w.MaxOpenConnections,
+		Open:         r.OpenConnections + w.OpenConnections,
+		InUse:        r.InUse + w.InUse,
+		Idle:         r.Idle + w.Idle,
+		WaitCount:    r.WaitCount + w.WaitCount,
+		WaitDuration: r.WaitDuration + w.WaitDuration,
+	}
+	s.buildStats.Fill(&st)
+	var last sql.NullString
+	err := s.r.QueryRowContext(ctx, `SELECT count(*), COALESCE(sum(rows), 0), max(finished) FROM imports`).Scan(&st.Imports, &st.ImportRows, &last)
+	if err != nil {
+		return st, fmt.Errorf("store stats: imports: %w", err)
+	}
+	if last.Valid {
+		if st.LastImport, err = time.Parse(time.RFC3339, last.String); err != nil {
+			return st, fmt.Errorf("store stats: last import time %q: %w", last.String, err)
+		}
+	}
+	return st, nil
+}
+
+// sqlRecordImport records a committed import, in its transaction.
+const sqlRecordImport = `INSERT INTO imports(finished, vendor_id, package_id, rows, titles_created, titles_matched,
+	resources_added, resources_updated, resources_removed) VALUES (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?, ?, ?, ?, ?, ?, ?)`
+
+// recordImport adds res to the imports table, in the import's transaction.
+func recordImport(ctx context.Context, tx *sql.Tx, res kb.ImportResult) error {
+	_, err := tx.ExecContext(ctx, sqlRecordImport, res.VendorID, res.PackageID, res.Rows, res.TitlesCreated, res.TitlesMatched,
+		res.ResourcesAdded, res.ResourcesUpdated, res.ResourcesRemoved)
+	if err != nil {
+		return fmt.Errorf("record import: %w", err)
+	}
+	return nil
+}
