@@ -32,6 +32,9 @@ type Store struct {
 	builds sync.WaitGroup
 	// buildStats counts the snapshot builds this process ran.
 	buildStats kbsql.BuildCounters
+	// rateSwept is when TakeToken last deleted the full buckets (rate.go),
+	// in Unix nanoseconds.
+	rateSwept atomic.Int64
 	// buildSlots bounds the snapshot builds running at once: each holds a
 	// pooled connection for its duration, and requests need the rest.
 	buildSlots chan struct{}
