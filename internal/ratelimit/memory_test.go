@@ -1,6 +1,7 @@
 package ratelimit
 
 import (
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -123,4 +124,20 @@ func TestMemoryRefusesEmptyBuckets(t *testing.T) {
 			t.Errorf("rate %v burst %d: %v, want CodeInvalid", tc.rate, tc.burst, err)
 		}
 	}
+}
+
+// BenchmarkMemoryTakeToken takes tokens from 1,000 buckets in parallel.
+func BenchmarkMemoryTakeToken(b *testing.B) {
+	m := NewMemory()
+	names := make([]string, 1000)
+	for i := range names {
+		names[i] = "key:" + strconv.Itoa(i)
+	}
+	b.RunParallel(func(pb *testing.PB) {
+		i := 0
+		for pb.Next() {
+			m.TakeToken(b.Context(), names[i%len(names)], 1e9, 1e9)
+			i++
+		}
+	})
 }
