@@ -39,8 +39,8 @@ func (s *Store) Ready(ctx context.Context) error {
 }
 
 // Stats returns the store's statistics: the pool's from pgxpool, the
-// snapshot builds this process ran, and the imports every process
-// recorded in the imports table (one small row an import).
+// snapshot builds this process ran, and the running totals of the imports
+// every process recorded (the one row of import_totals).
 func (s *Store) Stats(ctx context.Context) (kb.StoreStats, error) {
 	if s.closed.Load() {
 		return kb.StoreStats{}, errClosed
@@ -57,7 +57,10 @@ func (s *Store) Stats(ctx context.Context) (kb.StoreStats, error) {
 	}
 	s.buildStats.Fill(&st)
 	var last *time.Time
-	err := s.pool.QueryRow(ctx, `SELECT count(*), COALESCE(sum(rows), 0), max(finished) FROM imports`).Scan(&st.Imports, &st.ImportRows, &last)
+	err := s.pool.QueryRow(ctx, `SELECT imports, rows, finished FROM import_totals`).Scan(&st.Imports, &st.ImportRows, &last)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return st, nil // no import yet
+	}
 	if err != nil {
 		return st, fmt.Errorf("store stats: imports: %w", err)
 	}
@@ -67,12 +70,18 @@ func (s *Store) Stats(ctx context.Context) (kb.StoreStats, error) {
 	return st, nil
 }
 
-// recordImport adds res to the imports table, in the import's transaction.
+// recordImport adds res to the imports log and the running totals, in the
+// import's transaction.
 func recordImport(ctx context.Context, tx pgx.Tx, res kb.ImportResult) error {
 	_, err := tx.Exec(ctx, `INSERT INTO imports(finished, vendor_id, package_id, rows, titles_created, titles_matched,
 		resources_added, resources_updated, resources_removed) VALUES (clock_timestamp(), $1, $2, $3, $4, $5, $6, $7, $8)`,
 		res.VendorID, res.PackageID, res.Rows, res.TitlesCreated, res.TitlesMatched,
 		res.ResourcesAdded, res.ResourcesUpdated, res.ResourcesRemoved)
+	if err == nil {
+		_, err = tx.Exec(ctx, `INSERT INTO import_totals(id, imports, rows, finished) VALUES (1, 1, $1, clock_timestamp())
+			ON CONFLICT (id) DO UPDATE SET imports = import_totals.imports + 1, rows = import_totals.rows + excluded.rows,
+			finished = excluded.finished`, res.Rows)
+	}
 	if err != nil {
 		return fmt.Errorf("record import: %w", err)
 	}

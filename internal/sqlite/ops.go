@@ -44,8 +44,8 @@ func (s *Store) Ready(ctx context.Context) error {
 }
 
 // Stats returns the store's statistics. Pool sums the reader pool and the
-// one writer connection. The import figures come from the imports table,
-// one small row an import.
+// one writer connection. The import figures come from the one row of
+// import_totals.
 func (s *Store) Stats(ctx context.Context) (kb.StoreStats, error) {
 	if s.closed.Load() {
 		return kb.StoreStats{}, errClosed
@@ -62,7 +62,10 @@ func (s *Store) Stats(ctx context.Context) (kb.StoreStats, error) {
 	}
 	s.buildStats.Fill(&st)
 	var last sql.NullString
-	err := s.r.QueryRowContext(ctx, `SELECT count(*), COALESCE(sum(rows), 0), max(finished) FROM imports`).Scan(&st.Imports, &st.ImportRows, &last)
+	err := s.r.QueryRowContext(ctx, `SELECT imports, rows, finished FROM import_totals`).Scan(&st.Imports, &st.ImportRows, &last)
+	if errors.Is(err, sql.ErrNoRows) {
+		return st, nil // no import yet
+	}
 	if err != nil {
 		return st, fmt.Errorf("store stats: imports: %w", err)
 	}
@@ -78,10 +81,19 @@ func (s *Store) Stats(ctx context.Context) (kb.StoreStats, error) {
 const sqlRecordImport = `INSERT INTO imports(finished, vendor_id, package_id, rows, titles_created, titles_matched,
 	resources_added, resources_updated, resources_removed) VALUES (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?, ?, ?, ?, ?, ?, ?)`
 
-// recordImport adds res to the imports table, in the import's transaction.
+// sqlCountImport adds an import to the running totals.
+const sqlCountImport = `INSERT INTO import_totals(id, imports, rows, finished)
+	VALUES (1, 1, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+	ON CONFLICT (id) DO UPDATE SET imports = imports + 1, rows = rows + excluded.rows, finished = excluded.finished`
+
+// recordImport adds res to the imports log and the running totals, in the
+// import's transaction.
 func recordImport(ctx context.Context, tx *sql.Tx, res kb.ImportResult) error {
 	_, err := tx.ExecContext(ctx, sqlRecordImport, res.VendorID, res.PackageID, res.Rows, res.TitlesCreated, res.TitlesMatched,
 		res.ResourcesAdded, res.ResourcesUpdated, res.ResourcesRemoved)
+	if err == nil {
+		_, err = tx.ExecContext(ctx, sqlCountImport, res.Rows)
+	}
 	if err != nil {
 		return fmt.Errorf("record import: %w", err)
 	}

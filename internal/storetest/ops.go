@@ -87,6 +87,14 @@ func testStats(t *testing.T, s kb.Store) {
 	if d := st.LastImport.Sub(before); d < -time.Minute || d > time.Minute {
 		t.Errorf("LastImport = %v, want about %v", st.LastImport, before)
 	}
+	// A second import adds to the totals.
+	Import(t, s, "Counter", "Counted again", kb.ContentEJournal, rows[:2])
+	if st, err = s.Stats(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if st.Imports != 2 || st.ImportRows != int64(len(rows)+2) {
+		t.Errorf("after a second import of 2 rows: Imports %d, ImportRows %d; want 2 and %d", st.Imports, st.ImportRows, len(rows)+2)
+	}
 
 	if _, err := s.AddCustomer(ctx, "c1", ""); err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ ALTER TABLE api_keys ADD COLUMN environment TEXT NOT NULL DEFAULT 'production'
 -- One row per committed package import, written in the import's own
 -- transaction (a failed import records nothing), for the import metrics.
 -- It is a log: no foreign keys, so that it outlives what it names. It grows
--- by one row an import, so reading all of it at a metrics scrape is cheap.
+-- by one row an import, without bound; the metrics read import_totals.
 -- finished is UTC with milliseconds ("2006-01-02T15:04:05.000Z"): fixed
 -- width, so text order is time order.
 CREATE TABLE imports (
@@ -22,4 +22,14 @@ CREATE TABLE imports (
     resources_added   INTEGER NOT NULL,
     resources_updated INTEGER NOT NULL,
     resources_removed INTEGER NOT NULL
+);
+
+-- The imports' running totals, one row updated in each import's
+-- transaction, so that a metrics scrape reads one row however long the
+-- imports log grows.
+CREATE TABLE import_totals (
+    id       INTEGER PRIMARY KEY CHECK (id = 1),
+    imports  INTEGER NOT NULL,
+    rows     INTEGER NOT NULL,
+    finished TEXT NOT NULL
 );
