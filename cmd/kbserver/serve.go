@@ -204,6 +204,14 @@ func (c *cli) serve(o serveOptions) error {
 			return err
 		}
 	}
+	plainRefused := certs == nil && !o.insecureHTTP
+	if plainRefused {
+		// Refuse at once, before a long demo generation; the address
+		// bound is checked again below.
+		if err := checkLoopback(c.ctx, o.addr); err != nil {
+			return err
+		}
+	}
 	st, err := c.openStore()
 	if err != nil {
 		return err
@@ -224,11 +232,9 @@ func (c *cli) serve(o serveOptions) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	if certs == nil && !o.insecureHTTP && !isLoopback(ln.Addr()) {
+	if plainRefused && !isLoopback(ln.Addr()) {
 		ln.Close()
-		return fmt.Errorf("refusing to serve plain HTTP on %s, which is not a loopback address: "+
-			"give --tls-cert and --tls-key to serve HTTPS, or --insecure-http when a TLS-terminating proxy "+
-			"in front of kbserver is the only way in", ln.Addr())
+		return notLoopbackError(ln.Addr().String())
 	}
 	srv := &http.Server{
 		Handler: httpapi.NewServer(httpapi.Deps{

@@ -117,6 +117,10 @@ func TestServeLoopbackOnly(t *testing.T) {
 			t.Errorf("serve --addr %s: exit %d, stderr %q", addr, r.code, r.stderr)
 		}
 	}
+	// Refused before a demo is generated, not after.
+	if r := kbs(t, "--db", db, "serve", "--demo", "--addr", "0.0.0.0:0"); r.code != 1 || strings.Contains(r.stderr, "generating") {
+		t.Errorf("serve --demo --addr 0.0.0.0:0: exit %d, stderr %q; want 1 before generating", r.code, r.stderr)
+	}
 	for _, args := range [][]string{
 		{"--addr", "localhost:0"},
 		{"--addr", "127.0.0.1:0"},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/tls"
 	"fmt"
 	"log/slog"
@@ -89,4 +90,41 @@ func (r *certReloader) get(*tls.ClientHelloInfo) (*tls.Certificate, error) {
 func isLoopback(addr net.Addr) bool {
 	tcp, ok := addr.(*net.TCPAddr)
 	return ok && tcp.IP.IsLoopback()
+}
+
+// checkLoopback returns notLoopbackError unless every address the host of
+// addr (host:port) names is a loopback address. An empty host is every
+// address. A host that does not resolve is left to the listen that
+// follows, which reports it.
+func checkLoopback(ctx context.Context, addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil // listen reports the malformed address
+	}
+	if host == "" {
+		return notLoopbackError(addr)
+	}
+	if ip := net.ParseIP(host); ip != nil {
+		if !ip.IsLoopback() {
+			return notLoopbackError(addr)
+		}
+		return nil
+	}
+	ips, err := net.DefaultResolver.LookupIPAddr(ctx, host)
+	if err != nil {
+		return nil
+	}
+	for _, ip := range ips {
+		if !ip.IP.IsLoopback() {
+			return notLoopbackError(addr)
+		}
+	}
+	return nil
+}
+
+// notLoopbackError refuses plain HTTP on addr and says what to do instead.
+func notLoopbackError(addr string) error {
+	return fmt.Errorf("refusing to serve plain HTTP on %s, which is not a loopback address: "+
+		"give --tls-cert and --tls-key to serve HTTPS, or --insecure-http when a TLS-terminating proxy "+
+		"in front of kbserver is the only way in", addr)
 }
