@@ -42,7 +42,7 @@ func TestNginxExample(t *testing.T) {
 	db := tempDB(t)
 	kbs(t, "--db", db, "customer", "add", "nginxlib").mustSucceed(t, "customer add")
 	key := strings.TrimSpace(kbs(t, "--db", db, "apikey", "add", "nginxlib").mustSucceed(t, "apikey add").stdout)
-	s := startServe(t, "--db", db, "serve", "--addr", "127.0.0.1:0")
+	s := startServe(t, "--db", db, "serve", "--addr", "127.0.0.1:0", "--log-level", "debug") // health probes and scrapes log at debug
 	upstream := s.listeningAddr(t)
 
 	certs := testcert.New(t)

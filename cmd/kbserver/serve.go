@@ -66,7 +66,8 @@ func serveCommand() *command {
 SIGINT or SIGTERM, then shuts down gracefully (waiting up to 10s for
 requests in flight). It logs one line per request to stderr (text, or
 JSON with --log-format json): method, path, route pattern, status,
-duration and customer id, never an API key, a password or a query.
+duration and customer id, never an API key, a password or a query
+(successful /healthz, /readyz and /metrics requests at debug level).
 
 Without --tls-cert and --tls-key, serve speaks plain HTTP and only on a
 loopback address (127.0.0.1, ::1, localhost): anything else is refused

@@ -146,6 +146,7 @@ func TestServeFlagsFromEnvironment(t *testing.T) {
 		"KBSERVER_ADDR":        "127.0.0.1:1", // the command line's --addr wins
 		"KBSERVER_ENVIRONMENT": "sandbox",
 		"KBSERVER_LOG_FORMAT":  "json",
+		"KBSERVER_LOG_LEVEL":   "debug", // /healthz logs at debug level
 		"KBSERVER_RATE_LIMIT":  "7.5",
 		"KBSERVER_RATE_BURST":  "9",
 	}, "--db", db, "serve", "--addr", "127.0.0.1:0")

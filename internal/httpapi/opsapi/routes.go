@@ -37,6 +37,7 @@ func Routes(store kb.OpsStore, metrics http.Handler) []web.Route {
 	}
 	for i := range routes {
 		routes[i].Service = Service
+		routes[i].Quiet = true // probed every few seconds: logged at debug level unless they fail
 	}
 	return routes
 }

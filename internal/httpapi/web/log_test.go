@@ -1,7 +1,9 @@
 package web
 
 import (
+	"bytes"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -56,6 +58,26 @@ func TestRequestLogLine(t *testing.T) {
 		if strings.Contains(line, secret) {
 			t.Errorf("log line contains %q: %s", secret, line)
 		}
+	}
+}
+
+// TestQuietRoutes: a quiet route's successes log at debug level, its
+// failures at info.
+func TestQuietRoutes(t *testing.T) {
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	status := 200
+	mux := http.NewServeMux()
+	Mount(mux, logger, []Route{{Pattern: "GET /healthz", Quiet: true, Handler: func(w http.ResponseWriter, r *http.Request) error {
+		return WriteJSON(w, status, "x")
+	}}})
+	h := Serve(Fallback(mux), logger, 1<<20)
+	do(h, "GET", "/healthz", nil)
+	status = 503
+	do(h, "GET", "/healthz", nil)
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"level":"DEBUG"`) || !strings.Contains(lines[1], `"level":"INFO"`) {
+		t.Errorf("log lines of a quiet route's 200 and 503:\n%s", logs.String())
 	}
 }
 

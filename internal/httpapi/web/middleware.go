@@ -17,6 +17,7 @@ import (
 type requestInfo struct {
 	Route   string // the matched ServeMux pattern
 	Service string // the service of the matched route (Route.Service)
+	Quiet   bool   // log success at debug level (Route.Quiet)
 	CustID  string // the custid path parameter, when the route has one
 }
 
@@ -101,7 +102,11 @@ func Serve(next http.Handler, logger *slog.Logger, maxBody int64, observers ...O
 			if id := r.Header.Get(requestIDHeader); id != "" {
 				attrs = append(attrs, slog.String("request_id", truncate(id, maxRequestID)))
 			}
-			logger.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
+			level := slog.LevelInfo
+			if info.Quiet && rec.statusCode() < 400 {
+				level = slog.LevelDebug
+			}
+			logger.LogAttrs(r.Context(), level, "request", attrs...)
 		}()
 		if r.ContentLength > maxBody {
 			// Refuse a body known to be too large before any handler

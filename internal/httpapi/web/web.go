@@ -41,6 +41,10 @@ type Route struct {
 	// Service names the service the route belongs to ("holdings",
 	// "publication-search", …), for logs and metrics.
 	Service string
+	// Quiet logs the route's successful requests at debug level, not
+	// info: health probes and metrics scrapes every few seconds would
+	// bury the requests of clients.
+	Quiet bool
 	// NotImplemented marks a route that is listed in the API description
 	// but not served yet: its handler answers 501 (see FillNotImplemented).
 	NotImplemented bool
@@ -69,6 +73,7 @@ func (a adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if info := infoFrom(r.Context()); info != nil {
 		info.Route = r.Pattern
 		info.Service = a.route.Service
+		info.Quiet = a.route.Quiet
 		info.CustID = r.PathValue("custid")
 	}
 	tw := &trackingWriter{ResponseWriter: w}
