@@ -46,6 +46,11 @@ type PoolStats struct {
 	WaitDuration time.Duration // the time they waited, in all
 }
 
+// MinTokenRate is the lowest rate of a token bucket, in tokens a second:
+// one token in about 17 minutes. RateStore implementations refuse lower
+// rates with CodeInvalid, whose waits would overflow a time.Duration.
+const MinTokenRate = 0.001
+
 // RateStore keeps token buckets in the store, so that every server
 // instance over it shares them (the PostgreSQL store implements it; a
 // server over a store without it keeps its buckets in memory).
@@ -53,6 +58,7 @@ type RateStore interface {
 	// TakeToken takes one token from the bucket named bucket, which holds
 	// at most burst tokens and gains rate tokens a second, starting full.
 	// It returns 0 when a token was taken, and otherwise how long until
-	// one will be there (nothing is taken then).
+	// one will be there (nothing is taken then). A rate below
+	// MinTokenRate, or not finite, or a burst below 1, is CodeInvalid.
 	TakeToken(ctx context.Context, bucket string, rate float64, burst int) (time.Duration, error)
 }

@@ -14,7 +14,7 @@ import (
 
 // slowRate is a refill rate too slow to add a token during a test: a
 // bucket gives its burst, then refuses.
-const slowRate = 1e-6
+const slowRate = kb.MinTokenRate
 
 // take takes a token and fails the test on error.
 func take(t *testing.T, st *postgres.Store, bucket string, rate float64, burst int) time.Duration {

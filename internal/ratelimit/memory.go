@@ -62,10 +62,10 @@ func (m *Memory) TakeToken(ctx context.Context, name string, rate float64, burst
 	if err := check(rate, burst); err != nil {
 		return 0, err
 	}
-	now := m.now()
 	sh := &m.shards[shardOf(name)]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
+	now := m.now() // under the lock: a bucket's time never goes back
 	if now.Sub(sh.swept) >= sweepEvery {
 		for k, b := range sh.buckets {
 			if !now.Before(b.fullAt) {
@@ -78,6 +78,9 @@ func (m *Memory) TakeToken(ctx context.Context, name string, rate float64, burst
 	if b == nil {
 		b = &bucket{tokens: float64(burst), at: now}
 		sh.buckets[name] = b
+	}
+	if now.Before(b.at) {
+		now = b.at // the wall clock stepped back: refill nothing
 	}
 	wait, tokens := take(b.tokens, now.Sub(b.at), rate, burst)
 	b.tokens, b.at = tokens, now
@@ -105,10 +108,11 @@ func seconds(s float64) time.Duration {
 	return time.Duration(math.Ceil(s * float64(time.Second)))
 }
 
-// check refuses a bucket that could never hold a token.
+// check refuses a bucket that could never hold a token, or whose waits
+// would not fit a time.Duration.
 func check(rate float64, burst int) error {
-	if !(rate > 0) || math.IsInf(rate, 0) || burst < 1 {
-		return kb.Errorf(kb.CodeInvalid, "rate limit: rate %v and burst %d: the rate must be a positive number and the burst at least 1", rate, burst)
+	if !(rate >= kb.MinTokenRate) || math.IsInf(rate, 0) || burst < 1 {
+		return kb.Errorf(kb.CodeInvalid, "rate limit: rate %v and burst %d: the rate must be a number of at least %g a second and the burst at least 1", rate, burst, kb.MinTokenRate)
 	}
 	return nil
 }

@@ -67,6 +67,32 @@ func TestMemoryBurstThenRefill(t *testing.T) {
 	}
 }
 
+// TestMemoryClockNeverGoesBack: a take whose clock reading is older than
+// the bucket's time (a reading taken before another take, or a wall clock
+// stepped back) refills nothing, so that no time is counted twice.
+func TestMemoryClockNeverGoesBack(t *testing.T) {
+	start := time.Unix(1_700_000_000, 0)
+	c := &clock{t: start}
+	m := newMemory(c.now)
+	var waits []time.Duration
+	for _, at := range []time.Duration{0, time.Second, time.Second / 2, 3 * time.Second / 2} {
+		c.mu.Lock()
+		c.t = start.Add(at)
+		c.mu.Unlock()
+		w, err := m.TakeToken(t.Context(), "k", 1, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		waits = append(waits, w)
+	}
+	want := []time.Duration{0, 0, time.Second, time.Second / 2}
+	for i := range want {
+		if waits[i] != want[i] {
+			t.Fatalf("waits %v, want %v", waits, want)
+		}
+	}
+}
+
 func TestMemoryForgetsFullBuckets(t *testing.T) {
 	c := &clock{t: time.Unix(1_700_000_000, 0)}
 	m := newMemory(c.now)
@@ -119,7 +145,7 @@ func TestMemoryRefusesEmptyBuckets(t *testing.T) {
 	for _, tc := range []struct {
 		rate  float64
 		burst int
-	}{{0, 1}, {-1, 1}, {1, 0}} {
+	}{{0, 1}, {-1, 1}, {1, 0}, {1e-12, 1}, {kb.MinTokenRate / 2, 1}} {
 		if _, err := m.TakeToken(t.Context(), "b", tc.rate, tc.burst); kb.ErrorCode(err) != kb.CodeInvalid {
 			t.Errorf("rate %v burst %d: %v, want CodeInvalid", tc.rate, tc.burst, err)
 		}

@@ -39,9 +39,14 @@ func ProfileFrom(ctx context.Context) (kb.ProfileID, bool) {
 // (429, with Retry-After). Passwords are checked against their
 // slow hash once, then remembered as verified for a while (a hash of
 // profile, stored hash and password, never the password) so that a search
-// box does not pay the slow hash on every request.
+// box does not pay the slow hash on every request. With the throttle's
+// limit on, the slow checks themselves are limited per profile
+// (PasswordCheckLimit; over it, 429 before any check), so that guessing
+// passwords is slow and cannot keep the processor busy.
 func RequireProfile(profiles ProfileLookup, throttle Throttle) Middleware {
 	verified := newVerifiedCache(10*time.Minute, 10_000)
+	checks := throttle
+	checks.Limit = PasswordCheckLimit
 	return func(next HandlerFunc) HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) error {
 			id, err := kb.ParseProfileID(r.PathValue("profile"))
@@ -59,8 +64,18 @@ func RequireProfile(profiles ProfileLookup, throttle Throttle) Middleware {
 			case !given && known && p.Guest:
 			case !given:
 				return kb.Errorf(kb.CodeUnauthenticated, "A password is required for this profile (header password).")
-			case !known || p.PasswordHash == "" || !verified.check(id.String(), p.PasswordHash, password):
-				return kb.Errorf(kb.CodeUnauthenticated, "Profile authentication failed: unknown profile or wrong password.")
+			case !known || p.PasswordHash == "":
+				return errProfileAuth
+			case !verified.cached(id.String(), p.PasswordHash, password):
+				if throttle.Limit.On() {
+					if err := checks.take(r.Context(), w, "password:"+id.String()); err != nil {
+						return err
+					}
+				}
+				if !kb.CheckPassword(p.PasswordHash, password) {
+					return errProfileAuth
+				}
+				verified.remember(id.String(), p.PasswordHash, password)
 			}
 			if err := throttle.take(r.Context(), w, "profile:"+id.String()); err != nil {
 				return err
@@ -69,6 +84,15 @@ func RequireProfile(profiles ProfileLookup, throttle Throttle) Middleware {
 		}
 	}
 }
+
+// PasswordCheckLimit bounds the slow password checks of one profile when
+// its rate limit is on: a correct password is checked once and then
+// remembered, so only new passwords and wrong guesses use it.
+var PasswordCheckLimit = Limit{Rate: 1, Burst: 10}
+
+// errProfileAuth is the one answer to an unknown profile and a wrong
+// password alike.
+var errProfileAuth = kb.Errorf(kb.CodeUnauthenticated, "Profile authentication failed: unknown profile or wrong password.")
 
 // verifiedCache remembers (profile, stored hash, password) triples whose
 // check succeeded, by a SHA-256 of the three, until they expire. A changed
@@ -89,25 +113,23 @@ func keyOf(profile, hash, password string) [sha256.Size]byte {
 	return sha256.Sum256([]byte(profile + "\x00" + hash + "\x00" + password))
 }
 
-// check reports whether password matches hash, from the cache or by the
-// slow check.
-func (c *verifiedCache) check(profile, hash, password string) bool {
+// cached reports whether the triple was verified and has not expired.
+func (c *verifiedCache) cached(profile, hash, password string) bool {
 	key := keyOf(profile, hash, password)
-	now := time.Now()
 	c.mu.Lock()
 	exp, ok := c.m[key]
 	c.mu.Unlock()
-	if ok && now.Before(exp) {
-		return true
-	}
-	if !kb.CheckPassword(hash, password) {
-		return false
-	}
+	return ok && time.Now().Before(exp)
+}
+
+// remember records a verified triple until the cache's time to live
+// passes; a full cache is emptied first.
+func (c *verifiedCache) remember(profile, hash, password string) {
+	key := keyOf(profile, hash, password)
 	c.mu.Lock()
 	if len(c.m) >= c.max {
 		clear(c.m)
 	}
-	c.m[key] = now.Add(c.ttl)
+	c.m[key] = time.Now().Add(c.ttl)
 	c.mu.Unlock()
-	return true
 }

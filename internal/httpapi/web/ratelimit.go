@@ -45,6 +45,9 @@ func (t Throttle) take(ctx context.Context, w http.ResponseWriter, bucket string
 		return nil
 	}
 	wait, err := t.Limiter.TakeToken(ctx, bucket, t.Limit.Rate, t.Limit.Burst)
+	if err != nil && ctx.Err() != nil {
+		return nil // the client went away: nothing worth a log line
+	}
 	if err != nil {
 		logger := t.Logger
 		if logger == nil {
