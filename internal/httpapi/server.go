@@ -55,6 +55,11 @@ type Deps struct {
 	// when it implements kb.RateStore (shared by every instance over
 	// it), and else this process's memory.
 	Limiter kb.RateStore
+	// Metrics records the requests; nil means a new metrics.New over
+	// Store. With MetricsElsewhere, GET /metrics is not served here (the
+	// caller serves Metrics.Handler on a listener of its own).
+	Metrics          *metrics.Metrics
+	MetricsElsewhere bool
 }
 
 // Service names, in logs and metrics.
@@ -82,7 +87,10 @@ func NewServer(deps Deps) http.Handler {
 			deps.Limiter = ratelimit.NewMemory()
 		}
 	}
-	m := metrics.New(deps.Store, logger)
+	m := deps.Metrics
+	if m == nil {
+		m = metrics.New(deps.Store, logger)
+	}
 	mux := http.NewServeMux()
 	web.Mount(mux, logger, routes(deps, logger, m))
 	return web.Serve(web.Fallback(mux), logger, maxBody, m)
@@ -101,7 +109,7 @@ func routes(deps Deps, logger *slog.Logger, m *metrics.Metrics) []web.Route {
 	})
 	profileThrottle := web.Throttle{Limiter: deps.Limiter, Limit: deps.ProfileLimit, Logger: logger}
 	var metricsHandler http.Handler
-	if m != nil {
+	if m != nil && !deps.MetricsElsewhere {
 		metricsHandler = m.Handler()
 	}
 	var all []web.Route
@@ -117,7 +125,7 @@ func routes(deps Deps, logger *slog.Logger, m *metrics.Metrics) []web.Route {
 	add(ServiceResourceMgmt, ermapi.Routes(store, keyAuth))
 	add(ServicePublicationSearch, pfapi.Routes(store, profileThrottle, deps.PublicationCacheTitles, !deps.PublicationServeStale))
 	add(ServiceDocs, docs.Routes())
-	add(opsapi.Service, opsapi.Routes(store, metricsHandler))
+	add(opsapi.Service, opsapi.Routes(store, metricsHandler, logger))
 	return all
 }
 

@@ -8,6 +8,8 @@ package opsapi
 
 import (
 	"context"
+	"errors"
+	"log/slog"
 	"net/http"
 	"time"
 
@@ -23,11 +25,12 @@ const Service = "ops"
 const readyTimeout = 5 * time.Second
 
 // Routes returns the routes of /healthz, /readyz and, when metrics is not
-// nil, /metrics.
-func Routes(store kb.OpsStore, metrics http.Handler) []web.Route {
+// nil, /metrics. Why the store is not ready goes to logger, not to the
+// client: it names database hosts and files.
+func Routes(store kb.OpsStore, metrics http.Handler, logger *slog.Logger) []web.Route {
 	routes := []web.Route{
 		{Pattern: "GET /healthz", Handler: healthz},
-		{Pattern: "GET /readyz", Handler: readyz(store)},
+		{Pattern: "GET /readyz", Handler: readyz(store, logger)},
 	}
 	if metrics != nil {
 		routes = append(routes, web.Route{Pattern: "GET /metrics", Handler: func(w http.ResponseWriter, r *http.Request) error {
@@ -45,8 +48,11 @@ func Routes(store kb.OpsStore, metrics http.Handler) []web.Route {
 // status is the body of /healthz and /readyz.
 type status struct {
 	Status string `json:"status"`          // "ok" or "unavailable"
-	Error  string `json:"error,omitempty"` // what is wrong, for the operator
+	Error  string `json:"error,omitempty"` // where to look when unavailable
 }
+
+// notReady is the error of /readyz's 503; the details are in the log.
+const notReady = "The store is not ready; the server log says why."
 
 // healthz answers 200 while the process serves HTTP at all.
 func healthz(w http.ResponseWriter, r *http.Request) error {
@@ -54,16 +60,18 @@ func healthz(w http.ResponseWriter, r *http.Request) error {
 }
 
 // readyz answers 200 when the store answers and its schema is current,
-// and 503 with the reason otherwise.
-func readyz(store kb.OpsStore) web.HandlerFunc {
+// and 503 otherwise, logging the reason at warning level.
+func readyz(store kb.OpsStore, logger *slog.Logger) web.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		if store == nil {
-			return web.WriteJSON(w, http.StatusServiceUnavailable, status{Status: "unavailable", Error: "no store"})
+		err := errors.New("no store")
+		if store != nil {
+			ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
+			defer cancel()
+			err = store.Ready(ctx)
 		}
-		ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
-		defer cancel()
-		if err := store.Ready(ctx); err != nil {
-			return web.WriteJSON(w, http.StatusServiceUnavailable, status{Status: "unavailable", Error: err.Error()})
+		if err != nil {
+			logger.LogAttrs(r.Context(), slog.LevelWarn, "not ready", slog.String("error", err.Error()))
+			return web.WriteJSON(w, http.StatusServiceUnavailable, status{Status: "unavailable", Error: notReady})
 		}
 		return web.WriteJSON(w, http.StatusOK, status{Status: "ok"})
 	}

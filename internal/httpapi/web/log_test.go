@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -93,5 +94,28 @@ func TestServeTellsObservers(t *testing.T) {
 	want := []string{"svc GET /x Not Found", "  Not Found"}
 	if o.started != 2 || strings.Join(o.finished, "|") != strings.Join(want, "|") {
 		t.Errorf("started %d, finished %q; want 2 and %q", o.started, o.finished, want)
+	}
+}
+
+// TestAbortedRequestCounted: a handler that aborts with
+// http.ErrAbortHandler is still finished for the observers (the in-flight
+// gauge goes down) before the panic goes on to net/http.
+func TestAbortedRequestCounted(t *testing.T) {
+	var o recordingObserver
+	mux := http.NewServeMux()
+	Mount(mux, nil, []Route{{Pattern: "GET /x", Service: "svc", Handler: func(w http.ResponseWriter, r *http.Request) error {
+		panic(http.ErrAbortHandler)
+	}}})
+	h := Serve(Fallback(mux), slog.New(slog.NewTextHandler(io.Discard, nil)), 1<<20, &o)
+	func() {
+		defer func() {
+			if p := recover(); p != http.ErrAbortHandler {
+				t.Errorf("panic %v, want http.ErrAbortHandler passed on", p)
+			}
+		}()
+		do(h, "GET", "/x", nil)
+	}()
+	if o.started != 1 || len(o.finished) != 1 {
+		t.Errorf("started %d, finished %v; want 1 and 1", o.started, o.finished)
 	}
 }

@@ -70,10 +70,12 @@ func Serve(next http.Handler, logger *slog.Logger, maxBody int64, observers ...O
 			o.Started()
 		}
 		defer func() {
-			if p := recover(); p != nil {
-				if p == http.ErrAbortHandler {
-					panic(p)
-				}
+			p := recover()
+			if p == http.ErrAbortHandler {
+				// The handler aborted the answer on purpose: count and
+				// log the request, then let net/http drop the connection.
+				defer panic(p)
+			} else if p != nil {
 				logger.LogAttrs(r.Context(), slog.LevelError, "panic serving request",
 					slog.String("method", r.Method),
 					slog.String("route", info.Route),
