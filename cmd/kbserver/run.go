@@ -230,13 +230,16 @@ func envName(flagName string) string {
 	return "KBSERVER_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
 }
 
-// setFromEnv sets every flag of fs whose environment variable is set and
-// not empty (--db reads KBSERVER_DB already, in run). A value the flag
-// refuses is a usage error naming the variable.
+// setFromEnv sets every flag of fs that the command line did not set and
+// whose environment variable is set and not empty (--db reads KBSERVER_DB
+// already, in run). A value the flag refuses is a usage error naming the
+// variable.
 func (c *cli) setFromEnv(cmd *command, fs *flag.FlagSet) error {
+	onCommandLine := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { onCommandLine[f.Name] = true })
 	var err error
 	fs.VisitAll(func(f *flag.Flag) {
-		if err != nil || f.Name == "db" {
+		if err != nil || f.Name == "db" || onCommandLine[f.Name] {
 			return
 		}
 		name := envName(f.Name)
@@ -253,11 +256,6 @@ func (c *cli) setFromEnv(cmd *command, fs *flag.FlagSet) error {
 // its positional arguments, and runs it.
 func (c *cli) exec(cmd *command, args []string) error {
 	fs, runCmd := c.newFlagSet(cmd)
-	if cmd.envFlags {
-		if err := c.setFromEnv(cmd, fs); err != nil {
-			return err
-		}
-	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -266,6 +264,11 @@ func (c *cli) exec(cmd *command, args []string) error {
 		}
 		fmt.Fprintf(c.stderr, "usage: %s\n%s\n", usageLine(cmd), helpHint(cmd.name))
 		return &usageError{cmd: cmd.name, msg: err.Error(), reported: true}
+	}
+	if cmd.envFlags {
+		if err := c.setFromEnv(cmd, fs); err != nil {
+			return err
+		}
 	}
 	return runCmd(pos)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/metrics"
 	"github.com/kbserver/kbserver/internal/pubsearch"
 	"github.com/kbserver/kbserver/internal/store"
 )
@@ -45,6 +46,7 @@ type serveOptions struct {
 	profileLimit web.Limit
 	logFormat    string
 	logLevel     string
+	metricsAddr  string
 }
 
 // Default rate limits: generous for a library system's integration (a
@@ -86,8 +88,11 @@ shared by every instance over the database; on SQLite they are the
 process's. 0 turns a limit off.
 
 GET /healthz answers while the process serves, GET /readyz while its
-store answers with a current schema, GET /metrics in the Prometheus
-format; they need no key.
+store answers with a current schema (the log says why not), GET /metrics
+in the Prometheus format; they need no key. --metrics-addr moves /metrics
+to an address of its own, for a server that faces its clients directly.
+With --pf-rate-limit on, slow checks of a profile's password are limited
+to 1 a second in bursts of 10 (correct passwords are remembered).
 
 Every flag can also be set by an environment variable: KBSERVER_ and the
 flag's name in capitals with "-" as "_" (--rate-limit is
@@ -115,7 +120,7 @@ times its live data, not 2 times) unless the environment sets GOGC: a
 measured cost in speed. GOGC and GOMEMLIMIT in the environment apply as
 in any Go program.`,
 		example: "kbserver serve\n" +
-			"kbserver serve --addr :8080 --db /var/lib/kbserver/kb.db\n" +
+			"kbserver serve --addr 127.0.0.1:8080 --db /var/lib/kbserver/kb.db\n" +
 			"kbserver serve --demo --db demo.db\n" +
 			"kbserver serve --addr 127.0.0.1:0   # any free port; the log says which\n" +
 			"kbserver serve --addr :443 --tls-cert /etc/kbserver/cert.pem --tls-key /etc/kbserver/key.pem --environment production\n" +
@@ -138,6 +143,7 @@ in any Go program.`,
 			fs.IntVar(&o.profileLimit.Burst, "pf-rate-burst", defaultProfileBurst, "`requests` a publication search profile may make at once")
 			fs.StringVar(&o.logFormat, "log-format", "text", "log `format`: text or json")
 			fs.StringVar(&o.logLevel, "log-level", "info", "the least `level` logged: debug, info, warn or error")
+			fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve GET /metrics on this `host:port` (plain HTTP, loopback unless --insecure-http) instead of the main address")
 			return func(args []string) error {
 				if len(args) > 0 {
 					return usageErrorf("serve", "unexpected argument %q", args[0])
@@ -168,8 +174,8 @@ func (o *serveOptions) check() error {
 		name  string
 		limit web.Limit
 	}{{"rate", o.keyLimit}, {"pf-rate", o.profileLimit}} {
-		if math.IsNaN(l.limit.Rate) || math.IsInf(l.limit.Rate, 0) || l.limit.Rate < 0 {
-			return usageErrorf("serve", "--%s-limit must be a number of requests a second, 0 or more (0: no limit)", l.name)
+		if math.IsNaN(l.limit.Rate) || math.IsInf(l.limit.Rate, 0) || l.limit.Rate < 0 || l.limit.Rate > 0 && l.limit.Rate < kb.MinTokenRate {
+			return usageErrorf("serve", "--%s-limit must be a number of requests a second, 0 (no limit) or at least %g", l.name, kb.MinTokenRate)
 		}
 		if l.limit.Rate > 0 && l.limit.Burst < 1 {
 			return usageErrorf("serve", "--%s-burst must be 1 or more", l.name)
@@ -198,6 +204,11 @@ func (c *cli) serve(o serveOptions) error {
 	if err != nil {
 		return err
 	}
+	// The stores log their background work (snapshot builds, statistics,
+	// rate-bucket sweeps) through slog's default logger: make it this
+	// one, so that --log-format and --log-level hold for every line.
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(logger)
 	env := kb.Environment(o.environment)
 	var certs *certReloader
 	if o.tlsCert != "" {
@@ -211,6 +222,11 @@ func (c *cli) serve(o serveOptions) error {
 		// bound is checked again below.
 		if err := checkLoopback(c.ctx, o.addr); err != nil {
 			return err
+		}
+	}
+	if o.metricsAddr != "" && !o.insecureHTTP {
+		if err := checkLoopback(c.ctx, o.metricsAddr); err != nil {
+			return fmt.Errorf("--metrics-addr: %w", err)
 		}
 	}
 	st, err := c.openStore()
@@ -237,8 +253,19 @@ func (c *cli) serve(o serveOptions) error {
 		ln.Close()
 		return notLoopbackError(ln.Addr().String())
 	}
+	m := metrics.New(st, logger)
+	var metricsSrv *metricsServer
+	if o.metricsAddr != "" {
+		if metricsSrv, err = startMetrics(c.ctx, o.metricsAddr, !o.insecureHTTP, m, logger); err != nil {
+			ln.Close()
+			return err
+		}
+		defer metricsSrv.close()
+	}
 	srv := &http.Server{
 		Handler: httpapi.NewServer(httpapi.Deps{
+			Metrics:                m,
+			MetricsElsewhere:       metricsSrv != nil,
 			Store:                  st,
 			Logger:                 logger,
 			PublicationCacheTitles: o.cacheTitles,

@@ -187,6 +187,10 @@ func TestServeFlagsFromEnvironment(t *testing.T) {
 		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
 			t.Errorf("env %v: exit %d, stderr %q; want 2 and %q", c.env, r.code, r.stderr, c.want)
 		}
+		// Help is shown whatever the environment says.
+		if r := runCLI(t, invocation{args: []string{"serve", "--help"}, env: c.env}); r.code != 0 || !strings.Contains(r.stdout, "KBSERVER_ADDR") {
+			t.Errorf("env %v: serve --help: exit %d, stderr %q", c.env, r.code, r.stderr)
+		}
 	}
 }
 
@@ -206,7 +210,8 @@ func TestServeUsageErrors(t *testing.T) {
 		{[]string{"--environment", "staging"}, 2, `--environment "staging": use sandbox or production`},
 		{[]string{"--log-format", "xml"}, 2, `--log-format "xml": use text or json`},
 		{[]string{"--log-level", "loud"}, 2, `--log-level "loud": use debug, info, warn or error`},
-		{[]string{"--rate-limit", "-1"}, 2, "--rate-limit must be a number of requests a second, 0 or more"},
+		{[]string{"--rate-limit", "-1"}, 2, "--rate-limit must be a number of requests a second, 0 (no limit) or at least 0.001"},
+		{[]string{"--pf-rate-limit", "1e-12"}, 2, "--pf-rate-limit must be a number of requests a second, 0 (no limit) or at least 0.001"},
 		{[]string{"--pf-rate-burst", "0"}, 2, "--pf-rate-burst must be 1 or more"},
 	} {
 		r := kbs(t, append([]string{"--db", db, "serve", "--addr", "127.0.0.1:0"}, c.args...)...)
@@ -264,10 +269,43 @@ func TestServeReadyzWhenDatabaseGone(t *testing.T) {
 		}
 	}
 	code, body := get(t, base+"/readyz", "")
-	if code != http.StatusServiceUnavailable || !strings.Contains(body, db) {
-		t.Errorf("GET /readyz after the file was deleted: %d %s; want 503 naming %s", code, body, db)
+	if code != http.StatusServiceUnavailable || strings.Contains(body, db) {
+		t.Errorf("GET /readyz after the file was deleted: %d %s; want 503 without the file's name", code, body)
+	}
+	if log := s.stderr.String(); !strings.Contains(log, "msg=\"not ready\"") || !strings.Contains(log, db+" is gone") {
+		t.Errorf("the log does not say why /readyz failed:\n%s", log)
 	}
 	if code, _ := get(t, base+"/healthz", ""); code != 200 {
 		t.Errorf("GET /healthz: %d", code)
+	}
+}
+
+// TestServeMetricsAddr: --metrics-addr moves /metrics to a listener of its
+// own (loopback only, as plain HTTP is).
+func TestServeMetricsAddr(t *testing.T) {
+	db := tempDB(t)
+	s := startServe(t, "--db", db, "serve", "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0")
+	base := "http://" + s.waitListening(t)
+	m := regexp.MustCompile(`msg="serving metrics" addr=(\S+)`).FindStringSubmatch(s.stderr.String())
+	if m == nil {
+		t.Fatalf("no metrics address in the log:\n%s", s.stderr.String())
+	}
+	if code, _ := get(t, base+"/rm/rmaccounts/lib/vendors", ""); code != http.StatusUnauthorized {
+		t.Fatalf("API request: %d", code)
+	}
+	if code, _ := get(t, base+"/metrics", ""); code != http.StatusNotFound {
+		t.Errorf("GET /metrics on the main address: %d, want 404", code)
+	}
+	code, body := get(t, "http://"+m[1]+"/metrics", "")
+	want := `kbserver_http_requests_total{code="401",route="GET /rm/rmaccounts/{custid}/vendors",service="holdings"} 1`
+	if code != 200 || !strings.Contains(body, want) {
+		t.Errorf("GET /metrics on --metrics-addr: %d, want 200 with %s", code, want)
+	}
+	if err := s.stop(t); err != nil {
+		t.Fatal(err)
+	}
+	r := kbs(t, "--db", db, "serve", "--addr", "127.0.0.1:0", "--metrics-addr", "0.0.0.0:0")
+	if r.code != 1 || !strings.Contains(r.stderr, "--metrics-addr: refusing to serve plain HTTP") {
+		t.Errorf("--metrics-addr 0.0.0.0:0: exit %d, stderr %q", r.code, r.stderr)
 	}
 }

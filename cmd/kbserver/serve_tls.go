@@ -23,6 +23,7 @@ const certCheckEvery = time.Minute
 type certReloader struct {
 	certFile, keyFile string
 	logger            *slog.Logger
+	checkEvery        time.Duration // certCheckEvery; tests set 0
 
 	mu      sync.Mutex
 	cert    *tls.Certificate
@@ -33,7 +34,7 @@ type certReloader struct {
 // newCertReloader loads the certificate and key, failing with a message
 // that names the file when either cannot be read or they do not match.
 func newCertReloader(certFile, keyFile string, logger *slog.Logger) (*certReloader, error) {
-	r := &certReloader{certFile: certFile, keyFile: keyFile, logger: logger}
+	r := &certReloader{certFile: certFile, keyFile: keyFile, logger: logger, checkEvery: certCheckEvery}
 	stamp, err := r.stamps()
 	if err != nil {
 		return nil, err
@@ -64,7 +65,7 @@ func (r *certReloader) get(*tls.ClientHelloInfo) (*tls.Certificate, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	now := time.Now()
-	if now.Sub(r.checked) < certCheckEvery {
+	if now.Sub(r.checked) < r.checkEvery {
 		return r.cert, nil
 	}
 	r.checked = now

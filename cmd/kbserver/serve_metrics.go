@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/kbserver/kbserver/internal/metrics"
+)
+
+// metricsServer serves GET /metrics alone on an address of its own
+// (--metrics-addr), for a kbserver whose main address faces the clients.
+type metricsServer struct {
+	srv    *http.Server
+	served chan error
+}
+
+// startMetrics listens on addr and serves m there. With loopbackOnly, an
+// address that is not a loopback one is refused.
+func startMetrics(ctx context.Context, addr string, loopbackOnly bool, m *metrics.Metrics, logger *slog.Logger) (*metricsServer, error) {
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("--metrics-addr: listen: %w", err)
+	}
+	if loopbackOnly && !isLoopback(ln.Addr()) {
+		ln.Close()
+		return nil, fmt.Errorf("--metrics-addr: %w", notLoopbackError(ln.Addr().String()))
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m.Handler())
+	s := &metricsServer{
+		srv: &http.Server{
+			Handler:           mux,
+			ReadHeaderTimeout: 10 * time.Second,
+			WriteTimeout:      30 * time.Second,
+			ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		},
+		served: make(chan error, 1),
+	}
+	logger.Info("serving metrics", "addr", ln.Addr().String())
+	go func() { s.served <- s.srv.Serve(ln) }()
+	return s, nil
+}
+
+// close stops the metrics server at once: scrapes are short, and one
+// lost at shutdown costs nothing.
+func (s *metricsServer) close() {
+	s.srv.Close()
+	if err := <-s.served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		slog.Warn("metrics server", "error", err)
+	}
+}
