@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log"
 	"log/slog"
 	"math"
 	"net"
@@ -177,8 +178,8 @@ func (o *serveOptions) check() error {
 		if math.IsNaN(l.limit.Rate) || math.IsInf(l.limit.Rate, 0) || l.limit.Rate < 0 || l.limit.Rate > 0 && l.limit.Rate < kb.MinTokenRate {
 			return usageErrorf("serve", "--%s-limit must be a number of requests a second, 0 (no limit) or at least %g", l.name, kb.MinTokenRate)
 		}
-		if l.limit.Rate > 0 && l.limit.Burst < 1 {
-			return usageErrorf("serve", "--%s-burst must be 1 or more", l.name)
+		if l.limit.Rate > 0 && (l.limit.Burst < 1 || l.limit.Burst > kb.MaxTokenBurst) {
+			return usageErrorf("serve", "--%s-burst must be from 1 to %d", l.name, kb.MaxTokenBurst)
 		}
 	}
 	if o.environment == "" {
@@ -207,7 +208,13 @@ func (c *cli) serve(o serveOptions) error {
 	// The stores log their background work (snapshot builds, statistics,
 	// rate-bucket sweeps) through slog's default logger: make it this
 	// one, so that --log-format and --log-level hold for every line.
-	defer slog.SetDefault(slog.Default())
+	// SetDefault also sends the log package's output to it: both are put
+	// back when serve returns.
+	defer func(l *slog.Logger, w io.Writer, flags int) {
+		slog.SetDefault(l)
+		log.SetOutput(w)
+		log.SetFlags(flags)
+	}(slog.Default(), log.Writer(), log.Flags())
 	slog.SetDefault(logger)
 	env := kb.Environment(o.environment)
 	var certs *certReloader

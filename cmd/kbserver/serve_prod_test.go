@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -142,6 +144,7 @@ func TestServeLoopbackOnly(t *testing.T) {
 // variable; the command line wins; a bad value names the variable.
 func TestServeFlagsFromEnvironment(t *testing.T) {
 	db := tempDB(t)
+	logWriter, slogDefault := log.Writer(), slog.Default()
 	s := startServeEnv(t, map[string]string{
 		"KBSERVER_ADDR":        "127.0.0.1:1", // the command line's --addr wins
 		"KBSERVER_ENVIRONMENT": "sandbox",
@@ -154,6 +157,11 @@ func TestServeFlagsFromEnvironment(t *testing.T) {
 	get(t, "http://"+addr+"/healthz", "")
 	if err := s.stop(t); err != nil {
 		t.Fatal(err)
+	}
+	// Serve made its logger the default while it ran, and put back both
+	// slog's default and the log package's output.
+	if log.Writer() != logWriter || slog.Default() != slogDefault {
+		t.Error("serve left its logger as the process's default")
 	}
 	var listening, request map[string]any
 	for line := range strings.SplitSeq(strings.TrimSpace(s.stderr.String()), "\n") {
@@ -212,7 +220,8 @@ func TestServeUsageErrors(t *testing.T) {
 		{[]string{"--log-level", "loud"}, 2, `--log-level "loud": use debug, info, warn or error`},
 		{[]string{"--rate-limit", "-1"}, 2, "--rate-limit must be a number of requests a second, 0 (no limit) or at least 0.001"},
 		{[]string{"--pf-rate-limit", "1e-12"}, 2, "--pf-rate-limit must be a number of requests a second, 0 (no limit) or at least 0.001"},
-		{[]string{"--pf-rate-burst", "0"}, 2, "--pf-rate-burst must be 1 or more"},
+		{[]string{"--pf-rate-burst", "0"}, 2, "--pf-rate-burst must be from 1 to 1000000"},
+		{[]string{"--rate-burst", "1000001"}, 2, "--rate-burst must be from 1 to 1000000"},
 	} {
 		r := kbs(t, append([]string{"--db", db, "serve", "--addr", "127.0.0.1:0"}, c.args...)...)
 		if r.code != c.code || !strings.Contains(r.stderr, c.want) {

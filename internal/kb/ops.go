@@ -51,6 +51,11 @@ type PoolStats struct {
 // rates with CodeInvalid, whose waits would overflow a time.Duration.
 const MinTokenRate = 0.001
 
+// MaxTokenBurst is the largest burst of a token bucket: with
+// MinTokenRate, a bucket refills in about 32 years, which a time.Duration
+// still holds.
+const MaxTokenBurst = 1_000_000
+
 // RateStore keeps token buckets in the store, so that every server
 // instance over it shares them (the PostgreSQL store implements it; a
 // server over a store without it keeps its buckets in memory).
@@ -59,6 +64,7 @@ type RateStore interface {
 	// at most burst tokens and gains rate tokens a second, starting full.
 	// It returns 0 when a token was taken, and otherwise how long until
 	// one will be there (nothing is taken then). A rate below
-	// MinTokenRate, or not finite, or a burst below 1, is CodeInvalid.
+	// MinTokenRate, or not finite, or a burst below 1 or above
+	// MaxTokenBurst, is CodeInvalid.
 	TakeToken(ctx context.Context, bucket string, rate float64, burst int) (time.Duration, error)
 }

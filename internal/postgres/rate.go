@@ -43,10 +43,11 @@ RETURNING took, tokens`,
 // TakeToken takes one token from the bucket named bucket, shared by every
 // store over the schema; it returns 0 when it took one, and otherwise how
 // long until one will be there. CodeInvalid for a rate below
-// kb.MinTokenRate or not finite, or a burst below 1.
+// kb.MinTokenRate or not finite, or a burst outside 1 to kb.MaxTokenBurst.
 func (s *Store) TakeToken(ctx context.Context, bucket string, rate float64, burst int) (time.Duration, error) {
-	if !(rate >= kb.MinTokenRate) || math.IsInf(rate, 0) || burst < 1 {
-		return 0, kb.Errorf(kb.CodeInvalid, "rate bucket %q: rate %v and burst %d: the rate must be at least %g a second and the burst at least 1", bucket, rate, burst, kb.MinTokenRate)
+	if !(rate >= kb.MinTokenRate) || math.IsInf(rate, 0) || burst < 1 || burst > kb.MaxTokenBurst {
+		return 0, kb.Errorf(kb.CodeInvalid, "rate bucket %q: rate %v and burst %d: the rate must be at least %g a second and the burst from 1 to %d",
+			bucket, rate, burst, kb.MinTokenRate, kb.MaxTokenBurst)
 	}
 	var took bool
 	var tokens float64

@@ -127,7 +127,7 @@ func TestTakeTokenInvalid(t *testing.T) {
 	for _, c := range []struct {
 		rate  float64
 		burst int
-	}{{0, 1}, {-1, 1}, {math.NaN(), 1}, {math.Inf(1), 1}, {1, 0}, {1, -3}} {
+	}{{0, 1}, {-1, 1}, {math.NaN(), 1}, {math.Inf(1), 1}, {1, 0}, {1, -3}, {kb.MinTokenRate / 2, 1}, {1, kb.MaxTokenBurst + 1}} {
 		if _, err := st.TakeToken(t.Context(), "x", c.rate, c.burst); kb.ErrorCode(err) != kb.CodeInvalid {
 			t.Errorf("TakeToken(rate %v, burst %d) = %v, want CodeInvalid", c.rate, c.burst, err)
 		}

@@ -111,8 +111,9 @@ func seconds(s float64) time.Duration {
 // check refuses a bucket that could never hold a token, or whose waits
 // would not fit a time.Duration.
 func check(rate float64, burst int) error {
-	if !(rate >= kb.MinTokenRate) || math.IsInf(rate, 0) || burst < 1 {
-		return kb.Errorf(kb.CodeInvalid, "rate limit: rate %v and burst %d: the rate must be a number of at least %g a second and the burst at least 1", rate, burst, kb.MinTokenRate)
+	if !(rate >= kb.MinTokenRate) || math.IsInf(rate, 0) || burst < 1 || burst > kb.MaxTokenBurst {
+		return kb.Errorf(kb.CodeInvalid, "rate limit: rate %v and burst %d: the rate must be a number of at least %g a second and the burst from 1 to %d",
+			rate, burst, kb.MinTokenRate, kb.MaxTokenBurst)
 	}
 	return nil
 }

@@ -145,7 +145,7 @@ func TestMemoryRefusesEmptyBuckets(t *testing.T) {
 	for _, tc := range []struct {
 		rate  float64
 		burst int
-	}{{0, 1}, {-1, 1}, {1, 0}, {1e-12, 1}, {kb.MinTokenRate / 2, 1}} {
+	}{{0, 1}, {-1, 1}, {1, 0}, {1e-12, 1}, {kb.MinTokenRate / 2, 1}, {1, kb.MaxTokenBurst + 1}} {
 		if _, err := m.TakeToken(t.Context(), "b", tc.rate, tc.burst); kb.ErrorCode(err) != kb.CodeInvalid {
 			t.Errorf("rate %v burst %d: %v, want CodeInvalid", tc.rate, tc.burst, err)
 		}
