@@ -44,7 +44,7 @@ func ProfileFrom(ctx context.Context) (kb.ProfileID, bool) {
 // (PasswordCheckLimit; over it, 429 before any check), so that guessing
 // passwords is slow and cannot keep the processor busy.
 func RequireProfile(profiles ProfileLookup, throttle Throttle) Middleware {
-	verified := newVerifiedCache(10*time.Minute, 10_000)
+	verified := newVerifiedCache(verifiedFor, 10_000)
 	checks := throttle
 	checks.Limit = PasswordCheckLimit
 	return func(next HandlerFunc) HandlerFunc {
@@ -113,13 +113,25 @@ func keyOf(profile, hash, password string) [sha256.Size]byte {
 	return sha256.Sum256([]byte(profile + "\x00" + hash + "\x00" + password))
 }
 
-// cached reports whether the triple was verified and has not expired.
+// verifiedFor is how long a verified password is remembered after its
+// last use. Each use extends it, so that a profile in use keeps its
+// password remembered while someone guessing at it keeps the profile's
+// password checks used up (PasswordCheckLimit).
+const verifiedFor = time.Hour
+
+// cached reports whether the triple was verified and has not expired, and
+// extends a found one's time.
 func (c *verifiedCache) cached(profile, hash, password string) bool {
 	key := keyOf(profile, hash, password)
+	now := time.Now()
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	exp, ok := c.m[key]
-	c.mu.Unlock()
-	return ok && time.Now().Before(exp)
+	if !ok || !now.Before(exp) {
+		return false
+	}
+	c.m[key] = now.Add(c.ttl)
+	return true
 }
 
 // remember records a verified triple until the cache's time to live

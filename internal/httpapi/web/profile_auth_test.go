@@ -26,6 +26,11 @@ func TestVerifiedCache(t *testing.T) {
 			t.Errorf("%v was found", other)
 		}
 	}
+	// A use extends the entry's time.
+	c.m[keyOf("a.b.c", "hash", "pw")] = time.Now().Add(time.Minute)
+	if !c.cached("a.b.c", "hash", "pw") || time.Until(c.m[keyOf("a.b.c", "hash", "pw")]) < 59*time.Minute {
+		t.Error("a use did not extend the entry to the cache's time to live")
+	}
 	c.m[keyOf("a.b.c", "hash", "pw")] = time.Now().Add(-time.Second)
 	if c.cached("a.b.c", "hash", "pw") {
 		t.Error("an expired entry was used")
