@@ -17,6 +17,7 @@ import (
 type metricsServer struct {
 	srv    *http.Server
 	served chan error
+	logger *slog.Logger
 }
 
 // startMetrics listens on addr and serves m there. With loopbackOnly, an
@@ -37,9 +38,11 @@ func startMetrics(ctx context.Context, addr string, loopbackOnly bool, m *metric
 			Handler:           mux,
 			ReadHeaderTimeout: 10 * time.Second,
 			WriteTimeout:      30 * time.Second,
+			IdleTimeout:       2 * time.Minute,
 			ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 		},
 		served: make(chan error, 1),
+		logger: logger,
 	}
 	logger.Info("serving metrics", "addr", ln.Addr().String())
 	go func() { s.served <- s.srv.Serve(ln) }()
@@ -51,6 +54,6 @@ func startMetrics(ctx context.Context, addr string, loopbackOnly bool, m *metric
 func (s *metricsServer) close() {
 	s.srv.Close()
 	if err := <-s.served; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		slog.Warn("metrics server", "error", err)
+		s.logger.Warn("metrics server", "error", err)
 	}
 }

@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -21,7 +22,7 @@ type recordingObserver struct {
 
 func (o *recordingObserver) Started() { o.started++ }
 func (o *recordingObserver) Finished(service, route string, status int, d time.Duration) {
-	o.finished = append(o.finished, service+" "+route+" "+http.StatusText(status))
+	o.finished = append(o.finished, fmt.Sprintf("%s %s %d", service, route, status))
 }
 
 // TestRequestLogLine checks the one log line of a request: what it says,
@@ -91,7 +92,7 @@ func TestServeTellsObservers(t *testing.T) {
 	h := Serve(Fallback(mux), nil, 1<<20, &o)
 	do(h, "GET", "/x", nil)
 	do(h, "GET", "/nowhere", nil)
-	want := []string{"svc GET /x Not Found", "  Not Found"}
+	want := []string{"svc GET /x 404", "  404"}
 	if o.started != 2 || strings.Join(o.finished, "|") != strings.Join(want, "|") {
 		t.Errorf("started %d, finished %q; want 2 and %q", o.started, o.finished, want)
 	}
@@ -115,7 +116,7 @@ func TestAbortedRequestCounted(t *testing.T) {
 		}()
 		do(h, "GET", "/x", nil)
 	}()
-	if o.started != 1 || len(o.finished) != 1 {
-		t.Errorf("started %d, finished %v; want 1 and 1", o.started, o.finished)
+	if o.started != 1 || len(o.finished) != 1 || o.finished[0] != fmt.Sprintf("svc GET /x %d", statusAborted) {
+		t.Errorf("started %d, finished %q; want 1 and one with status %d", o.started, o.finished, statusAborted)
 	}
 }

@@ -36,6 +36,12 @@ type Observer interface {
 // and kbserver's can be joined.
 const requestIDHeader = "X-Request-Id"
 
+// statusAborted is the status logged and counted for a request whose
+// handler aborted (http.ErrAbortHandler) before answering anything: the
+// client got no answer, only a dropped connection. It is nginx's code for
+// a request that ended without one.
+const statusAborted = 499
+
 // maxRequestID bounds the request id logged.
 const maxRequestID = 64
 
@@ -71,7 +77,8 @@ func Serve(next http.Handler, logger *slog.Logger, maxBody int64, observers ...O
 		}
 		defer func() {
 			p := recover()
-			if p == http.ErrAbortHandler {
+			aborted := p == http.ErrAbortHandler
+			if aborted {
 				// The handler aborted the answer on purpose: count and
 				// log the request, then let net/http drop the connection.
 				defer panic(p)
@@ -87,25 +94,32 @@ func Serve(next http.Handler, logger *slog.Logger, maxBody int64, observers ...O
 				}
 			}
 			elapsed := time.Since(start)
+			status := rec.statusCode()
+			if aborted && !rec.started() {
+				status = statusAborted
+			}
 			for _, o := range observers {
-				o.Finished(info.Service, info.Route, rec.statusCode(), elapsed)
+				o.Finished(info.Service, info.Route, status, elapsed)
 			}
 			attrs := []slog.Attr{
 				slog.String("method", r.Method),
 				slog.String("path", r.URL.Path),
 				slog.String("route", info.Route),
 				slog.String("service", info.Service),
-				slog.Int("status", rec.statusCode()),
+				slog.Int("status", status),
 				slog.Duration("duration", elapsed),
 			}
 			if info.CustID != "" {
 				attrs = append(attrs, slog.String("custid", info.CustID))
 			}
+			if aborted {
+				attrs = append(attrs, slog.Bool("aborted", true))
+			}
 			if id := r.Header.Get(requestIDHeader); id != "" {
 				attrs = append(attrs, slog.String("request_id", truncate(id, maxRequestID)))
 			}
 			level := slog.LevelInfo
-			if info.Quiet && rec.statusCode() < 400 {
+			if info.Quiet && status < 400 {
 				level = slog.LevelDebug
 			}
 			logger.LogAttrs(r.Context(), level, "request", attrs...)
