@@ -1,7 +1,7 @@
-// Package ratelimit limits how often a caller may call the APIs: one
-// token bucket per caller (an API key, a publication search profile), kept
-// in this process's memory or, through kb.RateStore, in a store that
-// several server instances share.
+// Package ratelimit keeps the token buckets of the rate limits (one per
+// API key, one per publication search profile) in this process's memory:
+// the limits of one server instance. It implements kb.RateStore, as the
+// PostgreSQL store does with buckets that every instance shares.
 package ratelimit
 
 import (
@@ -12,10 +12,6 @@ import (
 
 	"github.com/kbserver/kbserver/internal/kb"
 )
-
-// Limiter takes tokens from named buckets. Memory and every kb.RateStore
-// (the PostgreSQL store) implement it.
-type Limiter = kb.RateStore
 
 // shards spreads the buckets over several locks, so that requests of
 // different callers rarely wait for each other.
@@ -128,8 +124,8 @@ func shardOf(name string) int {
 	return int(h % shards)
 }
 
-// Len returns the number of buckets held, for tests.
-func (m *Memory) Len() int {
+// size returns the number of buckets held, for tests.
+func (m *Memory) size() int {
 	n := 0
 	for i := range m.shards {
 		m.shards[i].mu.Lock()
@@ -139,4 +135,4 @@ func (m *Memory) Len() int {
 	return n
 }
 
-var _ Limiter = (*Memory)(nil)
+var _ kb.RateStore = (*Memory)(nil)

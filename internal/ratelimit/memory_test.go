@@ -101,7 +101,7 @@ func TestMemoryForgetsFullBuckets(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := m.Len(); n != 100 {
+	if n := m.size(); n != 100 {
 		t.Fatalf("%d buckets, want 100", n)
 	}
 	// One token taken from 5 at 10/s is back after 0.1 s; the sweep runs
@@ -110,12 +110,12 @@ func TestMemoryForgetsFullBuckets(t *testing.T) {
 	for i := range 100 {
 		m.TakeToken(t.Context(), "key:"+string(rune('A'+i)), 10, 5)
 	}
-	if n := m.Len(); n != 100 {
+	if n := m.size(); n != 100 {
 		t.Fatalf("after the sweep %d buckets, want the 100 just used", n)
 	}
 	c.advance(2 * sweepEvery)
 	m.TakeToken(t.Context(), "other", 10, 5) // sweeps one shard only
-	if n := m.Len(); n >= 100 {
+	if n := m.size(); n >= 100 {
 		t.Errorf("full buckets were not forgotten: %d held", n)
 	}
 }
