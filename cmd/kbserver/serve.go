@@ -191,9 +191,6 @@ func (o *serveOptions) check() error {
 	if _, err := kb.ParseEnvironment(o.environment); err != nil {
 		return usageErrorf("serve", "--environment %q: use sandbox or production", o.environment)
 	}
-	if _, err := newLogger(io.Discard, o.logFormat, o.logLevel); err != nil {
-		return usageErrorf("serve", "%v", err)
-	}
 	return nil
 }
 
@@ -203,7 +200,7 @@ func (c *cli) serve(o serveOptions) error {
 	}
 	logger, err := newLogger(c.stderr, o.logFormat, o.logLevel)
 	if err != nil {
-		return err
+		return usageErrorf("serve", "%v", err)
 	}
 	// The stores log their background work (snapshot builds, statistics,
 	// rate-bucket sweeps) through slog's default logger: make it this

@@ -23,9 +23,3 @@ func ParseEnvironment(s string) (Environment, error) {
 	}
 	return "", Errorf(CodeInvalid, "invalid environment %q: use sandbox or production", s)
 }
-
-// String returns the environment's name.
-func (e Environment) String() string { return string(e) }
-
-// Valid reports whether e is sandbox or production.
-func (e Environment) Valid() bool { return e == Sandbox || e == Production }

@@ -35,3 +35,29 @@ func PickKey(cands []KeyCandidate, h kb.KeyHash) (kb.APIKey, error) {
 	}
 	return k, nil
 }
+
+// Rows is what both stores' query results offer (database/sql's *Rows
+// and pgx's Rows).
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// ScanKey reads key candidates (id, customer_id, environment, hash) from
+// rows and returns the one whose full hash is h, as PickKey does. The
+// caller closes rows.
+func ScanKey(rows Rows, h kb.KeyHash) (kb.APIKey, error) {
+	var cands []KeyCandidate
+	for rows.Next() {
+		var c KeyCandidate
+		if err := rows.Scan(&c.ID, &c.CustomerID, &c.Environment, &c.Hash); err != nil {
+			return kb.APIKey{}, err
+		}
+		cands = append(cands, c)
+	}
+	if err := rows.Err(); err != nil {
+		return kb.APIKey{}, err
+	}
+	return PickKey(cands, h)
+}

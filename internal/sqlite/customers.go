@@ -87,18 +87,7 @@ func findKey(ctx context.Context, q func(ctx context.Context, query string, args
 		return kb.APIKey{}, err
 	}
 	defer rows.Close()
-	var cands []kbsql.KeyCandidate
-	for rows.Next() {
-		var c kbsql.KeyCandidate
-		if err := rows.Scan(&c.ID, &c.CustomerID, &c.Environment, &c.Hash); err != nil {
-			return kb.APIKey{}, err
-		}
-		cands = append(cands, c)
-	}
-	if err := rows.Err(); err != nil {
-		return kb.APIKey{}, err
-	}
-	return kbsql.PickKey(cands, h)
+	return kbsql.ScanKey(rows, h)
 }
 
 // RevokeAPIKey deletes the key with hash h.

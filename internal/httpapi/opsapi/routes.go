@@ -51,6 +51,9 @@ type status struct {
 	Error  string `json:"error,omitempty"` // where to look when unavailable
 }
 
+// errNoStore is why a server without a store is not ready.
+var errNoStore = errors.New("no store")
+
 // notReady is the error of /readyz's 503; the details are in the log.
 const notReady = "The store is not ready; the server log says why."
 
@@ -63,7 +66,7 @@ func healthz(w http.ResponseWriter, r *http.Request) error {
 // and 503 otherwise, logging the reason at warning level.
 func readyz(store kb.OpsStore, logger *slog.Logger) web.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		err := errors.New("no store")
+		err := errNoStore
 		if store != nil {
 			ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
 			defer cancel()

@@ -5,7 +5,6 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -121,8 +120,8 @@ func TestRequireCustomerKeyRateLimit(t *testing.T) {
 	if got := retryAfterSeconds(10 * time.Millisecond); got != 1 {
 		t.Errorf("retryAfterSeconds(10ms) = %d, want 1", got)
 	}
-	if got := strconv.Itoa(retryAfterSeconds(3 * time.Second)); got != "3" {
-		t.Errorf("retryAfterSeconds(3s) = %s", got)
+	if got := retryAfterSeconds(3 * time.Second); got != 3 {
+		t.Errorf("retryAfterSeconds(3s) = %d, want 3", got)
 	}
 }
 
