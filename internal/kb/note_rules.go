@@ -75,3 +75,15 @@ func isAbsoluteHTTP(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Hostname() != "" && u.Opaque == ""
 }
+
+// NewNote checks a note to add (Validate) and gives it an empty show-on
+// list where it has none, as it is stored and returned.
+func NewNote(n *Note) error {
+	if err := n.Validate(); err != nil {
+		return err
+	}
+	if n.ShowOn == nil {
+		n.ShowOn = []string{}
+	}
+	return nil
+}

@@ -36,14 +36,6 @@ func PickKey(cands []KeyCandidate, h kb.KeyHash) (kb.APIKey, error) {
 	return k, nil
 }
 
-// Rows is what both stores' query results offer (database/sql's *Rows
-// and pgx's Rows).
-type Rows interface {
-	Next() bool
-	Scan(dest ...any) error
-	Err() error
-}
-
 // ScanKey reads key candidates (id, customer_id, environment, hash) from
 // rows and returns the one whose full hash is h, as PickKey does. The
 // caller closes rows.

@@ -28,37 +28,6 @@ func TestShiftMarks(t *testing.T) {
 	}
 }
 
-func TestNewCustomer(t *testing.T) {
-	id, name, err := NewCustomer(" acme ", "")
-	if err != nil || id != "acme" || name != "acme" {
-		t.Errorf("NewCustomer = %q, %q, %v", id, name, err)
-	}
-	for in, code := range map[string]kb.Code{"": kb.CodeMissing, "a/b": kb.CodeInvalid, "a b": kb.CodeInvalid, "a.b": kb.CodeInvalid} {
-		if _, _, err := NewCustomer(in, ""); kb.ErrorCode(err) != code {
-			t.Errorf("NewCustomer(%q): %v, want code %v", in, err, code)
-		}
-	}
-}
-
-func TestCheckTitleSelection(t *testing.T) {
-	for _, c := range []struct {
-		typ         kb.PackageType
-		pkgSel, sel bool
-		ok          bool
-	}{
-		{kb.PackageComplete, false, true, false},
-		{kb.PackageComplete, true, false, false},
-		{kb.PackageComplete, true, true, true},
-		{kb.PackageComplete, false, false, true},
-		{kb.PackageCustom, false, true, true},
-	} {
-		err := CheckTitleSelection(1, c.typ, c.pkgSel, c.sel)
-		if (err == nil) != c.ok {
-			t.Errorf("CheckTitleSelection(%v, %v, %v) = %v", c.typ, c.pkgSel, c.sel, err)
-		}
-	}
-}
-
 func TestPickKey(t *testing.T) {
 	var h kb.KeyHash
 	h[0] = 1

@@ -1,229 +1,174 @@
 package kbsql
 
 import (
-	"encoding/json"
-	"strconv"
-	"strings"
+	"context"
+	"fmt"
 
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
-// Encodings of the customer's holdings state both stores write as text,
-// and the JSON of the states a change records.
+// The holdings writes (kb.HoldingsWriter). Each is one transaction of
+// Engine.Write for the customer, so that a read-modify-write of the
+// customer's state (a change's before and after, a custom package's title
+// count, a name check) never interleaves with another of the customer's
+// writes; each records one change and bumps the customer's version.
 
-// TokenColumn returns the token value to store and whether to keep the
-// stored one instead: a nil value leaves the token unchanged.
-func TokenColumn(v *string) (value any, keep bool) {
-	if v == nil {
-		return nil, true
-	}
-	return *v, false
+// sqlPackageVisible is true of the managed packages p and the customer's
+// ($1) own.
+const sqlPackageVisible = `(p.customer_id IS NULL OR p.customer_id = $1)`
+
+// writePackage is what a holdings write needs to know of a package.
+type writePackage struct {
+	ID         int64
+	VendorID   int64
+	Custom     bool // a custom package of the customer
+	Type       kb.PackageType
+	Tokenable  bool // the package has a token to fill in
+	Selected   bool // the customer selected it (package level)
+	TitleCount int
 }
 
-// CheckPackageCoverage checks a package's custom coverage: dates
-// yyyy-mm-dd, begin before end; an empty begin and end mean none.
-func CheckPackageCoverage(c kb.Coverage) error {
-	if c.Begin == "" && c.End == "" {
+// packageForWrite returns the package if the customer may see it and it
+// belongs to the vendor: "Vendor not found" or "Package not found" else.
+func packageForWrite(ctx context.Context, tx Tx, custID string, vendorID, packageID int64) (writePackage, error) {
+	var p writePackage
+	var typ int
+	err := tx.QueryRow(ctx, `SELECT p.id, p.vendor_id, p.customer_id IS NOT NULL, p.package_type, p.token_fact IS NOT NULL,
+		COALESCE(cp.selected, FALSE), p.title_count
+		FROM packages p LEFT JOIN customer_packages cp ON cp.customer_id = $1 AND cp.package_id = p.id
+		WHERE p.id = $2 AND `+sqlPackageVisible,
+		custID, packageID).Scan(&p.ID, &p.VendorID, &p.Custom, &typ, &p.Tokenable, &p.Selected, &p.TitleCount)
+	p.Type = kb.PackageType(typ)
+	if err == nil && p.VendorID == vendorID {
+		return p, nil
+	}
+	if err != nil && !NoRows(err) {
+		return p, fmt.Errorf("package %d: %w", packageID, err)
+	}
+	if err := vendorForWrite(ctx, tx, custID, vendorID); err != nil {
+		return p, err
+	}
+	return p, kb.NotFound("Package")
+}
+
+// vendorForWrite returns "Vendor not found" unless the customer may see
+// the vendor.
+func vendorForWrite(ctx context.Context, tx Tx, custID string, vendorID int64) error {
+	ok, err := exists(ctx, tx, `SELECT 1 FROM vendors WHERE id = $1 AND (customer_id IS NULL OR customer_id = $2)`, vendorID, custID)
+	if err != nil {
+		return fmt.Errorf("vendor %d: %w", vendorID, err)
+	}
+	if !ok {
+		return kb.NotFound("Vendor")
+	}
+	return nil
+}
+
+// checkProxy returns "Invalid Proxy ID" unless id is the built-in "no
+// proxy" or one of the customer's proxies.
+func checkProxy(ctx context.Context, tx Tx, custID, id string) error {
+	if id == kb.NoProxyID {
 		return nil
 	}
-	return kb.CheckCoverageList([]kb.Coverage{c})
+	ok, err := exists(ctx, tx, `SELECT 1 FROM proxies WHERE customer_id = $1 AND id = $2`, custID, id)
+	if err != nil {
+		return fmt.Errorf("proxy %q: %w", id, err)
+	}
+	if !ok {
+		return kb.Errorf(kb.CodeInvalid, "Invalid Proxy ID")
+	}
+	return nil
 }
 
-// CustomCoverageJSON returns a resource's custom coverage as stored in
-// customer_resources.custom_coverage: JSON [[begin,end],...], newest
-// first; "" for none.
-func CustomCoverageJSON(cs []kb.Coverage) string {
-	if len(cs) == 0 {
-		return ""
+// proxyColumn returns the value stored for a proxy setting: NULL when
+// inherited, after checking that an explicit proxy exists.
+func proxyColumn(ctx context.Context, tx Tx, custID string, p *kb.ProxyRef) (*string, error) {
+	if p == nil || p.Inherited {
+		return nil, nil
 	}
-	pairs := make([][2]string, len(cs))
-	for i, c := range cs {
-		pairs[i] = [2]string{c.Begin, c.End}
+	id := p.ID
+	if id == "" {
+		id = kb.NoProxyID
 	}
-	b, _ := json.Marshal(pairs)
-	return string(b)
+	if err := checkProxy(ctx, tx, custID, id); err != nil {
+		return nil, err
+	}
+	return &id, nil
 }
 
-// UserDefinedJSON returns a resource's five user-defined fields as stored
-// in customer_resources.udf: a JSON array of five strings; "" when all are
-// empty.
-func UserDefinedJSON(udf [5]string) string {
-	if udf == [5]string{} {
-		return ""
+// tokenColumn returns the token value to store and whether to keep the
+// stored one instead: a nil value leaves the token unchanged.
+func tokenColumn(v *string) (value *string, keep bool) { return v, v == nil }
+
+// customerVendor returns the customer's own vendor id; "Customer not
+// found" when there is no such customer.
+func customerVendor(ctx context.Context, tx Tx, custID string) (int64, error) {
+	var v int64
+	err := tx.QueryRow(ctx, `SELECT vendor_id FROM customers WHERE id = $1`, custID).Scan(&v)
+	if NoRows(err) {
+		return 0, kb.NotFound("Customer")
 	}
-	b, _ := json.Marshal(udf)
-	return string(b)
+	if err != nil {
+		return 0, fmt.Errorf("customer %s: %w", custID, err)
+	}
+	return v, nil
 }
 
-// CustomEmbargo returns the unit and value stored for a custom embargo: no
-// unit and 0 unless both are set.
-func CustomEmbargo(e kb.Embargo) (kb.EmbargoUnit, int) {
-	if e.Unit == kb.EmbargoNone || e.Value <= 0 {
-		return kb.EmbargoNone, 0
-	}
-	return e.Unit, e.Value
+// UpdateVendor sets the customer's proxy and token value of a vendor.
+func (s *Store) UpdateVendor(ctx context.Context, custID string, vendorID int64, u kb.VendorUpdate) error {
+	return s.e.Write(ctx, custID, func(tx Tx) error {
+		var tokenable bool
+		err := tx.QueryRow(ctx, `SELECT token_fact IS NOT NULL FROM vendors WHERE id = $1 AND (customer_id IS NULL OR customer_id = $2)`,
+			vendorID, custID).Scan(&tokenable)
+		if NoRows(err) {
+			return kb.NotFound("Vendor")
+		}
+		if err != nil {
+			return fmt.Errorf("vendor %d: %w", vendorID, err)
+		}
+		if u.TokenValue != nil && !tokenable {
+			return kb.Errorf(kb.CodeNotAllowed, "Vendor does not allow token")
+		}
+		proxy, err := proxyColumn(ctx, tx, custID, &u.Proxy)
+		if err != nil {
+			return err
+		}
+		c, err := beginChange(ctx, tx, custID, fmt.Sprintf("vendor %d", vendorID), "update", vendorState(custID, vendorID))
+		if err != nil {
+			return err
+		}
+		token, keep := tokenColumn(u.TokenValue)
+		if _, err := tx.Exec(ctx, `INSERT INTO customer_vendors(customer_id, vendor_id, proxy_id, token_value) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (customer_id, vendor_id) DO UPDATE SET proxy_id = excluded.proxy_id,
+				token_value = CASE WHEN $5 THEN customer_vendors.token_value ELSE excluded.token_value END`,
+			custID, vendorID, proxy, token, keep); err != nil {
+			return fmt.Errorf("update vendor %d: %w", vendorID, err)
+		}
+		return c.commit(ctx, tx)
+	})
 }
 
-// StoredLabel is the JSON form of a label in customers.labels.
-type StoredLabel struct {
-	ID   int    `json:"id"`
-	Text string `json:"label"`
-	FTF  bool   `json:"ftf"`
-	PF   bool   `json:"pf"`
-}
-
-// EncodeLabels returns the customer's labels as stored in
-// customers.labels: the JSON of the labels that say something (text or a
-// display flag), "" when none does.
-func EncodeLabels(labels [5]kb.Label) string {
-	var ls []StoredLabel
-	for _, l := range labels {
-		if l.ID >= 1 && l.ID <= 5 && (l.DisplayLabel != "" || l.DisplayOnFullTextFinder || l.DisplayOnPublicationFinder) {
-			ls = append(ls, StoredLabel{ID: l.ID, Text: l.DisplayLabel, FTF: l.DisplayOnFullTextFinder, PF: l.DisplayOnPublicationFinder})
+// UpdateRoot sets the customer's root proxy and custom labels.
+func (s *Store) UpdateRoot(ctx context.Context, custID string, r kb.RootSettings) error {
+	return s.e.Write(ctx, custID, func(tx Tx) error {
+		if _, err := customerVendor(ctx, tx, custID); err != nil {
+			return err
 		}
-	}
-	if len(ls) == 0 {
-		return ""
-	}
-	b, _ := json.Marshal(ls)
-	return string(b)
-}
-
-// DecodeLabels returns the five labels of customers.labels (EncodeLabels'
-// form), each with its id, the unset ones empty.
-func DecodeLabels(s string) ([5]kb.Label, error) {
-	var labels [5]kb.Label
-	for i := range labels {
-		labels[i].ID = i + 1
-	}
-	if s == "" {
-		return labels, nil
-	}
-	var ls []StoredLabel
-	if err := json.Unmarshal([]byte(s), &ls); err != nil {
-		return labels, err
-	}
-	for _, l := range ls {
-		if l.ID >= 1 && l.ID <= 5 {
-			labels[l.ID-1] = kb.Label{ID: l.ID, DisplayLabel: l.Text, DisplayOnFullTextFinder: l.FTF, DisplayOnPublicationFinder: l.PF}
+		proxy := r.ProxyID
+		if proxy == "" {
+			proxy = kb.NoProxyID
 		}
-	}
-	return labels, nil
-}
-
-// IdentifierNorm returns the matching form of a title identifier as
-// title_identifiers.norm keeps it, and whether the identifier is a valid
-// ISSN or ISBN: a valid ISSN as 1234-567X, a valid ISBN as its 13 digits,
-// anything else as a search normalises it.
-func IdentifierNorm(i kb.Identifier) (norm string, valid bool) {
-	switch i.Type {
-	case kb.IdentISSN:
-		if n, ok := kb.NormalizeISSN(i.ID); ok {
-			return n, true
+		if err := checkProxy(ctx, tx, custID, proxy); err != nil {
+			return err
 		}
-	case kb.IdentISBN:
-		if n, ok := kb.NormalizeISBN(i.ID); ok {
-			return n, true
+		c, err := beginChange(ctx, tx, custID, "root", "update", rootState(custID))
+		if err != nil {
+			return err
 		}
-	}
-	return kb.NormalizeISXNQuery(i.ID), false
-}
-
-// JSONObject returns the JSON object of the key and value pairs kv (key
-// string, value, key, value…) in their order, written as SQLite's
-// json_object writes it, so that both stores record a change's states
-// alike: no spaces; a nil value (or nil *string) as null; a bool as 1 or
-// 0 (SQLite has no booleans); json.RawMessage as is; []any as an array.
-func JSONObject(kv ...any) string {
-	var b strings.Builder
-	b.WriteByte('{')
-	for i := 0; i+1 < len(kv); i += 2 {
-		if i > 0 {
-			b.WriteByte(',')
+		if _, err := tx.Exec(ctx, `UPDATE customers SET root_proxy = $1, labels = $2 WHERE id = $3`,
+			proxy, EncodeLabels(r.Labels), custID); err != nil {
+			return fmt.Errorf("update root settings of %s: %w", custID, err)
 		}
-		key, _ := kv[i].(string)
-		appendJSONString(&b, key)
-		b.WriteByte(':')
-		appendJSONValue(&b, kv[i+1])
-	}
-	b.WriteByte('}')
-	return b.String()
-}
-
-func appendJSONValue(b *strings.Builder, v any) {
-	switch v := v.(type) {
-	case nil:
-		b.WriteString("null")
-	case string:
-		appendJSONString(b, v)
-	case *string:
-		if v == nil {
-			b.WriteString("null")
-		} else {
-			appendJSONString(b, *v)
-		}
-	case bool:
-		if v {
-			b.WriteByte('1')
-		} else {
-			b.WriteByte('0')
-		}
-	case *bool:
-		if v == nil {
-			b.WriteString("null")
-		} else {
-			appendJSONValue(b, *v)
-		}
-	case int:
-		b.WriteString(strconv.Itoa(v))
-	case int64:
-		b.WriteString(strconv.FormatInt(v, 10))
-	case json.RawMessage:
-		b.Write(v)
-	case []any:
-		b.WriteByte('[')
-		for i, x := range v {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			appendJSONValue(b, x)
-		}
-		b.WriteByte(']')
-	default:
-		j, _ := json.Marshal(v)
-		b.Write(j)
-	}
-}
-
-// appendJSONString writes s quoted as SQLite's json_object quotes text:
-// only the quote, the backslash and control characters are escaped (\b,
-// \t, \n, \f, \r or \u00xx).
-func appendJSONString(b *strings.Builder, s string) {
-	const hex = "0123456789abcdef"
-	b.WriteByte('"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c >= 0x20:
-			b.WriteByte(c)
-		case c == '\b':
-			b.WriteString(`\b`)
-		case c == '\t':
-			b.WriteString(`\t`)
-		case c == '\n':
-			b.WriteString(`\n`)
-		case c == '\f':
-			b.WriteString(`\f`)
-		case c == '\r':
-			b.WriteString(`\r`)
-		default:
-			b.WriteString(`\u00`)
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&0xf])
-		}
-	}
-	b.WriteByte('"')
+		return c.commit(ctx, tx)
+	})
 }

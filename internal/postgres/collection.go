@@ -3,36 +3,17 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
-// sqlCollection lists the (title_id, package_id) resources of the
-// customer's ($1) collection, driven from the customer's state rather than
-// from the titles: the resources of its selected, visible packages less
-// their title-level exceptions, then the titles selected one by one in
-// packages not selected whole. Its cost is the size of the collection,
-// whatever the size of the knowledge base; a package with a few selected
-// titles costs those titles only.
-const sqlCollection = `
-	SELECT r.title_id, r.package_id FROM customer_packages cp
-	JOIN resources r ON r.package_id = cp.package_id
-	LEFT JOIN customer_resources cr ON cr.customer_id = cp.customer_id AND cr.package_id = r.package_id AND cr.title_id = r.title_id
-	WHERE cp.customer_id = $1 AND cp.selected AND NOT cp.hidden
-		AND COALESCE(cr.selected, true) AND NOT COALESCE(cr.hidden, false)
-	UNION ALL
-	SELECT r.title_id, r.package_id FROM customer_resources cr
-	JOIN resources r ON r.package_id = cr.package_id AND r.title_id = cr.title_id
-	LEFT JOIN customer_packages cp ON cp.customer_id = cr.customer_id AND cp.package_id = cr.package_id
-	WHERE cr.customer_id = $1 AND cr.selected AND NOT cr.hidden
-		AND NOT COALESCE(cp.selected, false) AND NOT COALESCE(cp.hidden, false)`
-
 // sqlCollectionHits reads the resources of the customer's collection
 // with their titles, in title id then package id order: a title in n
 // packages of the collection is n rows in a row. Flat rows grouped by the
 // caller cost less than an array per title built by the server.
-const sqlCollectionHits = `WITH c AS (` + sqlCollection + `)
+const sqlCollectionHits = `WITH c AS (` + kbsql.SQLCollection + `)
 	SELECT t.id, t.name, t.pub_type, t.peer_reviewed, t.subjects, c.package_id
 	FROM c JOIN titles t ON t.id = c.title_id
 	ORDER BY t.id, c.package_id`
@@ -78,23 +59,92 @@ func (s *Store) CollectionHits(ctx context.Context, custID string, fn func(kb.Pu
 		return fmt.Errorf("collection of %s: %w", custID, err)
 	}
 	if n == 0 { // an unknown customer has no collection: say which it is
-		return s.collectionCustomer(ctx, custID)
+		_, err := s.RootProxy(ctx, custID)
+		return err
 	}
 	h.PackageIDs = pkgs
 	fn(h)
 	return nil
 }
 
-// collectionCustomer returns CodeNotFound ("Customer") unless the customer
-// exists.
-func (s *Store) collectionCustomer(ctx context.Context, custID string) error {
-	var one int
-	err := s.pool.QueryRow(ctx, `SELECT 1 FROM customers WHERE id = $1`, custID).Scan(&one)
-	if noRows(err) {
-		return kb.NotFound("Customer")
-	}
+// CollectionPackages lists the packages of the customer's collection:
+// those it selected whole or in part, not hidden, with at least one title
+// in the collection. Their selectedCount counts those titles only. A name
+// search matches every word as a prefix (packages.fts) and ranks by
+// relevance unless q orders by name.
+func (s *Store) CollectionPackages(ctx context.Context, custID string, q kb.CollectionPackageQuery) (kb.PackageList, error) {
+	root, err := s.RootProxy(ctx, custID)
 	if err != nil {
-		return fmt.Errorf("customer %s: %w", custID, err)
+		return kb.PackageList{}, err
+	}
+	args := kbsql.Args{custID}
+	where := []string{kbsql.SQLPackageVisible, kbsql.SQLCollectionPackageIDs,
+		`COALESCE(cp.hidden, FALSE) = FALSE`, `(` + kbsql.SQLCollectionCount + `) > 0`}
+	order := "p.sort_name, p.id"
+	cond, rank, ok := nameSearch("p", q.Search, &args)
+	if !ok {
+		return kb.PackageList{Packages: []kb.Package{}}, nil
+	}
+	if cond != "" {
+		where = append(where, cond)
+		if !q.ByName {
+			order = rank + ", p.sort_name, p.id"
+		}
+	}
+	if q.ContentType != kb.ContentAll {
+		where = append(where, "p.content_type = "+args.Add(int(q.ContentType)))
+	}
+	page := q.Page
+	if page.Count == 0 {
+		page = kb.Page{Count: 1 << 30, Number: 1}
+	}
+	var list kb.PackageList
+	list.Total, list.Packages, err = kbsql.ListPage(ctx, s.Engine().Read(), kbsql.SQLCollectionPackageColumns,
+		kbsql.SQLPackageFrom, strings.Join(where, " AND "), order, args, page,
+		func(rows kbsql.Rows) (kb.Package, error) { return kbsql.ScanPackage(rows, root) })
+	if err != nil {
+		return list, fmt.Errorf("list collection packages: %w", err)
+	}
+	return list, nil
+}
+
+// TitleMatches calls fn with every title the search of q matches and its
+// rank (lower is better; 0 when q orders by name), through the same
+// indexes as the title search of the holdings service; it does not look at
+// the customer's collection. The matches stream: a broad search holds no
+// list of them.
+func (s *Store) TitleMatches(ctx context.Context, custID string, q kb.PubQuery, fn func(id int64, rank float64)) error {
+	if strings.TrimSpace(q.Search) == "" {
+		return nil
+	}
+	tq := kb.TitleQuery{Search: q.Search, Field: q.Field, Type: q.Type}
+	if q.ByName {
+		tq.OrderBy = kb.OrderName // no rank needed
+	}
+	var args kbsql.Args
+	m, err := buildTitleMatch(tq, &args)
+	if err != nil || m.none {
+		return err
+	}
+	rank := "0"
+	if m.rank != "" {
+		rank = m.rank
+	}
+	rows, err := s.pool.Query(ctx, `SELECT t.id, (`+rank+`)::float8 FROM titles t WHERE `+m.cond, args...)
+	if err != nil {
+		return fmt.Errorf("title matches: %w", err)
+	}
+	defer rows.Close()
+	var id int64
+	var r float64
+	for rows.Next() {
+		if err := rows.Scan(&id, &r); err != nil {
+			return fmt.Errorf("title matches: %w", err)
+		}
+		fn(id, r)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("title matches: %w", err)
 	}
 	return nil
 }

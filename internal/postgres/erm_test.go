@@ -42,6 +42,7 @@ func testERMPostgres(t *testing.T, s kb.Store) {
 		o    kb.ERMObject
 	}{
 		{"U+0000 in the body", contact("c-9", `a\u0000b`, "nul")},
+		{"a lone surrogate in the body", contact("c-9", `a\ud800b`, "surrogate")},
 		{"NUL in the description", contact("c-9", "a", "a\x00b")},
 		{"invalid UTF-8 in the description", contact("c-9", "a", "a\xffb")},
 	} {

@@ -95,7 +95,7 @@ func (imp *importer) ensurePackage(spec kb.PackageSpec) error {
 	} else if err != nil {
 		return fmt.Errorf("find vendor: %w", err)
 	}
-	ct := kbsql.StoredContentType(spec.ContentType)
+	ct := kb.StoredContentType(spec.ContentType)
 	err = tx.QueryRow(ctx, `SELECT id, import_gen FROM packages WHERE vendor_id = $1 AND sort_name = $2`,
 		imp.res.VendorID, kbsql.Fold(pname)).Scan(&imp.packageID, &imp.gen)
 	if noRows(err) {

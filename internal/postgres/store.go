@@ -23,6 +23,8 @@ import (
 
 // Store is the PostgreSQL implementation of kb.Store.
 type Store struct {
+	*kbsql.Store // what both engines share
+
 	pool *pgxpool.Pool
 	name string // the database, without password, for messages
 
@@ -66,6 +68,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		return nil, fmt.Errorf("migrate postgres %s: %w", redact(cfg), err)
 	}
 	s := &Store{pool: pool, name: redact(cfg), buildSlots: make(chan struct{}, max(1, pool.Config().MaxConns/2))}
+	s.Store = kbsql.New(engine{s})
 	s.life, s.stop = context.WithCancel(context.Background())
 	return s, nil
 }
@@ -160,11 +163,12 @@ func isCode(err error, code string) bool {
 }
 
 // unstorableText turns PostgreSQL's refusal of a text value (a NUL
-// character, invalid UTF-8) into CodeInvalid: the HTTP layer refuses such
-// text first, but other callers (the command line) reach the store
-// directly. Other errors are returned as they are.
+// character, invalid UTF-8, a JSON body jsonb cannot hold such as a lone
+// surrogate escape) into CodeInvalid: the HTTP layer refuses such text
+// first, but other callers (the command line) reach the store directly.
+// Other errors are returned as they are.
 func unstorableText(err error) error {
-	if isCode(err, codeNotInRepertoire) || isCode(err, codeUntranslatable) {
+	if isCode(err, codeNotInRepertoire) || isCode(err, codeUntranslatable) || isCode(err, codeInvalidTextRepres) {
 		return &kb.Error{Code: kb.CodeInvalid, Err: err,
 			Message: "A text value holds a character the database cannot store (U+0000 or invalid UTF-8)."}
 	}
@@ -173,8 +177,3 @@ func unstorableText(err error) error {
 
 // noRows reports whether err says a query returned no row.
 func noRows(err error) bool { return errors.Is(err, pgx.ErrNoRows) }
-
-// notYet is the error of a method not written yet.
-func notYet(method string) error {
-	return kb.Errorf(kb.CodeNotImplemented, "the PostgreSQL store does not implement %s yet", method)
-}

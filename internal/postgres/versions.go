@@ -5,8 +5,6 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
-
-	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // bumpVersion adds one to the named version counter, in the caller's
@@ -17,17 +15,4 @@ func bumpVersion(ctx context.Context, tx pgx.Tx, name string) error {
 		return fmt.Errorf("bump version %s: %w", name, err)
 	}
 	return nil
-}
-
-// CollectionVersion returns a value that changes whenever the customer's
-// collection may have: after any import, and after any change of the
-// customer's holdings.
-func (s *Store) CollectionVersion(ctx context.Context, custID string) (string, error) {
-	var kbv, cv int64
-	err := s.pool.QueryRow(ctx, `SELECT COALESCE((SELECT n FROM versions WHERE name = '`+kbsql.KBVersion+`'), 0),
-		COALESCE((SELECT n FROM versions WHERE name = $1), 0)`, kbsql.CustomerVersion(custID)).Scan(&kbv, &cv)
-	if err != nil {
-		return "", fmt.Errorf("collection version of %s: %w", custID, err)
-	}
-	return kbsql.CollectionVersion(kbv, cv), nil
 }

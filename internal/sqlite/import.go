@@ -127,7 +127,7 @@ func (imp *importer) ensurePackage(spec kb.PackageSpec) error {
 	} else if err != nil {
 		return fmt.Errorf("find vendor: %w", err)
 	}
-	ct := kbsql.StoredContentType(spec.ContentType)
+	ct := kb.StoredContentType(spec.ContentType)
 	err = tx.QueryRowContext(ctx, `SELECT id, import_gen FROM packages WHERE vendor_id = ? AND sort_name = ?`,
 		imp.res.VendorID, kbsql.Fold(pname)).Scan(&imp.packageID, &imp.gen)
 	switch {

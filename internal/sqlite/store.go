@@ -23,6 +23,8 @@ import (
 
 // Store is the SQLite implementation of kb.Store.
 type Store struct {
+	*kbsql.Store // what both engines share
+
 	w *sql.DB // the one writer connection
 	r *sql.DB // readers
 
@@ -35,7 +37,6 @@ type Store struct {
 	closed     atomic.Bool
 	builds     sync.WaitGroup
 	buildStats kbsql.BuildCounters // the snapshot builds this process ran
-	secret     linkSecret          // the link-signing secret once read (linkout.go)
 	reads      statementCache      // prepared reads of every request (statements.go)
 }
 
@@ -88,6 +89,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{w: w, r: r, path: path, known: known}
+	s.Store = kbsql.New(engine{s})
 	// Ready compares the file at path with this one. A database without a
 	// file of its own (":memory:") has nothing to compare.
 	if fi, err := os.Stat(path); err == nil {

@@ -1,13 +1,10 @@
-package postgres
+package kbsql
 
 import (
 	"context"
 	"fmt"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // UpdateResource sets the customer's state of a title in a package,
@@ -15,7 +12,7 @@ import (
 // specification). Deselecting a title of a custom package removes it from
 // the package, and deletes a custom title left in no package.
 func (s *Store) UpdateResource(ctx context.Context, custID string, vendorID, packageID, titleID int64, u kb.ResourceUpdate) error {
-	return s.customerTx(ctx, custID, func(tx pgx.Tx) error {
+	return s.e.Write(ctx, custID, func(tx Tx) error {
 		p, err := packageForWrite(ctx, tx, custID, vendorID, packageID)
 		if err != nil {
 			return err
@@ -23,7 +20,7 @@ func (s *Store) UpdateResource(ctx context.Context, custID string, vendorID, pac
 		var customTitle, inPackage bool
 		err = tx.QueryRow(ctx, `SELECT t.customer_id IS NOT NULL, EXISTS (SELECT 1 FROM resources WHERE package_id = $1 AND title_id = t.id)
 			FROM titles t WHERE t.id = $2 AND (t.customer_id IS NULL OR t.customer_id = $3)`, packageID, titleID, custID).Scan(&customTitle, &inPackage)
-		if noRows(err) {
+		if NoRows(err) {
 			return kb.NotFound("Title")
 		}
 		if err != nil {
@@ -49,7 +46,7 @@ func (s *Store) UpdateResource(ctx context.Context, custID string, vendorID, pac
 			}
 			return c.commit(ctx, tx)
 		}
-		if err := kbsql.CheckTitleSelection(packageID, p.Type, p.Selected, true); err != nil {
+		if err := kb.CheckTitleSelection(packageID, p.Type, p.Selected, true); err != nil {
 			return err
 		}
 		if err := setResourceState(ctx, tx, custID, p, titleID, &u); err != nil {
@@ -77,7 +74,7 @@ func (s *Store) UpdateResource(ctx context.Context, custID string, vendorID, pac
 
 // deselectResource deselects a title in a package: out of a custom
 // package, or with its title-level customisation cleared in a managed one.
-func deselectResource(ctx context.Context, tx pgx.Tx, custID string, p kbsql.WritePackage, titleID int64, customTitle bool) error {
+func deselectResource(ctx context.Context, tx Tx, custID string, p writePackage, titleID int64, customTitle bool) error {
 	if p.Custom {
 		if _, err := tx.Exec(ctx, `DELETE FROM resources WHERE package_id = $1 AND title_id = $2`, p.ID, titleID); err != nil {
 			return fmt.Errorf("remove title %d from package %d: %w", titleID, p.ID, err)
@@ -90,11 +87,11 @@ func deselectResource(ctx context.Context, tx pgx.Tx, custID string, p kbsql.Wri
 			return fmt.Errorf("count titles of package %d: %w", p.ID, err)
 		}
 		if customTitle {
-			return removeOrphanCustomTitles(ctx, tx, custID, []int64{titleID})
+			return removeOrphanTitles(ctx, tx, custID, []int64{titleID})
 		}
 		return nil
 	}
-	if err := kbsql.CheckTitleSelection(p.ID, p.Type, p.Selected, false); err != nil {
+	if err := kb.CheckTitleSelection(p.ID, p.Type, p.Selected, false); err != nil {
 		return err
 	}
 	if !p.Selected {
@@ -104,8 +101,8 @@ func deselectResource(ctx context.Context, tx pgx.Tx, custID string, p kbsql.Wri
 		}
 		return nil
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO customer_resources(customer_id, package_id, title_id, selected) VALUES ($1, $2, $3, false)
-		ON CONFLICT (customer_id, package_id, title_id) DO UPDATE SET selected = false, hidden = false, custom_coverage = '',
+	if _, err := tx.Exec(ctx, `INSERT INTO customer_resources(customer_id, package_id, title_id, selected) VALUES ($1, $2, $3, FALSE)
+		ON CONFLICT (customer_id, package_id, title_id) DO UPDATE SET selected = FALSE, hidden = FALSE, custom_coverage = '',
 			coverage_statement = '', embargo_unit = 0, embargo_value = 0, proxy_id = NULL, udf = ''`, custID, p.ID, titleID); err != nil {
 		return fmt.Errorf("deselect resource %d/%d: %w", p.ID, titleID, err)
 	}
@@ -114,7 +111,7 @@ func deselectResource(ctx context.Context, tx pgx.Tx, custID string, p kbsql.Wri
 
 // setResourceState writes a selected title's customisation, replacing the
 // earlier one.
-func setResourceState(ctx context.Context, tx pgx.Tx, custID string, p kbsql.WritePackage, titleID int64, u *kb.ResourceUpdate) error {
+func setResourceState(ctx context.Context, tx Tx, custID string, p writePackage, titleID int64, u *kb.ResourceUpdate) error {
 	if err := kb.CheckCoverageList(u.CustomCoverage); err != nil {
 		return err
 	}
@@ -127,33 +124,33 @@ func setResourceState(ctx context.Context, tx pgx.Tx, custID string, p kbsql.Wri
 		yes := true
 		sel = &yes
 	}
-	eu, ev := kbsql.CustomEmbargo(u.CustomEmbargo)
+	e := kb.StoredEmbargo(u.CustomEmbargo)
 	if _, err := tx.Exec(ctx, `INSERT INTO customer_resources(customer_id, package_id, title_id, selected, hidden, custom_coverage,
 			coverage_statement, embargo_unit, embargo_value, proxy_id, udf)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 		ON CONFLICT (customer_id, package_id, title_id) DO UPDATE SET selected = excluded.selected, hidden = excluded.hidden,
 			custom_coverage = excluded.custom_coverage, coverage_statement = excluded.coverage_statement,
 			embargo_unit = excluded.embargo_unit, embargo_value = excluded.embargo_value, proxy_id = excluded.proxy_id, udf = excluded.udf`,
-		custID, p.ID, titleID, sel, u.Hidden, kbsql.CustomCoverageJSON(u.CustomCoverage), u.CoverageStatement, int(eu), ev, proxy,
-		kbsql.UserDefinedJSON(u.UserDefined)); err != nil {
+		custID, p.ID, titleID, sel, u.Hidden, CustomCoverageJSON(u.CustomCoverage), u.CoverageStatement, int(e.Unit), e.Value, proxy,
+		UserDefinedJSON(u.UserDefined)); err != nil {
 		return fmt.Errorf("update resource %d/%d: %w", p.ID, titleID, err)
 	}
 	return nil
 }
 
 // addToCustomPackage puts a title into a custom package.
-func addToCustomPackage(ctx context.Context, tx pgx.Tx, packageID, titleID int64, f *kb.TitleFields) error {
+func addToCustomPackage(ctx context.Context, tx Tx, packageID, titleID int64, f *kb.TitleFields) error {
 	url := ""
 	if f != nil {
 		url = f.URL
 	}
-	// The title was read under the customer's lock only: an import
-	// committing meanwhile may have deleted it (an orphan title), which
-	// inserts nothing here, or be deleting it, which the foreign key
+	// On PostgreSQL the title was read under the customer's lock only: an
+	// import committing meanwhile may have deleted it (an orphan title),
+	// which inserts nothing here, or be deleting it, which the foreign key
 	// reports once that import commits. Either way the title is gone.
-	tag, err := tx.Exec(ctx, `INSERT INTO resources(package_id, title_id, sort_name, pub_type, url)
+	n, err := tx.Exec(ctx, `INSERT INTO resources(package_id, title_id, sort_name, pub_type, url)
 		SELECT $1, id, sort_name, pub_type, $2 FROM titles WHERE id = $3`, packageID, url, titleID)
-	if isCode(err, codeForeignKeyViolation) || (err == nil && tag.RowsAffected() == 0) {
+	if tx.Dialect().IsForeignKeyViolation(err) || (err == nil && n == 0) {
 		return kb.NotFound("Title")
 	}
 	if err != nil {
@@ -167,11 +164,11 @@ func addToCustomPackage(ctx context.Context, tx pgx.Tx, packageID, titleID int64
 
 // checkCustomTitleName refuses a name that another custom title in the
 // package has.
-func checkCustomTitleName(ctx context.Context, tx pgx.Tx, custID string, packageID int64, name string, except int64) error {
-	var taken bool
-	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM resources r JOIN titles t ON t.id = r.title_id
-		WHERE r.package_id = $1 AND t.customer_id = $2 AND t.sort_name = $3 AND t.id <> $4)`,
-		packageID, custID, kbsql.Fold(name), except).Scan(&taken); err != nil {
+func checkCustomTitleName(ctx context.Context, tx Tx, custID string, packageID int64, name string, except int64) error {
+	taken, err := exists(ctx, tx, `SELECT 1 FROM resources r JOIN titles t ON t.id = r.title_id
+		WHERE r.package_id = $1 AND t.customer_id = $2 AND t.sort_name = $3 AND t.id <> $4`,
+		packageID, custID, Fold(name), except)
+	if err != nil {
 		return fmt.Errorf("check title name: %w", err)
 	}
 	if taken {
@@ -181,16 +178,15 @@ func checkCustomTitleName(ctx context.Context, tx pgx.Tx, custID string, package
 }
 
 // CreateCustomTitle creates a custom title in one of the customer's custom
-// packages; it is searchable at once (its search vector is a generated
-// column).
+// packages; it is searchable at once.
 func (s *Store) CreateCustomTitle(ctx context.Context, custID string, vendorID, packageID int64, ct kb.CustomTitle) (int64, error) {
 	var id int64
-	err := s.customerTx(ctx, custID, func(tx pgx.Tx) error {
+	err := s.e.Write(ctx, custID, func(tx Tx) error {
 		p, err := packageForWrite(ctx, tx, custID, vendorID, packageID)
 		if err != nil {
 			return err
 		}
-		if err := kbsql.CheckNewCustomTitle(p.Custom, ct.Name); err != nil {
+		if err := kb.CheckNewCustomTitle(p.Custom, ct.Name); err != nil {
 			return err
 		}
 		if err := checkCustomTitleName(ctx, tx, custID, packageID, ct.Name, 0); err != nil {
@@ -198,7 +194,7 @@ func (s *Store) CreateCustomTitle(ctx context.Context, custID string, vendorID, 
 		}
 		// A custom title has no subjects: sort_subjects stays ''.
 		if err := tx.QueryRow(ctx, `INSERT INTO titles(name, sort_name, pub_type, customer_id) VALUES ($1, $2, $3, $4) RETURNING id`,
-			ct.Name, kbsql.Fold(ct.Name), int(ct.PubType), custID).Scan(&id); err != nil {
+			ct.Name, Fold(ct.Name), int(ct.PubType), custID).Scan(&id); err != nil {
 			return fmt.Errorf("create title %q: %w", ct.Name, err)
 		}
 		if err := writeTitleFields(ctx, tx, id, &ct.TitleFields); err != nil {
@@ -224,27 +220,29 @@ func (s *Store) CreateCustomTitle(ctx context.Context, custID string, vendorID, 
 	return id, nil
 }
 
-// writeTitleFields sets a custom title's fields, and its contributors and
-// identifiers when f has them (nil keeps them: the specification's title
-// update body has neither). The title's search vector follows its folded
-// name and publisher (a generated column); its resources copy its folded
-// name and type.
-func writeTitleFields(ctx context.Context, tx pgx.Tx, id int64, f *kb.TitleFields) error {
+// writeTitleFields sets a custom title's fields and search index entry,
+// and its contributors and identifiers when f has them (nil keeps them:
+// the specification's title update body has neither). Its resources copy
+// its folded name and type.
+func writeTitleFields(ctx context.Context, tx Tx, id int64, f *kb.TitleFields) error {
 	if _, err := tx.Exec(ctx, `UPDATE titles SET name = $1, sort_name = $2, publisher = $3, sort_publisher = $4, pub_type = $5,
 		edition = $6, description = $7, peer_reviewed = $8 WHERE id = $9`,
-		f.Name, kbsql.Fold(f.Name), f.Publisher, kbsql.Fold(f.Publisher), int(f.PubType), f.Edition, f.Description,
+		f.Name, Fold(f.Name), f.Publisher, Fold(f.Publisher), int(f.PubType), f.Edition, f.Description,
 		f.PeerReviewed, id); err != nil {
 		return fmt.Errorf("update title %d: %w", id, err)
 	}
 	if f.Contributors != nil {
-		contributors := kbsql.PairsJSON(f.Contributors, func(c kb.Contributor) [2]string { return [2]string{c.Type, c.Name} })
+		contributors := PairsJSON(f.Contributors, func(c kb.Contributor) [2]string { return [2]string{c.Type, c.Name} })
 		if _, err := tx.Exec(ctx, `UPDATE titles SET contributors = $1 WHERE id = $2`, contributors, id); err != nil {
 			return fmt.Errorf("update title %d: %w", id, err)
 		}
 	}
 	if _, err := tx.Exec(ctx, `UPDATE resources SET sort_name = $1, pub_type = $2 WHERE title_id = $3`,
-		kbsql.Fold(f.Name), int(f.PubType), id); err != nil {
+		Fold(f.Name), int(f.PubType), id); err != nil {
 		return fmt.Errorf("update resources of title %d: %w", id, err)
+	}
+	if err := tx.Reindex(ctx, IndexTitle, id); err != nil {
+		return err
 	}
 	if f.Identifiers == nil {
 		return nil // the update leaves the identifiers as they are
@@ -252,20 +250,12 @@ func writeTitleFields(ctx context.Context, tx pgx.Tx, id int64, f *kb.TitleField
 	if _, err := tx.Exec(ctx, `DELETE FROM title_identifiers WHERE title_id = $1`, id); err != nil {
 		return fmt.Errorf("replace identifiers of title %d: %w", id, err)
 	}
-	if len(f.Identifiers) == 0 {
-		return nil
-	}
-	types, subtypes := make([]int32, len(f.Identifiers)), make([]int32, len(f.Identifiers))
-	values, norms := make([]string, len(f.Identifiers)), make([]string, len(f.Identifiers))
-	valids := make([]bool, len(f.Identifiers))
-	for i, ident := range f.Identifiers {
-		types[i], subtypes[i], values[i] = int32(ident.Type), int32(ident.Subtype), ident.ID
-		norms[i], valids[i] = kbsql.IdentifierNorm(ident)
-	}
-	if _, err := tx.Exec(ctx, `INSERT INTO title_identifiers(title_id, type, subtype, value, norm, valid)
-		SELECT $1, * FROM unnest($2::int[], $3::int[], $4::text[], $5::text[], $6::boolean[])
-		ON CONFLICT DO NOTHING`, id, types, subtypes, values, norms, valids); err != nil {
-		return fmt.Errorf("add identifiers of title %d: %w", id, err)
+	for _, ident := range f.Identifiers {
+		norm, valid := IdentifierNorm(ident)
+		if _, err := tx.Exec(ctx, `INSERT INTO title_identifiers(title_id, type, subtype, value, norm, valid) VALUES ($1, $2, $3, $4, $5, $6)
+			ON CONFLICT DO NOTHING`, id, int(ident.Type), int(ident.Subtype), ident.ID, norm, valid); err != nil {
+			return fmt.Errorf("add identifiers of title %d: %w", id, err)
+		}
 	}
 	return nil
 }

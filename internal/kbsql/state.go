@@ -1,20 +1,17 @@
-package postgres
+package kbsql
 
 import (
 	"context"
 	"fmt"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // SetPackageState records a customer's package-level selection and
 // visibility: one row, whatever the package's size.
 func (s *Store) SetPackageState(ctx context.Context, custID string, packageID int64, st kb.PackageState) error {
-	return s.customerTx(ctx, custID, func(tx pgx.Tx) error {
-		if err := stateCheckPackage(ctx, tx, custID, packageID); err != nil {
+	return s.e.Write(ctx, custID, func(tx Tx) error {
+		if err := checkPackage(ctx, tx, custID, packageID); err != nil {
 			return err
 		}
 		_, err := tx.Exec(ctx, `INSERT INTO customer_packages(customer_id, package_id, selected, hidden) VALUES ($1, $2, $3, $4)
@@ -23,40 +20,38 @@ func (s *Store) SetPackageState(ctx context.Context, custID string, packageID in
 		if err != nil {
 			return fmt.Errorf("set package state: %w", err)
 		}
-		return bumpVersion(ctx, tx, kbsql.CustomerVersion(custID))
+		return bumpVersion(ctx, tx, CustomerVersion(custID))
 	})
 }
 
 // SetResourceState records a customer's title-level state in a package.
 func (s *Store) SetResourceState(ctx context.Context, custID string, packageID, titleID int64, st kb.ResourceState) error {
-	return s.customerTx(ctx, custID, func(tx pgx.Tx) error {
-		if err := stateCheckPackage(ctx, tx, custID, packageID); err != nil {
+	return s.e.Write(ctx, custID, func(tx Tx) error {
+		if err := checkPackage(ctx, tx, custID, packageID); err != nil {
 			return err
 		}
-		var found bool
-		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM resources WHERE package_id = $1 AND title_id = $2)`,
-			packageID, titleID).Scan(&found); err != nil {
+		found, err := exists(ctx, tx, `SELECT 1 FROM resources WHERE package_id = $1 AND title_id = $2`, packageID, titleID)
+		if err != nil {
 			return fmt.Errorf("set resource state: %w", err)
 		}
 		if !found {
 			return kb.NotFound("Title")
 		}
-		_, err := tx.Exec(ctx, `INSERT INTO customer_resources(customer_id, package_id, title_id, selected, hidden) VALUES ($1, $2, $3, $4, $5)
+		_, err = tx.Exec(ctx, `INSERT INTO customer_resources(customer_id, package_id, title_id, selected, hidden) VALUES ($1, $2, $3, $4, $5)
 			ON CONFLICT (customer_id, package_id, title_id) DO UPDATE SET selected = excluded.selected, hidden = excluded.hidden`,
 			custID, packageID, titleID, st.Selected, st.Hidden)
 		if err != nil {
 			return fmt.Errorf("set resource state: %w", err)
 		}
-		return bumpVersion(ctx, tx, kbsql.CustomerVersion(custID))
+		return bumpVersion(ctx, tx, CustomerVersion(custID))
 	})
 }
 
-// stateCheckPackage returns CodeNotFound unless the package exists and the
-// customer may see it: a managed package or one of the customer's own.
-func stateCheckPackage(ctx context.Context, tx pgx.Tx, custID string, packageID int64) error {
-	var found bool
-	err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM packages p WHERE p.id = $1 AND (p.customer_id IS NULL OR p.customer_id = $2))`,
-		packageID, custID).Scan(&found)
+// checkPackage returns CodeNotFound ("Package") unless the package exists
+// and the customer may see it: a managed package or one of the customer's
+// own.
+func checkPackage(ctx context.Context, q Querier, custID string, packageID int64) error {
+	found, err := exists(ctx, q, `SELECT 1 FROM packages p WHERE p.id = $2 AND `+sqlPackageVisible, custID, packageID)
 	if err != nil {
 		return fmt.Errorf("package %d: %w", packageID, err)
 	}

@@ -1,25 +1,12 @@
-package postgres
+package kbsql
 
 import (
 	"context"
 	"fmt"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/kbsql"
 )
-
-// ermUnstorable turns the error of a write of what (e.g. "contact 42")
-// that PostgreSQL refused for a character it cannot store into
-// CodeInvalid, and returns other errors as they are.
-func ermUnstorable(what string, err error) error {
-	if isCode(err, codeNotInRepertoire) || isCode(err, codeUntranslatable) || isCode(err, codeInvalidTextRepres) {
-		return kb.Errorf(kb.CodeInvalid, "The fields of %s hold a character the database cannot store (such as U+0000).", what)
-	}
-	return err
-}
 
 // ermWhat names an object in messages: its kind's noun in lower case and
 // its id.
@@ -37,26 +24,21 @@ func (s *Store) CreateERMObject(ctx context.Context, o kb.ERMObject) error {
 	if o.ID == "" {
 		return kb.Errorf(kb.CodeMissing, "%s needs an id.", o.Kind.Noun())
 	}
-	body, err := kbsql.ERMBody(ermWhat(o), o.Body)
+	body, err := ERMBody(ermWhat(o), o.Body)
 	if err != nil {
 		return err
 	}
-	return s.customerTx(ctx, o.CustomerID, func(tx pgx.Tx) error {
-		// One statement tells a missing customer from a taken id.
-		var customer, inserted bool
-		err := tx.QueryRow(ctx, `WITH c AS (SELECT 1 FROM customers WHERE id = $1),
-			ins AS (INSERT INTO erm_objects(customer_id, id, kind, status, description, created, updated, body)
-				SELECT $1, $2, $3, $4, $5, $6, $7, $8 FROM c
-				ON CONFLICT (customer_id, id) DO NOTHING RETURNING 1)
-			SELECT EXISTS (SELECT 1 FROM c), EXISTS (SELECT 1 FROM ins)`,
-			o.CustomerID, o.ID, string(o.Kind), o.Status, o.Description,
-			kbsql.FormatERMTime(o.Created), kbsql.FormatERMTime(o.Updated), body).Scan(&customer, &inserted)
-		switch {
-		case err != nil:
-			return ermUnstorable(ermWhat(o), fmt.Errorf("create %s %s: %w", o.Kind, o.ID, err))
-		case !customer:
-			return kb.NotFound("Customer")
-		case !inserted:
+	return s.e.Write(ctx, o.CustomerID, func(tx Tx) error {
+		if err := checkCustomer(ctx, tx, o.CustomerID); err != nil {
+			return err
+		}
+		n, err := tx.Exec(ctx, `INSERT INTO erm_objects(customer_id, id, kind, status, description, created, updated, body)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (customer_id, id) DO NOTHING`,
+			o.CustomerID, o.ID, string(o.Kind), o.Status, o.Description, FormatERMTime(o.Created), FormatERMTime(o.Updated), body)
+		if err != nil {
+			return fmt.Errorf("create %s %s: %w", o.Kind, o.ID, err)
+		}
+		if n == 0 {
 			return kb.Errorf(kb.CodeDuplicate, "An object with id %s already exists.", o.ID)
 		}
 		return nil
@@ -66,10 +48,10 @@ func (s *Store) CreateERMObject(ctx context.Context, o kb.ERMObject) error {
 // ERMObject returns one of the customer's objects of a kind; CodeNotFound,
 // naming the kind and the id, when the customer has none.
 func (s *Store) ERMObject(ctx context.Context, custID string, kind kb.ERMKind, id string) (kb.ERMObject, error) {
-	row := s.pool.QueryRow(ctx, `SELECT `+kbsql.ERMColumns+` FROM erm_objects o WHERE o.customer_id = $1 AND o.kind = $2 AND o.id = $3`,
+	row := s.e.Read().QueryRow(ctx, `SELECT `+ERMColumns+` FROM erm_objects o WHERE o.customer_id = $1 AND o.kind = $2 AND o.id = $3`,
 		custID, string(kind), id)
-	o, err := kbsql.ScanERMObject(row)
-	if noRows(err) {
+	o, err := ScanERMObject(row)
+	if NoRows(err) {
 		return kb.ERMObject{}, kind.NotFound(id)
 	}
 	if err != nil {
@@ -83,18 +65,18 @@ func (s *Store) ERMObject(ctx context.Context, custID string, kind kb.ERMKind, i
 // CodeNotFound when the customer has none with that kind and id, and
 // CodeInvalid when the body is not a JSON object.
 func (s *Store) UpdateERMObject(ctx context.Context, o kb.ERMObject) error {
-	body, err := kbsql.ERMBody(ermWhat(o), o.Body)
+	body, err := ERMBody(ermWhat(o), o.Body)
 	if err != nil {
 		return err
 	}
-	return s.customerTx(ctx, o.CustomerID, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `UPDATE erm_objects SET status = $1, description = $2, body = $3, updated = $4
+	return s.e.Write(ctx, o.CustomerID, func(tx Tx) error {
+		n, err := tx.Exec(ctx, `UPDATE erm_objects SET status = $1, description = $2, body = $3, updated = $4
 			WHERE customer_id = $5 AND kind = $6 AND id = $7`,
-			o.Status, o.Description, body, kbsql.FormatERMTime(o.Updated), o.CustomerID, string(o.Kind), o.ID)
+			o.Status, o.Description, body, FormatERMTime(o.Updated), o.CustomerID, string(o.Kind), o.ID)
 		if err != nil {
-			return ermUnstorable(ermWhat(o), fmt.Errorf("update %s %s: %w", o.Kind, o.ID, err))
+			return fmt.Errorf("update %s %s: %w", o.Kind, o.ID, err)
 		}
-		if tag.RowsAffected() == 0 {
+		if n == 0 {
 			return o.Kind.NotFound(o.ID)
 		}
 		return nil
@@ -105,7 +87,7 @@ func (s *Store) UpdateERMObject(ctx context.Context, o kb.ERMObject) error {
 // assignments, in one transaction; CodeNotFound when the customer has no
 // such object (and then nothing is deleted).
 func (s *Store) DeleteERMObject(ctx context.Context, custID string, kind kb.ERMKind, id string) error {
-	return s.customerTx(ctx, custID, func(tx pgx.Tx) error {
+	return s.e.Write(ctx, custID, func(tx Tx) error {
 		// The assignments first: their foreign key refuses the object's
 		// deletion while they remain. Only those of an object of the kind:
 		// the id of an object of another kind deletes nothing.
@@ -113,11 +95,11 @@ func (s *Store) DeleteERMObject(ctx context.Context, custID string, kind kb.ERMK
 			(SELECT id FROM erm_objects WHERE customer_id = $1 AND kind = $2 AND id = $3)`, custID, string(kind), id); err != nil {
 			return fmt.Errorf("delete the assignments of %s %s: %w", kind, id, err)
 		}
-		tag, err := tx.Exec(ctx, `DELETE FROM erm_objects WHERE customer_id = $1 AND kind = $2 AND id = $3`, custID, string(kind), id)
+		n, err := tx.Exec(ctx, `DELETE FROM erm_objects WHERE customer_id = $1 AND kind = $2 AND id = $3`, custID, string(kind), id)
 		if err != nil {
 			return fmt.Errorf("delete %s %s: %w", kind, id, err)
 		}
-		if tag.RowsAffected() == 0 {
+		if n == 0 {
 			return kind.NotFound(id)
 		}
 		return nil

@@ -1,4 +1,4 @@
-package postgres
+package kbsql
 
 import (
 	"context"
@@ -6,17 +6,13 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // stateFunc reads the customer's state of one object as the JSON a change
 // records, "" when the customer has none. The JSON is assembled in Go
-// (kbsql.JSONObject) rather than by jsonb, so that it reads as the SQLite
-// store's: the same key order, no spaces, flags as 1 and 0.
-type stateFunc func(ctx context.Context, tx pgx.Tx) (string, error)
+// (JSONObject): the same bytes on both engines.
+type stateFunc func(ctx context.Context, tx Tx) (string, error)
 
 // change records one change of a customer's holdings: the state before and
 // after, read the same way, so a change costs two small reads and one
@@ -28,7 +24,7 @@ type change struct {
 }
 
 // beginChange reads the state before the change.
-func beginChange(ctx context.Context, tx pgx.Tx, custID, object, action string, state stateFunc) (*change, error) {
+func beginChange(ctx context.Context, tx Tx, custID, object, action string, state stateFunc) (*change, error) {
 	c := &change{custID: custID, object: object, action: action, state: state}
 	if state != nil {
 		var err error
@@ -41,7 +37,7 @@ func beginChange(ctx context.Context, tx pgx.Tx, custID, object, action string, 
 
 // commit reads the state after the change, records the change and bumps
 // the customer's version.
-func (c *change) commit(ctx context.Context, tx pgx.Tx) error {
+func (c *change) commit(ctx context.Context, tx Tx) error {
 	after := ""
 	if c.state != nil {
 		var err error
@@ -53,25 +49,25 @@ func (c *change) commit(ctx context.Context, tx pgx.Tx) error {
 		c.custID, time.Now().UTC(), kb.ActorFrom(ctx), c.object, c.action, c.before, after); err != nil {
 		return fmt.Errorf("record change of %s: %w", c.object, err)
 	}
-	return bumpVersion(ctx, tx, kbsql.CustomerVersion(c.custID))
+	return bumpVersion(ctx, tx, CustomerVersion(c.custID))
 }
 
 // stateRow scans the one row q selects and returns fields(the scanned
 // values) as a JSON object; "" when q selects no row.
-func stateRow(ctx context.Context, tx pgx.Tx, q string, args []any, dest []any, fields func() []any) (string, error) {
+func stateRow(ctx context.Context, tx Tx, q string, args []any, dest []any, fields func() []any) (string, error) {
 	err := tx.QueryRow(ctx, q, args...).Scan(dest...)
-	if noRows(err) {
+	if NoRows(err) {
 		return "", nil
 	}
 	if err != nil {
 		return "", err
 	}
-	return kbsql.JSONObject(fields()...), nil
+	return JSONObject(fields()...), nil
 }
 
 // vendorState is the customer's state of a vendor.
 func vendorState(custID string, vendorID int64) stateFunc {
-	return func(ctx context.Context, tx pgx.Tx) (string, error) {
+	return func(ctx context.Context, tx Tx) (string, error) {
 		var proxy, token *string
 		return stateRow(ctx, tx, `SELECT proxy_id, token_value FROM customer_vendors WHERE customer_id = $1 AND vendor_id = $2`,
 			[]any{custID, vendorID}, []any{&proxy, &token},
@@ -82,7 +78,7 @@ func vendorState(custID string, vendorID int64) stateFunc {
 // packageState is the customer's state of a package; titleExceptions
 // counts its title-level rows (an index range of customer_resources).
 func packageState(custID string, packageID int64) stateFunc {
-	return func(ctx context.Context, tx pgx.Tx) (string, error) {
+	return func(ctx context.Context, tx Tx) (string, error) {
 		var selected, hidden, allowAdd bool
 		var covBegin, covEnd string
 		var proxy, token *string
@@ -100,7 +96,7 @@ func packageState(custID string, packageID int64) stateFunc {
 
 // resourceState is the customer's state of a title in a package.
 func resourceState(custID string, packageID, titleID int64) stateFunc {
-	return func(ctx context.Context, tx pgx.Tx) (string, error) {
+	return func(ctx context.Context, tx Tx) (string, error) {
 		var selected *bool
 		var hidden bool
 		var coverage, statement, udf string
@@ -119,7 +115,7 @@ func resourceState(custID string, packageID, titleID int64) stateFunc {
 
 // rootState is the customer's root proxy and labels.
 func rootState(custID string) stateFunc {
-	return func(ctx context.Context, tx pgx.Tx) (string, error) {
+	return func(ctx context.Context, tx Tx) (string, error) {
 		var proxy, labels string
 		return stateRow(ctx, tx, `SELECT root_proxy, labels FROM customers WHERE id = $1`,
 			[]any{custID}, []any{&proxy, &labels},
@@ -136,27 +132,26 @@ func jsonOr(s, none string) json.RawMessage {
 }
 
 // Changes lists the customer's recorded changes, newest first; a negative
-// limit lists them all, as SQLite's LIMIT -1 does.
+// limit lists them all.
 func (s *Store) Changes(ctx context.Context, custID string, limit int) ([]kb.Change, error) {
-	var lim *int
+	q := `SELECT id, at, key_id, object, action, before, after FROM changes WHERE customer_id = $1 ORDER BY id DESC`
+	args := []any{custID}
 	if limit >= 0 {
-		lim = &limit
+		q += ` LIMIT $2`
+		args = append(args, limit)
 	}
-	rows, err := s.pool.Query(ctx, `SELECT id, at, key_id, object, action, before, after FROM changes
-		WHERE customer_id = $1 ORDER BY id DESC LIMIT $2`, custID, lim)
-	if err != nil {
-		return nil, fmt.Errorf("changes of %s: %w", custID, err)
-	}
-	cs := []kb.Change{}
-	var at time.Time
-	var c kb.Change
-	_, err = pgx.ForEachRow(rows, []any{&c.ID, &at, &c.KeyID, &c.Object, &c.Action, &c.Before, &c.After}, func() error {
-		c.At = at.UTC().Format(time.RFC3339Nano)
-		cs = append(cs, c)
-		return nil
+	cs, err := queryAll(ctx, s.e.Read(), q, args, func(r Rows) (kb.Change, error) {
+		var c kb.Change
+		var at Time
+		err := r.Scan(&c.ID, &at, &c.KeyID, &c.Object, &c.Action, &c.Before, &c.After)
+		c.At = at.T.UTC().Format(time.RFC3339Nano)
+		return c, err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("changes of %s: %w", custID, err)
+	}
+	if cs == nil {
+		cs = []kb.Change{}
 	}
 	return cs, nil
 }

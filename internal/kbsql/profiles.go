@@ -1,10 +1,8 @@
-package postgres
+package kbsql
 
 import (
 	"context"
 	"fmt"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/kbserver/kbserver/internal/kb"
 )
@@ -12,13 +10,13 @@ import (
 // SaveProfile creates a publication search profile or changes its password
 // hash and guest access.
 func (s *Store) SaveProfile(ctx context.Context, p kb.Profile) error {
-	return s.customerTx(ctx, p.ID.CustomerID, func(tx pgx.Tx) error {
+	return s.e.Write(ctx, p.ID.CustomerID, func(tx Tx) error {
+		if err := checkCustomer(ctx, tx, p.ID.CustomerID); err != nil {
+			return err
+		}
 		_, err := tx.Exec(ctx, `INSERT INTO profiles(customer_id, group_id, profile_id, password_hash, guest) VALUES ($1, $2, $3, $4, $5)
 			ON CONFLICT (customer_id, group_id, profile_id) DO UPDATE SET password_hash = excluded.password_hash, guest = excluded.guest`,
 			p.ID.CustomerID, p.ID.GroupID, p.ID.ProfileID, p.PasswordHash, p.Guest)
-		if isCode(err, codeForeignKeyViolation) {
-			return kb.NotFound("Customer")
-		}
 		if err != nil {
 			return fmt.Errorf("save profile %s: %w", p.ID, err)
 		}
@@ -29,9 +27,9 @@ func (s *Store) SaveProfile(ctx context.Context, p kb.Profile) error {
 // LookupProfile returns a publication search profile.
 func (s *Store) LookupProfile(ctx context.Context, id kb.ProfileID) (kb.Profile, error) {
 	p := kb.Profile{ID: id}
-	err := s.pool.QueryRow(ctx, `SELECT password_hash, guest FROM profiles WHERE customer_id = $1 AND group_id = $2 AND profile_id = $3`,
+	err := s.e.Read().QueryRow(ctx, `SELECT password_hash, guest FROM profiles WHERE customer_id = $1 AND group_id = $2 AND profile_id = $3`,
 		id.CustomerID, id.GroupID, id.ProfileID).Scan(&p.PasswordHash, &p.Guest)
-	if noRows(err) {
+	if NoRows(err) {
 		return p, kb.NotFound("Profile")
 	}
 	if err != nil {

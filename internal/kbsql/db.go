@@ -1,0 +1,143 @@
+package kbsql
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// The shared store (Store) runs its SQL through these interfaces, which
+// each engine implements over its driver (database/sql for SQLite, pgx for
+// PostgreSQL). A statement is written once for both engines, with
+// PostgreSQL's numbered parameters ($1, $2, …), which SQLite reads as well,
+// and with TRUE and FALSE for flags (SQLite stores them as 1 and 0). What
+// an engine must do its own way is a method of Engine or Tx, or a fragment
+// of Dialect.
+
+// Querier runs statements.
+type Querier interface {
+	// Query runs a statement that returns rows.
+	Query(ctx context.Context, sql string, args ...any) (Rows, error)
+	// QueryRow runs a statement that returns at most one row; its Scan
+	// returns ErrNoRows when there is none.
+	QueryRow(ctx context.Context, sql string, args ...any) Row
+	// Exec runs a statement and returns the number of rows it changed.
+	Exec(ctx context.Context, sql string, args ...any) (int64, error)
+	// Batch runs the statements in order and returns their results, which
+	// the caller reads in the same order and then closes. PostgreSQL sends
+	// them in one round trip; SQLite runs each when its result is read.
+	Batch(ctx context.Context, stmts ...Stmt) Results
+}
+
+// Stmt is one statement of a Batch.
+type Stmt struct {
+	SQL  string
+	Args []any
+}
+
+// Results are the results of a Batch, read in order.
+type Results interface {
+	// Query returns the rows of the next statement.
+	Query() (Rows, error)
+	// Close finishes the batch: it returns the first error of a statement
+	// not read.
+	Close() error
+}
+
+// Rows are the rows of a query, read with Next and Scan and then closed.
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+	Close()
+}
+
+// Row is the one row of QueryRow.
+type Row interface{ Scan(dest ...any) error }
+
+// ErrNoRows is the error of Row.Scan when the query returned no row.
+var ErrNoRows = sql.ErrNoRows
+
+// NoRows reports whether err says a query returned no row.
+func NoRows(err error) bool { return errors.Is(err, ErrNoRows) }
+
+// Tx is one write transaction.
+type Tx interface {
+	Querier
+	// Dialect returns the engine's SQL fragments.
+	Dialect() Dialect
+	// Reindex brings the engine's search index of one vendor, package or
+	// title (by id) in line with its row, removing the entry of a row that
+	// is gone. On PostgreSQL, whose search columns are generated from the
+	// row, it does nothing.
+	Reindex(ctx context.Context, kind IndexKind, id int64) error
+}
+
+// IndexKind names what Tx.Reindex indexes.
+type IndexKind int
+
+// The kinds of Tx.Reindex.
+const (
+	IndexVendor IndexKind = iota
+	IndexPackage
+	IndexTitle
+)
+
+// Engine is what the shared store needs of a database engine.
+type Engine interface {
+	// Read returns where the reads outside a transaction go.
+	Read() Querier
+	// Write runs fn in one write transaction, committing when fn returns
+	// nil and rolling back otherwise. custID names the customer whose
+	// state fn changes ("" for none): the customer's writes run one after
+	// another (on SQLite all writes do).
+	Write(ctx context.Context, custID string, fn func(Tx) error) error
+	// Dialect returns the SQL fragments the engine writes its own way.
+	Dialect() Dialect
+}
+
+// Dialect gives the SQL fragments whose text differs between the engines,
+// and tells the engine's errors apart.
+type Dialect interface {
+	// InIDs returns the condition that the integer expression col is one of
+	// the ids of the parameter param, whose argument is an []int64.
+	InIDs(col, param string) string
+	// ERMField returns the text of the member at path of the JSON body of
+	// the ERM object o (NULL when it has none).
+	ERMField(path []string) string
+	// FoldASCII returns the text expression expr with its ASCII letters in
+	// lower case and every other byte as it is, to be compared and ordered
+	// byte by byte.
+	FoldASCII(expr string) string
+	// IsForeignKeyViolation reports whether err is the engine's refusal of
+	// a row whose foreign key names no row.
+	IsForeignKeyViolation(err error) bool
+}
+
+// queryAll runs a query and returns every row, read by scan.
+func queryAll[T any](ctx context.Context, q Querier, query string, args []any, scan func(Rows) (T, error)) ([]T, error) {
+	rows, err := q.Query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// exists reports whether the query returns a row.
+func exists(ctx context.Context, q Querier, query string, args ...any) (bool, error) {
+	var one int
+	err := q.QueryRow(ctx, query, args...).Scan(&one)
+	if NoRows(err) {
+		return false, nil
+	}
+	return err == nil, err
+}

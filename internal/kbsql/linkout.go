@@ -1,0 +1,135 @@
+package kbsql
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"fmt"
+	"time"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// linkSecretName is the server_secrets row of the link-signing secret.
+const linkSecretName = "linkout"
+
+// linkSecretLen is the length of a new link-signing secret.
+const linkSecretLen = 32
+
+// LinkSecret returns the server's link-signing secret, creating 32 random
+// bytes at first use, and keeps it in memory: it never changes while the
+// database lives. Every server over the database ends with the one row
+// that won: a new secret is inserted with ON CONFLICT DO NOTHING (which on
+// PostgreSQL waits for a concurrent insert to commit) and read back by a
+// statement of its own in the same write transaction, which sees the
+// winner. The caller gets its own copy.
+func (s *Store) LinkSecret(ctx context.Context) ([]byte, error) {
+	if p := s.secret.Load(); p != nil {
+		return bytes.Clone(*p), nil
+	}
+	const read = `SELECT value FROM server_secrets WHERE name = $1`
+	var secret []byte
+	err := s.e.Read().QueryRow(ctx, read, linkSecretName).Scan(&secret)
+	if NoRows(err) {
+		err = s.e.Write(ctx, "", func(tx Tx) error {
+			fresh := make([]byte, linkSecretLen)
+			rand.Read(fresh) // never fails (crypto/rand panics instead)
+			if _, err := tx.Exec(ctx, `INSERT INTO server_secrets(name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`,
+				linkSecretName, fresh); err != nil {
+				return err
+			}
+			return tx.QueryRow(ctx, read, linkSecretName).Scan(&secret)
+		})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("link secret: %w", err)
+	}
+	if len(secret) < kb.MinLinkSecretLen {
+		// Never the store's doing: someone edited the row.
+		return nil, fmt.Errorf("link secret: stored secret has %d bytes, fewer than %d", len(secret), kb.MinLinkSecretLen)
+	}
+	s.secret.Store(&secret)
+	return bytes.Clone(secret), nil
+}
+
+// ResourceLink returns the link of a resource in the customer's collection:
+// selected (its title-level state, else its package's), neither it nor its
+// package hidden, in a package (and of a title) the customer may see. Any
+// other resource, or an unknown customer, is CodeNotFound "Title not
+// found". The proxy mask is that of the resource's effective proxy
+// (kb.EffectiveProxy); "" for no proxy or for an id the customer has no
+// proxy by.
+func (s *Store) ResourceLink(ctx context.Context, custID string, key kb.ResourceKey) (kb.ResourceLink, error) {
+	var l kb.ResourceLink
+	var vFact, vValue, pFact, pValue, proxy *string
+	var packageProxy, vendorProxy, root string
+	var inCollection bool
+	err := s.e.Read().QueryRow(ctx, `SELECT r.url, v.token_fact, cv.token_value, p.token_fact, cp.token_value,
+			COALESCE(cr.selected, cp.selected, FALSE) AND NOT COALESCE(cp.hidden, FALSE) AND NOT COALESCE(cr.hidden, FALSE),
+			cr.proxy_id, COALESCE(cp.proxy_id, ''), COALESCE(cv.proxy_id, ''), c.root_proxy
+		FROM resources r
+		JOIN packages p ON p.id = r.package_id
+		JOIN vendors v ON v.id = p.vendor_id
+		JOIN titles t ON t.id = r.title_id
+		JOIN customers c ON c.id = $1
+		LEFT JOIN customer_packages cp ON cp.customer_id = $1 AND cp.package_id = r.package_id
+		LEFT JOIN customer_resources cr ON cr.customer_id = $1 AND cr.package_id = r.package_id AND cr.title_id = r.title_id
+		LEFT JOIN customer_vendors cv ON cv.customer_id = $1 AND cv.vendor_id = p.vendor_id
+		WHERE r.package_id = $2 AND r.title_id = $3 AND `+sqlPackageVisible+` AND `+sqlTitleVisible,
+		custID, key.PackageID, key.TitleID).
+		Scan(&l.URL, &vFact, &vValue, &pFact, &pValue, &inCollection, &proxy, &packageProxy, &vendorProxy, &root)
+	if NoRows(err) {
+		return kb.ResourceLink{}, kb.NotFound("Title")
+	}
+	if err != nil {
+		return kb.ResourceLink{}, fmt.Errorf("resource link %d/%d: %w", key.PackageID, key.TitleID, err)
+	}
+	if !inCollection {
+		return kb.ResourceLink{}, kb.NotFound("Title")
+	}
+	if vFact != nil {
+		l.VendorToken = &kb.Token{FactName: *vFact, Value: str(vValue)}
+	}
+	if pFact != nil {
+		l.PackageToken = &kb.Token{FactName: *pFact, Value: str(pValue)}
+	}
+	if id := effectiveProxy(proxy, packageProxy, vendorProxy, root).ID; id != kb.NoProxyID {
+		err := s.e.Read().QueryRow(ctx, `SELECT url_mask FROM proxies WHERE customer_id = $1 AND id = $2`, custID, id).Scan(&l.ProxyMask)
+		if err != nil && !NoRows(err) {
+			return kb.ResourceLink{}, fmt.Errorf("resource link %d/%d: proxy %s: %w", key.PackageID, key.TitleID, id, err)
+		}
+	}
+	return l, nil
+}
+
+// CountLinkOut adds one to the resource's link-out count and sets its last
+// use to now, in one statement. It does not check that the resource
+// exists: the caller has just resolved its link. A count is statistics, not
+// holdings: it takes no customer's lock, and the upsert cannot lose a
+// concurrent one.
+func (s *Store) CountLinkOut(ctx context.Context, custID string, key kb.ResourceKey) error {
+	err := s.e.Write(ctx, "", func(tx Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO link_outs(customer_id, package_id, title_id, count, last) VALUES ($1, $2, $3, 1, $4)
+			ON CONFLICT (customer_id, package_id, title_id) DO UPDATE SET count = link_outs.count + 1, last = excluded.last`,
+			custID, key.PackageID, key.TitleID, time.Now().UTC())
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("count link-out %d/%d: %w", key.PackageID, key.TitleID, err)
+	}
+	return nil
+}
+
+// LinkOutCount returns the resource's link-out count, 0 when it has none.
+func (s *Store) LinkOutCount(ctx context.Context, custID string, key kb.ResourceKey) (int64, error) {
+	var n int64
+	err := s.e.Read().QueryRow(ctx, `SELECT count FROM link_outs WHERE customer_id = $1 AND package_id = $2 AND title_id = $3`,
+		custID, key.PackageID, key.TitleID).Scan(&n)
+	if NoRows(err) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("link-out count %d/%d: %w", key.PackageID, key.TitleID, err)
+	}
+	return n, nil
+}

@@ -1,0 +1,70 @@
+// Package kbsql is the store code that both SQL engines share: the
+// holdings writes and their change history, customers, keys, proxies,
+// profiles, notes, link-outs, resource management objects, the reads of
+// one vendor, package or title, and the import flow, each written once
+// over the small Engine interface that internal/sqlite and
+// internal/postgres implement. Those packages keep only what truly
+// differs: opening and migrating the database, search, snapshot builds
+// and the engine's own bulk paths.
+package kbsql
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// Store implements the parts of kb.Store that do not depend on the engine.
+// An engine's store embeds it.
+type Store struct {
+	e      Engine
+	d      Dialect
+	secret atomic.Pointer[[]byte] // the link-signing secret once read (linkout.go)
+}
+
+// New returns the shared store over an engine.
+func New(e Engine) *Store { return &Store{e: e, d: e.Dialect()} }
+
+// Engine returns the engine the store runs on.
+func (s *Store) Engine() Engine { return s.e }
+
+// RootProxy returns the customer's root proxy id, or "Customer not found".
+func (s *Store) RootProxy(ctx context.Context, custID string) (string, error) {
+	var id string
+	err := s.e.Read().QueryRow(ctx, `SELECT root_proxy FROM customers WHERE id = $1`, custID).Scan(&id)
+	if NoRows(err) {
+		return "", kb.NotFound("Customer")
+	}
+	if err != nil {
+		return "", fmt.Errorf("customer %s: %w", custID, err)
+	}
+	return id, nil
+}
+
+// bumpVersion adds one to the named version counter, in the caller's
+// transaction.
+func bumpVersion(ctx context.Context, tx Tx, name string) error {
+	_, err := tx.Exec(ctx, `INSERT INTO versions(name, n) VALUES ($1, 1) ON CONFLICT (name) DO UPDATE SET n = versions.n + 1`, name)
+	if err != nil {
+		return fmt.Errorf("bump version %s: %w", name, err)
+	}
+	return nil
+}
+
+// BumpVersion is bumpVersion for an engine's own transactions (imports).
+func BumpVersion(ctx context.Context, tx Tx, name string) error { return bumpVersion(ctx, tx, name) }
+
+// CollectionVersion returns a value that changes whenever the customer's
+// collection may have: after any import, and after any change of the
+// customer's holdings.
+func (s *Store) CollectionVersion(ctx context.Context, custID string) (string, error) {
+	var kbv, cv int64
+	err := s.e.Read().QueryRow(ctx, `SELECT COALESCE((SELECT n FROM versions WHERE name = '`+KBVersion+`'), 0),
+		COALESCE((SELECT n FROM versions WHERE name = $1), 0)`, CustomerVersion(custID)).Scan(&kbv, &cv)
+	if err != nil {
+		return "", fmt.Errorf("collection version of %s: %w", custID, err)
+	}
+	return CollectionVersion(kbv, cv), nil
+}

@@ -1,0 +1,119 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/kbserver/kbserver/internal/kbsql"
+)
+
+// engine is the PostgreSQL engine of the shared store (kbsql.Engine): reads
+// go to the pool, writes are transactions holding the customer's lock
+// (customerTx).
+type engine struct{ s *Store }
+
+var _ kbsql.Engine = engine{}
+
+func (e engine) Read() kbsql.Querier { return querier{e.s.pool} }
+
+func (e engine) Write(ctx context.Context, custID string, fn func(kbsql.Tx) error) error {
+	run := func(tx pgx.Tx) error { return fn(txQuerier{querier{tx}}) }
+	if custID == "" {
+		return e.s.inTx(ctx, run)
+	}
+	return e.s.customerTx(ctx, custID, run)
+}
+
+func (engine) Dialect() kbsql.Dialect { return dialect{} }
+
+// pgxQuerier is what pgx's pool and transactions have in common.
+type pgxQuerier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
+}
+
+// querier runs the shared store's statements with pgx, which caches each
+// statement prepared on its connection.
+type querier struct{ q pgxQuerier }
+
+func (x querier) Query(ctx context.Context, q string, args ...any) (kbsql.Rows, error) {
+	rows, err := x.q.Query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+func (x querier) QueryRow(ctx context.Context, q string, args ...any) kbsql.Row {
+	return row{x.q.QueryRow(ctx, q, args...)}
+}
+
+func (x querier) Exec(ctx context.Context, q string, args ...any) (int64, error) {
+	tag, err := x.q.Exec(ctx, q, args...)
+	return tag.RowsAffected(), err
+}
+
+func (x querier) Batch(ctx context.Context, stmts ...kbsql.Stmt) kbsql.Results {
+	b := &pgx.Batch{}
+	for _, st := range stmts {
+		b.Queue(st.SQL, st.Args...)
+	}
+	return results{x.q.SendBatch(ctx, b)}
+}
+
+// row is a pgx row whose Scan says kbsql.ErrNoRows when there is none.
+type row struct{ r pgx.Row }
+
+func (r row) Scan(dest ...any) error {
+	err := r.r.Scan(dest...)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return kbsql.ErrNoRows
+	}
+	return err
+}
+
+// results are a batch's results as kbsql.Results.
+type results struct{ br pgx.BatchResults }
+
+func (r results) Query() (kbsql.Rows, error) {
+	rows, err := r.br.Query()
+	if err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+func (r results) Close() error { return r.br.Close() }
+
+// txQuerier is a write transaction.
+type txQuerier struct{ querier }
+
+func (txQuerier) Dialect() kbsql.Dialect { return dialect{} }
+
+// Reindex does nothing: the search columns (fts) are generated from the
+// rows.
+func (txQuerier) Reindex(context.Context, kbsql.IndexKind, int64) error { return nil }
+
+// dialect is PostgreSQL's SQL for what the engines write differently.
+type dialect struct{}
+
+func (dialect) InIDs(col, param string) string { return col + ` = ANY(` + param + `::bigint[])` }
+
+// ERMField reads the member from the body parsed once on write (doc);
+// the path's keys are constants of kbsql: plain names, safe in a literal.
+func (dialect) ERMField(path []string) string {
+	return `(o.doc #>> '{` + strings.Join(path, ",") + `}')`
+}
+
+// FoldASCII folds in the "C" collation, whose lower() changes ASCII
+// letters only whatever the database's locale, and whose comparisons are
+// byte by byte, as SQLite's.
+func (dialect) FoldASCII(expr string) string { return `lower(` + expr + ` COLLATE "C")` }
+
+func (dialect) IsForeignKeyViolation(err error) bool { return isCode(err, codeForeignKeyViolation) }

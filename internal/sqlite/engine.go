@@ -1,0 +1,205 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/kbserver/kbserver/internal/kbsql"
+)
+
+// engine is the SQLite engine of the shared store (kbsql.Engine): reads go
+// to the reader pool as prepared statements, writes to the one writer
+// connection.
+type engine struct{ s *Store }
+
+var _ kbsql.Engine = engine{}
+
+func (e engine) Read() kbsql.Querier { return querier{q: e.s.r, s: e.s} }
+
+func (e engine) Write(ctx context.Context, _ string, fn func(kbsql.Tx) error) error {
+	return e.s.inTx(ctx, func(tx *sql.Tx) error { return fn(txQuerier{querier{q: tx}}) })
+}
+
+func (engine) Dialect() kbsql.Dialect { return dialect{} }
+
+// sqlQuerier is what database/sql's *DB and *Tx have in common.
+type sqlQuerier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// querier runs the shared store's statements on a database/sql handle.
+// When s is set (the reader pool), queries run as statements prepared once
+// (statements.go).
+type querier struct {
+	q sqlQuerier
+	s *Store
+}
+
+func (x querier) Query(ctx context.Context, q string, args ...any) (kbsql.Rows, error) {
+	var rows *sql.Rows
+	var err error
+	if x.s != nil {
+		rows, err = x.s.queryPrepared(ctx, q, sqlArgs(args)...)
+	} else {
+		rows, err = x.q.QueryContext(ctx, q, sqlArgs(args)...)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return sqlRows{rows}, nil
+}
+
+func (x querier) QueryRow(ctx context.Context, q string, args ...any) kbsql.Row {
+	if x.s != nil {
+		rows, err := x.s.queryPrepared(ctx, q, sqlArgs(args)...)
+		return &sqlRow{rows: rows, err: err}
+	}
+	return x.q.QueryRowContext(ctx, q, sqlArgs(args)...)
+}
+
+func (x querier) Exec(ctx context.Context, q string, args ...any) (int64, error) {
+	res, err := x.q.ExecContext(ctx, q, sqlArgs(args)...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+func (x querier) Batch(ctx context.Context, stmts ...kbsql.Stmt) kbsql.Results {
+	return &results{ctx: ctx, q: x, stmts: stmts}
+}
+
+// txQuerier is a write transaction.
+type txQuerier struct{ querier }
+
+func (txQuerier) Dialect() kbsql.Dialect { return dialect{} }
+
+// Reindex rewrites the FTS5 entries of one vendor, package or title from
+// its row (none when the row is gone).
+func (t txQuerier) Reindex(ctx context.Context, kind kbsql.IndexKind, id int64) error {
+	var stmts []string
+	switch kind {
+	case kbsql.IndexVendor:
+		stmts = []string{`DELETE FROM vendor_fts WHERE rowid = $1`,
+			`INSERT INTO vendor_fts(rowid, name) SELECT id, name FROM vendors WHERE id = $1`}
+	case kbsql.IndexPackage:
+		stmts = []string{`DELETE FROM package_fts WHERE rowid = $1`,
+			`INSERT INTO package_fts(rowid, name) SELECT id, name FROM packages WHERE id = $1`}
+	case kbsql.IndexTitle:
+		stmts = []string{`DELETE FROM title_fts WHERE rowid = $1`, `DELETE FROM title_tri WHERE rowid = $1`,
+			`INSERT INTO title_fts(rowid, name, publisher, subjects) SELECT id, name, publisher, ` + sqlSubjectWords + ` FROM titles WHERE id = $1`,
+			`INSERT INTO title_tri(rowid, name, publisher) SELECT id, name, publisher FROM titles WHERE id = $1`}
+	}
+	for _, q := range stmts {
+		if _, err := t.Exec(ctx, q, id); err != nil {
+			return fmt.Errorf("index %d: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// sqlSubjectWords is the subjects column of title_fts for a title row: its
+// subject names (stored as JSON [[type,name],...]) joined by " ; ".
+const sqlSubjectWords = `COALESCE((SELECT group_concat(json_extract(value, '$[1]'), ' ; ')
+	FROM json_each(CASE WHEN subjects = '' THEN '[]' ELSE subjects END)), '')`
+
+// sqlArgs converts the shared store's arguments to what the driver binds:
+// a time as RFC 3339 UTC text with nanoseconds (which kbsql.Time reads
+// back), a list of ids or texts as a JSON array (for json_each).
+// The caller's slice is left as it is.
+func sqlArgs(args []any) []any {
+	out := args
+	for i, a := range args {
+		var v any
+		switch a := a.(type) {
+		case time.Time:
+			v = a.UTC().Format(time.RFC3339Nano)
+		case []int64, []string:
+			b, _ := json.Marshal(a)
+			v = string(b)
+		default:
+			continue
+		}
+		if &out[0] == &args[0] {
+			out = append([]any(nil), args...)
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// sqlRows are database/sql rows as kbsql.Rows.
+type sqlRows struct{ *sql.Rows }
+
+func (r sqlRows) Close() { r.Rows.Close() }
+
+// sqlRow is the first row of a prepared query, as kbsql.Row.
+type sqlRow struct {
+	rows *sql.Rows
+	err  error
+}
+
+func (r *sqlRow) Scan(dest ...any) error {
+	if r.err != nil {
+		return r.err
+	}
+	defer r.rows.Close()
+	if !r.rows.Next() {
+		if err := r.rows.Err(); err != nil {
+			return err
+		}
+		return sql.ErrNoRows
+	}
+	if err := r.rows.Scan(dest...); err != nil {
+		return err
+	}
+	return r.rows.Close()
+}
+
+// results runs a batch's statements one at a time, as they are read.
+type results struct {
+	ctx   context.Context
+	q     querier
+	stmts []kbsql.Stmt
+	next  int
+}
+
+func (r *results) Query() (kbsql.Rows, error) {
+	if r.next >= len(r.stmts) {
+		return nil, errors.New("batch: no more statements")
+	}
+	st := r.stmts[r.next]
+	r.next++
+	return r.q.Query(r.ctx, st.SQL, st.Args...)
+}
+
+func (r *results) Close() error { return nil }
+
+// dialect is SQLite's SQL for what the engines write differently.
+type dialect struct{}
+
+func (dialect) InIDs(col, param string) string {
+	return col + ` IN (SELECT value FROM json_each(` + param + `))`
+}
+
+func (dialect) ERMField(path []string) string {
+	return `json_extract(o.body, '$.` + strings.Join(path, ".") + `')`
+}
+
+func (dialect) FoldASCII(expr string) string { return `lower(` + expr + `)` }
+
+// sqliteConstraintForeignKey is SQLITE_CONSTRAINT_FOREIGNKEY, the extended
+// result code of a foreign key violation.
+const sqliteConstraintForeignKey = 787
+
+func (dialect) IsForeignKeyViolation(err error) bool {
+	var e interface{ Code() int }
+	return errors.As(err, &e) && e.Code() == sqliteConstraintForeignKey
+}
