@@ -79,12 +79,3 @@ func (f Field) String() string {
 	}
 	return "Field(" + strconv.Itoa(int(f)) + ")"
 }
-
-// isDateField reports whether f holds a date that the reader normalises.
-func isDateField(f Field) bool {
-	switch f {
-	case DateFirstIssueOnline, DateLastIssueOnline, DateMonographPublishedPrint, DateMonographPublishedOnline:
-		return true
-	}
-	return false
-}

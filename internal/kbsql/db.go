@@ -92,6 +92,10 @@ type Engine interface {
 	// state fn changes ("" for none): the customer's writes run one after
 	// another (on SQLite all writes do).
 	Write(ctx context.Context, custID string, fn func(Tx) error) error
+	// Import runs fn in one write transaction that holds the import lock
+	// (imports run one at a time), with the engine's bulk path of an
+	// import.
+	Import(ctx context.Context, fn func(Tx, BulkWriter) error) error
 	// Dialect returns the SQL fragments the engine writes its own way.
 	Dialect() Dialect
 }
@@ -102,6 +106,8 @@ type Dialect interface {
 	// InIDs returns the condition that the integer expression col is one of
 	// the ids of the parameter param, whose argument is an []int64.
 	InIDs(col, param string) string
+	// InTexts is InIDs for a text expression and an []string.
+	InTexts(col, param string) string
 	// ERMField returns the text of the member at path of the JSON body of
 	// the ERM object o (NULL when it has none).
 	ERMField(path []string) string

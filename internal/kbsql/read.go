@@ -2,9 +2,7 @@ package kbsql
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -63,26 +61,6 @@ func DecodePairs(s string) ([][2]string, error) {
 		ps[i] = [2]string{vs[2*i], vs[2*i+1]}
 	}
 	return ps, nil
-}
-
-// DecodeIdentifiers reads identifiers stored as a JSON array of [type,
-// subtype, value] string triples.
-func DecodeIdentifiers(s string) ([]kb.Identifier, error) {
-	vs, err := decodeRows(s, 3)
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]kb.Identifier, len(vs)/3)
-	for i := range ids {
-		typ, err1 := strconv.Atoi(vs[3*i])
-		sub, err2 := strconv.Atoi(vs[3*i+1])
-		if err := errors.Join(err1, err2); err != nil {
-			return nil, err
-		}
-		ids[i] = kb.Identifier{ID: vs[3*i+2], Source: "ResourceIdentifier",
-			Type: kb.IdentifierType(typ), Subtype: kb.IdentifierSubtype(sub)}
-	}
-	return ids, nil
 }
 
 // decodeRows reads s, a JSON array of arrays of strings ([["a","b"],...]),
@@ -212,29 +190,4 @@ func (c *jsonCursor) str() (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// EffectiveProxy is the proxy of an object whose own setting is own when
-// set is true (otherwise inherited) and whose ancestors' settings are the
-// explicit ones in inherited, nearest first, then the root proxy (rule 4
-// of the specification: package, then vendor, then root).
-func EffectiveProxy(own string, set bool, inherited ...string) kb.ProxyRef {
-	if set {
-		return kb.ProxyRef{ID: own}
-	}
-	for _, id := range inherited {
-		if id != "" {
-			return kb.ProxyRef{ID: id, Inherited: true}
-		}
-	}
-	return kb.ProxyRef{ID: kb.NoProxyID, Inherited: true}
-}
-
-// Visibility is the visibility of a package or resource the customer has
-// hidden or not.
-func Visibility(hidden bool) kb.Visibility {
-	if hidden {
-		return kb.Visibility{Hidden: true, Reason: kb.ReasonHiddenByCustomer}
-	}
-	return kb.Visibility{}
 }

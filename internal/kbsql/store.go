@@ -53,9 +53,6 @@ func bumpVersion(ctx context.Context, tx Tx, name string) error {
 	return nil
 }
 
-// BumpVersion is bumpVersion for an engine's own transactions (imports).
-func BumpVersion(ctx context.Context, tx Tx, name string) error { return bumpVersion(ctx, tx, name) }
-
 // CollectionVersion returns a value that changes whenever the customer's
 // collection may have: after any import, and after any change of the
 // customer's holdings.
@@ -66,5 +63,5 @@ func (s *Store) CollectionVersion(ctx context.Context, custID string) (string, e
 	if err != nil {
 		return "", fmt.Errorf("collection version of %s: %w", custID, err)
 	}
-	return CollectionVersion(kbv, cv), nil
+	return fmt.Sprintf("%d.%d", kbv, cv), nil
 }

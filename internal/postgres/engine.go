@@ -105,6 +105,8 @@ type dialect struct{}
 
 func (dialect) InIDs(col, param string) string { return col + ` = ANY(` + param + `::bigint[])` }
 
+func (dialect) InTexts(col, param string) string { return col + ` = ANY(` + param + `::text[])` }
+
 // ERMField reads the member from the body parsed once on write (doc);
 // the path's keys are constants of kbsql: plain names, safe in a literal.
 func (dialect) ERMField(path []string) string {

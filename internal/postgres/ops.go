@@ -69,21 +69,3 @@ func (s *Store) Stats(ctx context.Context) (kb.StoreStats, error) {
 	}
 	return st, nil
 }
-
-// recordImport adds res to the imports log and the running totals, in the
-// import's transaction.
-func recordImport(ctx context.Context, tx pgx.Tx, res kb.ImportResult) error {
-	_, err := tx.Exec(ctx, `INSERT INTO imports(finished, vendor_id, package_id, rows, titles_created, titles_matched,
-		resources_added, resources_updated, resources_removed) VALUES (clock_timestamp(), $1, $2, $3, $4, $5, $6, $7, $8)`,
-		res.VendorID, res.PackageID, res.Rows, res.TitlesCreated, res.TitlesMatched,
-		res.ResourcesAdded, res.ResourcesUpdated, res.ResourcesRemoved)
-	if err == nil {
-		_, err = tx.Exec(ctx, `INSERT INTO import_totals(id, imports, rows, finished) VALUES (1, 1, $1, clock_timestamp())
-			ON CONFLICT (id) DO UPDATE SET imports = import_totals.imports + 1, rows = import_totals.rows + excluded.rows,
-			finished = excluded.finished`, res.Rows)
-	}
-	if err != nil {
-		return fmt.Errorf("record import: %w", err)
-	}
-	return nil
-}

@@ -111,8 +111,9 @@ const sqlSubjectWords = `COALESCE((SELECT group_concat(json_extract(value, '$[1]
 	FROM json_each(CASE WHEN subjects = '' THEN '[]' ELSE subjects END)), '')`
 
 // sqlArgs converts the shared store's arguments to what the driver binds:
-// a time as RFC 3339 UTC text with nanoseconds (which kbsql.Time reads
-// back), a list of ids or texts as a JSON array (for json_each).
+// a time as RFC 3339 UTC text with nine fraction digits (fixed width, so
+// that text order is time order; kbsql.Time reads it back), a list of ids
+// or texts as a JSON array (for json_each).
 // The caller's slice is left as it is.
 func sqlArgs(args []any) []any {
 	out := args
@@ -120,7 +121,7 @@ func sqlArgs(args []any) []any {
 		var v any
 		switch a := a.(type) {
 		case time.Time:
-			v = a.UTC().Format(time.RFC3339Nano)
+			v = a.UTC().Format(timeLayout)
 		case []int64, []string:
 			b, _ := json.Marshal(a)
 			v = string(b)
@@ -134,6 +135,9 @@ func sqlArgs(args []any) []any {
 	}
 	return out
 }
+
+// timeLayout is the text of a time argument.
+const timeLayout = "2006-01-02T15:04:05.000000000Z07:00"
 
 // sqlRows are database/sql rows as kbsql.Rows.
 type sqlRows struct{ *sql.Rows }
@@ -188,6 +192,8 @@ type dialect struct{}
 func (dialect) InIDs(col, param string) string {
 	return col + ` IN (SELECT value FROM json_each(` + param + `))`
 }
+
+func (dialect) InTexts(col, param string) string { return dialect{}.InIDs(col, param) }
 
 func (dialect) ERMField(path []string) string {
 	return `json_extract(o.body, '$.` + strings.Join(path, ".") + `')`

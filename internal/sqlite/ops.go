@@ -76,26 +76,3 @@ func (s *Store) Stats(ctx context.Context) (kb.StoreStats, error) {
 	}
 	return st, nil
 }
-
-// sqlRecordImport records a committed import, in its transaction.
-const sqlRecordImport = `INSERT INTO imports(finished, vendor_id, package_id, rows, titles_created, titles_matched,
-	resources_added, resources_updated, resources_removed) VALUES (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?, ?, ?, ?, ?, ?, ?, ?)`
-
-// sqlCountImport adds an import to the running totals.
-const sqlCountImport = `INSERT INTO import_totals(id, imports, rows, finished)
-	VALUES (1, 1, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-	ON CONFLICT (id) DO UPDATE SET imports = imports + 1, rows = rows + excluded.rows, finished = excluded.finished`
-
-// recordImport adds res to the imports log and the running totals, in the
-// import's transaction.
-func recordImport(ctx context.Context, tx *sql.Tx, res kb.ImportResult) error {
-	_, err := tx.ExecContext(ctx, sqlRecordImport, res.VendorID, res.PackageID, res.Rows, res.TitlesCreated, res.TitlesMatched,
-		res.ResourcesAdded, res.ResourcesUpdated, res.ResourcesRemoved)
-	if err == nil {
-		_, err = tx.ExecContext(ctx, sqlCountImport, res.Rows)
-	}
-	if err != nil {
-		return fmt.Errorf("record import: %w", err)
-	}
-	return nil
-}

@@ -135,11 +135,3 @@ func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	}
 	return nil
 }
-
-// boolInt converts a bool to SQLite's 0/1.
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
