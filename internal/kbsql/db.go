@@ -98,6 +98,8 @@ type Engine interface {
 	Import(ctx context.Context, fn func(Tx, BulkWriter) error) error
 	// Dialect returns the SQL fragments the engine writes its own way.
 	Dialect() Dialect
+	// Search returns the engine's translation of searches.
+	Search() Search
 }
 
 // Dialect gives the SQL fragments whose text differs between the engines,

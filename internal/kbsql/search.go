@@ -1,148 +1,266 @@
 package kbsql
 
 import (
+	"context"
+	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
-// AdvancedToken is one token of a parsed advanced search: an operator, a
-// parenthesis or a term.
-type AdvancedToken struct {
-	Op     string   // "AND", "OR", "NOT", "(" or ")"; "" for a term
-	Words  []string // a term's words, as Words splits them: a phrase when more than one
-	Prefix bool     // the term's last word matches as a prefix
+// The searches of the holdings service (vendor, package and title lists)
+// and the title matches of publication search, written once: an engine
+// translates the search itself into its index queries (Search).
+
+// Search translates searches into an engine's index queries.
+type Search interface {
+	// NameMatch restricts the rows of alias (v, a vendor, or p, a package)
+	// to those whose name holds every word of search as a word prefix. ok
+	// is false when search can match nothing (only punctuation); the Match
+	// is empty when there is no search.
+	NameMatch(alias, search string, args *Args) (m Match, ok bool)
+	// TitleMatch restricts titles t to those q.Search matches in q.Field
+	// by q.Type, ranked unless q orders by name.
+	TitleMatch(q kb.TitleQuery, args *Args) (Match, error)
 }
 
-// ParseAdvanced parses an advanced search: words, "quoted phrases", a
-// trailing * on a word or phrase for a prefix, the operators AND, OR and
-// NOT (upper case; NOT is binary, "a NOT b") and parentheses. Adjacent
-// terms mean AND: the tokens it returns have the AND made explicit, and
-// they form a well-formed expression (each store renders it in its own
-// query syntax). A malformed search is a kb.CodeInvalid error.
-func ParseAdvanced(s string) ([]AdvancedToken, error) {
-	toks, err := advancedTokens(s)
+// Match is how a search restricts and ranks rows: a subquery of (id,
+// rank) rows joined as m, or a condition on the rows. The rank orders the
+// best matches first; it is "" when there is none. Arguments have gone to
+// the Args the search was given.
+type Match struct {
+	Sub  string // SELECT id, rank …, joined as m; "" when Cond is used
+	Cond string // condition on the rows
+	Rank string // rank expression (m.rank with Sub); "" for none
+	None bool   // the search can match nothing
+}
+
+// orderBy returns the ORDER BY of matches: rank first when there is one.
+func (m Match) orderBy(byName string) string {
+	if m.Rank == "" {
+		return byName
+	}
+	return m.Rank + ", " + byName
+}
+
+// nameList reads a page of vendors or packages (alias v or p) in from,
+// where, with a name search.
+func nameList[T any](ctx context.Context, s *Store, alias, columns, from string, where []string, args Args, search string,
+	byName bool, page kb.Page, scan func(Rows) (T, error)) (int, []T, error) {
+	m, ok := s.e.Search().NameMatch(alias, search, &args)
+	if !ok {
+		return 0, []T{}, nil
+	}
+	order := alias + ".sort_name, " + alias + ".id"
+	if m.Sub != "" {
+		from += ` JOIN (` + m.Sub + `) m ON m.id = ` + alias + `.id`
+	}
+	if m.Cond != "" {
+		where = append(where, m.Cond)
+	}
+	if !byName {
+		order = m.orderBy(order)
+	}
+	return ListPage(ctx, s.e.Read(), columns, from, strings.Join(where, " AND "), order, args, page, scan)
+}
+
+// Vendors lists the managed vendors and the customer's own vendor.
+func (s *Store) Vendors(ctx context.Context, custID string, q kb.VendorQuery) (kb.VendorList, error) {
+	root, err := s.RootProxy(ctx, custID)
 	if err != nil {
-		return nil, err
+		return kb.VendorList{}, err
 	}
-	var out []AdvancedToken
-	and := AdvancedToken{Op: "AND"}
-	depth := 0
-	prevTerm := false // the previous token ends an operand
-	for i, t := range toks {
-		switch t.Op {
-		case "AND", "OR", "NOT":
-			if !prevTerm {
-				return nil, invalidAdvanced("%s must follow a search term", t.Op)
-			}
-			if i == len(toks)-1 {
-				return nil, invalidAdvanced("%s must be followed by a search term", t.Op)
-			}
-			out = append(out, t)
-			prevTerm = false
-		case "(":
-			if prevTerm {
-				out = append(out, and)
-			}
-			depth++
-			out = append(out, t)
-			prevTerm = false
-		case ")":
-			if depth == 0 || !prevTerm {
-				return nil, invalidAdvanced("unbalanced or empty parentheses")
-			}
-			depth--
-			out = append(out, t)
-			prevTerm = true
-		default:
-			if prevTerm {
-				out = append(out, and)
-			}
-			out = append(out, t)
-			prevTerm = true
+	var list kb.VendorList
+	list.Total, list.Vendors, err = nameList(ctx, s, "v", SQLVendorColumns, `vendors v`, []string{SQLVendorVisible}, Args{custID},
+		q.Search, q.OrderBy == kb.OrderName, q.Page, func(rows Rows) (kb.Vendor, error) { return ScanVendor(rows, root) })
+	if err != nil {
+		return list, fmt.Errorf("list vendors: %w", err)
+	}
+	return list, nil
+}
+
+// Packages lists packages in the customer's context.
+func (s *Store) Packages(ctx context.Context, custID string, q kb.PackageQuery) (kb.PackageList, error) {
+	root, err := s.RootProxy(ctx, custID)
+	if err != nil {
+		return kb.PackageList{}, err
+	}
+	args := Args{custID}
+	where := []string{sqlPackageVisible}
+	if q.VendorID != 0 {
+		where = append(where, "p.vendor_id = "+args.Add(q.VendorID))
+	}
+	if q.ContentType != kb.ContentAll {
+		where = append(where, "p.content_type = "+args.Add(int(q.ContentType)))
+	}
+	if f := SelectionFilter(q.Selection, SQLPackageSelected); f != "" {
+		where = append(where, f)
+	}
+	var list kb.PackageList
+	list.Total, list.Packages, err = nameList(ctx, s, "p", SQLPackageColumns, SQLPackageFrom, where, args, q.Search, q.OrderBy == kb.OrderName,
+		q.Page, func(rows Rows) (kb.Package, error) { return ScanPackage(rows, root) })
+	if err != nil {
+		return list, fmt.Errorf("list packages: %w", err)
+	}
+	return list, nil
+}
+
+// CollectionPackages lists the packages of the customer's collection:
+// those it selected whole or in part, not hidden, with at least one title
+// in the collection. Their selectedCount counts those titles only. A name
+// search matches every word as a prefix and ranks by relevance unless q
+// orders by name.
+func (s *Store) CollectionPackages(ctx context.Context, custID string, q kb.CollectionPackageQuery) (kb.PackageList, error) {
+	root, err := s.RootProxy(ctx, custID)
+	if err != nil {
+		return kb.PackageList{}, err
+	}
+	args := Args{custID}
+	where := []string{sqlPackageVisible, SQLCollectionPackageIDs, `COALESCE(cp.hidden, FALSE) = FALSE`, `(` + SQLCollectionCount + `) > 0`}
+	if q.ContentType != kb.ContentAll {
+		where = append(where, "p.content_type = "+args.Add(int(q.ContentType)))
+	}
+	page := q.Page
+	if page.Count == 0 {
+		page = kb.Page{Count: 1 << 30, Number: 1}
+	}
+	var list kb.PackageList
+	list.Total, list.Packages, err = nameList(ctx, s, "p", SQLCollectionPackageColumns, SQLPackageFrom, where, args, q.Search, q.ByName,
+		page, func(rows Rows) (kb.Package, error) { return ScanPackage(rows, root) })
+	if err != nil {
+		return list, fmt.Errorf("list collection packages: %w", err)
+	}
+	return list, nil
+}
+
+// Titles lists titles in the customer's context.
+func (s *Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.TitleList, error) {
+	list := kb.TitleList{Titles: []kb.Title{}}
+	root, err := s.RootProxy(ctx, custID)
+	if err != nil {
+		return list, err
+	}
+	total := -1 // unknown until counted
+	if q.PackageID != 0 {
+		p, err := s.PackageOf(ctx, custID, root, q.VendorID, q.PackageID)
+		if err != nil {
+			return list, err
 		}
+		total = PackageTitleTotal(p, q)
 	}
-	if depth != 0 {
-		return nil, invalidAdvanced("unbalanced parentheses")
-	}
-	if len(out) == 0 {
-		return nil, invalidAdvanced("no search term")
-	}
-	return out, nil
-}
-
-func invalidAdvanced(format string, args ...any) error {
-	return kb.Errorf(kb.CodeInvalid, "Parameter search is not a valid advanced search: "+format+
-		". Use words, \"quoted phrases\", word* prefixes, AND, OR, NOT and parentheses.", args...)
-}
-
-// advancedTokens splits an advanced search into operators, parentheses and
-// terms; a term of punctuation only is dropped.
-func advancedTokens(s string) ([]AdvancedToken, error) {
-	var toks []AdvancedToken
-	rs := []rune(s)
-	for i := 0; i < len(rs); {
-		r := rs[i]
-		switch {
-		case unicode.IsSpace(r):
-			i++
-		case r == '(' || r == ')':
-			toks = append(toks, AdvancedToken{Op: string(r)})
-			i++
-		case r == '"':
-			j := i + 1
-			for j < len(rs) && rs[j] != '"' {
-				j++
-			}
-			if j == len(rs) {
-				return nil, invalidAdvanced("a quote is not closed")
-			}
-			ws := Words(string(rs[i+1 : j]))
-			i = j + 1
-			prefix := i < len(rs) && rs[i] == '*'
-			if prefix {
-				i++
-			}
-			toks = appendTerm(toks, ws, prefix)
-		default:
-			j := i
-			for j < len(rs) && !unicode.IsSpace(rs[j]) && rs[j] != '(' && rs[j] != ')' && rs[j] != '"' {
-				j++
-			}
-			raw := string(rs[i:j])
-			i = j
-			if raw == "AND" || raw == "OR" || raw == "NOT" {
-				toks = append(toks, AdvancedToken{Op: raw})
-				continue
-			}
-			toks = appendTerm(toks, Words(raw), strings.HasSuffix(raw, "*"))
+	args := Args{custID}
+	where := []string{sqlTitleVisible}
+	from, order := `titles t`, "t.sort_name, t.id"
+	search := strings.TrimSpace(q.Search) != ""
+	var m Match
+	switch {
+	case search:
+		if m, err = s.e.Search().TitleMatch(q, &args); err != nil {
+			return list, err
 		}
+		if m.None {
+			return list, nil
+		}
+		if m.Sub != "" {
+			from = `(` + m.Sub + `) m JOIN titles t ON t.id = m.id`
+		} else {
+			where = append(where, m.Cond)
+		}
+		if q.OrderBy != kb.OrderName {
+			order = m.orderBy(order)
+		}
+		if q.PackageID != 0 {
+			from += ` JOIN resources r ON r.title_id = t.id`
+		}
+	case q.PackageID != 0:
+		// The package's resources in name order: one index range.
+		from, order = `resources r JOIN titles t ON t.id = r.title_id`, "r.sort_name, r.title_id"
 	}
-	return toks, nil
+	if q.PackageID != 0 {
+		where = append(where, "r.package_id = "+args.Add(q.PackageID))
+		if f := SelectionFilter(q.Selection, SQLResourceSelected); f != "" {
+			where = append(where, f)
+		}
+	} else if f := SelectionFilter(q.Selection, `t.id IN (`+SQLSelectedTitleIDs+`)`); f != "" {
+		where = append(where, f)
+	}
+	if q.ResourceType != kb.ResourceAll {
+		where = append(where, "t.pub_type = "+args.Add(int(q.ResourceType)))
+	}
+	w := strings.Join(where, " AND ")
+	read := s.e.Read()
+	if total >= 0 {
+		list.Total = total
+	} else if err := read.QueryRow(ctx, countTitles(from, w, m, q), args...).Scan(&list.Total); err != nil {
+		return list, fmt.Errorf("count titles: %w", err)
+	}
+	if list.Total <= q.Page.Offset() {
+		return list, nil
+	}
+	limit, offset := args.Add(q.Page.Count), args.Add(q.Page.Offset())
+	rows, err := read.Query(ctx, `SELECT `+SQLTitleColumns+` FROM `+from+` WHERE `+w+` ORDER BY `+order+` LIMIT `+limit+` OFFSET `+offset, args...)
+	if err != nil {
+		return list, fmt.Errorf("list titles: %w", err)
+	}
+	if list.Titles, err = ScanTitles(rows); err != nil {
+		return list, fmt.Errorf("list titles: %w", err)
+	}
+	if err := s.CompleteTitles(ctx, custID, root, list.Titles, q.PackageID); err != nil {
+		return list, err
+	}
+	return list, nil
 }
 
-// appendTerm appends the term of ws unless ws is empty.
-func appendTerm(toks []AdvancedToken, ws []string, prefix bool) []AdvancedToken {
-	if len(ws) == 0 {
-		return toks
+// countTitles returns the query that counts a title list's matches. A
+// search subquery with no other filter is counted without joining a title
+// row to each match (the join was most of the count's cost on SQLite):
+// every match is visible but the custom titles of other customers, which
+// are few and found by their own index.
+func countTitles(from, where string, m Match, q kb.TitleQuery) string {
+	if m.Sub != "" && q.PackageID == 0 && q.Selection == kb.SelectionAll && q.ResourceType == kb.ResourceAll {
+		return `SELECT count(*) FROM (` + m.Sub + `) m
+			WHERE m.id NOT IN (SELECT id FROM titles WHERE customer_id IS NOT NULL AND customer_id <> $1)`
 	}
-	return append(toks, AdvancedToken{Words: ws, Prefix: prefix})
+	return `SELECT count(*) FROM ` + from + ` WHERE ` + where
 }
 
-// ISXNForms returns the forms in which an ISSN or ISBN search matches
-// title_identifiers.norm: n, the search normalised (kb.NormalizeISXNQuery;
-// "" when it can match nothing), and issn, n with the hyphen a stored ISSN
-// has (1234-567X) when n may be an ISSN or a prefix of one, else n.
-func ISXNForms(search string) (n, issn string) {
-	n = kb.NormalizeISXNQuery(search)
-	issn = n
-	if len(n) > 4 && len(n) <= 8 {
-		issn = n[:4] + "-" + n[4:]
+// TitleMatches calls fn with every title the search of q matches and its
+// rank (lower is better; 0 when q orders by name), through the same
+// indexes as the title search of the holdings service; it does not look at
+// the customer's collection. The matches stream: a broad search holds no
+// list of them.
+func (s *Store) TitleMatches(ctx context.Context, custID string, q kb.PubQuery, fn func(id int64, rank float64)) error {
+	if strings.TrimSpace(q.Search) == "" {
+		return nil
 	}
-	return n, issn
+	tq := kb.TitleQuery{Search: q.Search, Field: q.Field, Type: q.Type}
+	if q.ByName {
+		tq.OrderBy = kb.OrderName // no rank needed
+	}
+	var args Args
+	m, err := s.e.Search().TitleMatch(tq, &args)
+	if err != nil || m.None {
+		return err
+	}
+	query := `SELECT m.id, CAST(m.rank AS DOUBLE PRECISION) FROM (` + m.Sub + `) m`
+	if m.Sub == "" {
+		rank := "0"
+		if m.Rank != "" && !q.ByName {
+			rank = m.Rank
+		}
+		query = `SELECT t.id, CAST(` + rank + ` AS DOUBLE PRECISION) FROM titles t WHERE ` + m.Cond
+	}
+	err = eachRow(ctx, s.e.Read(), query, args, func(r Rows) error {
+		var id int64
+		var rank float64
+		if err := r.Scan(&id, &rank); err != nil {
+			return err
+		}
+		fn(id, rank)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("title matches: %w", err)
+	}
+	return nil
 }
-
-// MaxRune sorts after every other character: s <= x < s+MaxRune is the
-// range of the strings that begin with s.
-const MaxRune = "\U0010FFFF"

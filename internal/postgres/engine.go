@@ -30,6 +30,8 @@ func (e engine) Write(ctx context.Context, custID string, fn func(kbsql.Tx) erro
 
 func (engine) Dialect() kbsql.Dialect { return dialect{} }
 
+func (engine) Search() kbsql.Search { return search{} }
+
 // pgxQuerier is what pgx's pool and transactions have in common.
 type pgxQuerier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbsql"
@@ -134,86 +133,6 @@ func emitChunk(ctx context.Context, tx *sql.Tx, ids []int64, runs [][2]int, pair
 		}
 		h.PackageIDs = pkgIDs
 		fn(h)
-	}
-	return nil
-}
-
-// CollectionPackages lists the packages of the customer's collection:
-// those it selected whole or in part, not hidden, with at least one title
-// in the collection. Their selectedCount counts those titles only.
-func (s *Store) CollectionPackages(ctx context.Context, custID string, q kb.CollectionPackageQuery) (kb.PackageList, error) {
-	root, err := s.RootProxy(ctx, custID)
-	if err != nil {
-		return kb.PackageList{}, err
-	}
-	args := kbsql.Args{custID}
-	from := kbsql.SQLPackageFrom
-	where := []string{kbsql.SQLPackageVisible, kbsql.SQLCollectionPackageIDs,
-		`COALESCE(cp.hidden, FALSE) = FALSE`, `(` + kbsql.SQLCollectionCount + `) > 0`}
-	order := "p.sort_name, p.id"
-	join, ok := nameSearch("package_fts", "p", q.Search, &args)
-	if !ok {
-		return kb.PackageList{Packages: []kb.Package{}}, nil
-	}
-	if join != "" {
-		from += join
-		if !q.ByName {
-			order = "m.rank, p.sort_name, p.id"
-		}
-	}
-	if q.ContentType != kb.ContentAll {
-		where = append(where, "p.content_type = "+args.Add(int(q.ContentType)))
-	}
-	page := q.Page
-	if page.Count == 0 {
-		page = kb.Page{Count: 1 << 30, Number: 1}
-	}
-	var list kb.PackageList
-	list.Total, list.Packages, err = kbsql.ListPage(ctx, s.Engine().Read(), kbsql.SQLCollectionPackageColumns,
-		from, strings.Join(where, " AND "), order, args, page,
-		func(rows kbsql.Rows) (kb.Package, error) { return kbsql.ScanPackage(rows, root) })
-	if err != nil {
-		return list, fmt.Errorf("list collection packages: %w", err)
-	}
-	return list, nil
-}
-
-// TitleMatches calls fn with every title the search of q matches and its
-// rank (0 when q orders by name), through the same indexes as the title
-// search of the holdings service; it does not look at the customer's
-// collection.
-func (s *Store) TitleMatches(ctx context.Context, custID string, q kb.PubQuery, fn func(id int64, rank float64)) error {
-	if strings.TrimSpace(q.Search) == "" {
-		return nil
-	}
-	tq := kb.TitleQuery{Search: q.Search, Field: q.Field, Type: q.Type}
-	if q.ByName {
-		tq.OrderBy = kb.OrderName // no rank needed
-	}
-	var args kbsql.Args
-	m, err := buildTitleMatch(tq, &args)
-	if err != nil || m.none {
-		return err
-	}
-	query := `SELECT m.id, m.rank FROM (` + m.sub + `) m`
-	if m.sub == "" {
-		query = `SELECT t.id, 0 FROM titles t WHERE ` + m.cond
-	}
-	rows, err := s.r.QueryContext(ctx, query, args...)
-	if err != nil {
-		return fmt.Errorf("title matches: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var rank float64
-		if err := rows.Scan(&id, &rank); err != nil {
-			return fmt.Errorf("title matches: %w", err)
-		}
-		fn(id, rank)
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("title matches: %w", err)
 	}
 	return nil
 }

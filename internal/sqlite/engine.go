@@ -27,6 +27,8 @@ func (e engine) Write(ctx context.Context, _ string, fn func(kbsql.Tx) error) er
 
 func (engine) Dialect() kbsql.Dialect { return dialect{} }
 
+func (engine) Search() kbsql.Search { return search{} }
+
 // sqlQuerier is what database/sql's *DB and *Tx have in common.
 type sqlQuerier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)

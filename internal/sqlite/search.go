@@ -1,8 +1,6 @@
 package sqlite
 
 import (
-	"context"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -10,12 +8,37 @@ import (
 	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
-// The searches of the holdings service over SQLite's FTS5 indexes: vendor,
-// package and title lists. The rows they find are read with the shared
-// store's columns and scans (internal/kbsql).
+// The translation of the searches of both services into SQL over SQLite's
+// FTS5 indexes (kbsql.Search); the shared store runs the lists.
 
 // maxRune sorts after every other character: s <= x < s+maxRune is a prefix range.
 const maxRune = kbsql.MaxRune
+
+// search is SQLite's translation of searches (kbsql.Search), over the
+// FTS5 indexes.
+type search struct{}
+
+// TitleMatch is buildTitleMatch's kbsql.Match: the subquery of (id, rank)
+// rows or the condition.
+func (search) TitleMatch(q kb.TitleQuery, args *kbsql.Args) (kbsql.Match, error) {
+	m, err := buildTitleMatch(q, args)
+	if m.sub != "" {
+		return kbsql.Match{Sub: m.sub, Rank: "m.rank"}, err
+	}
+	return kbsql.Match{Cond: m.cond, None: m.none}, err
+}
+
+// NameMatch matches vendor or package names in their FTS5 table, ranked by
+// bm25: every word as a word prefix.
+func (search) NameMatch(alias, s string, args *kbsql.Args) (kbsql.Match, bool) {
+	m := ftsPrefixQuery(s)
+	if m == "" {
+		return kbsql.Match{}, strings.TrimSpace(s) == ""
+	}
+	table := map[string]string{"v": "vendor_fts", "p": "package_fts"}[alias]
+	return kbsql.Match{Sub: `SELECT rowid AS id, bm25(` + table + `) AS rank FROM ` + table + ` WHERE ` + table + ` MATCH ` + args.Add(m),
+		Rank: "m.rank"}, true
+}
 
 // titleMatch is how a title search restricts and ranks titles: either a
 // subquery of (id, rank) rows joined as m, or a condition on titles t.
@@ -181,185 +204,5 @@ func ftsPrefixQuery(s string) string {
 	return strings.Join(ws, " AND ")
 }
 
-// nameSearch returns the join that restricts the rows of alias to those
-// whose name matches search in the FTS5 table, ranked as m.rank, and adds
-// its argument to args. ok is false when search can match nothing (only
-// punctuation); the join is "" when there is no search.
-func nameSearch(table, alias, search string, args *kbsql.Args) (join string, ok bool) {
-	m := ftsPrefixQuery(search)
-	if m == "" {
-		return "", strings.TrimSpace(search) == ""
-	}
-	return ` JOIN (SELECT rowid AS id, bm25(` + table + `) AS rank FROM ` + table + ` WHERE ` + table + ` MATCH ` + args.Add(m) +
-		`) m ON m.id = ` + alias + `.id`, true
-}
-
 // quote quotes a word as an FTS5 string.
 func quote(w string) string { return `"` + strings.ReplaceAll(w, `"`, `""`) + `"` }
-
-// Vendors lists the managed vendors and the customer's own vendor.
-func (s *Store) Vendors(ctx context.Context, custID string, q kb.VendorQuery) (kb.VendorList, error) {
-	root, err := s.RootProxy(ctx, custID)
-	if err != nil {
-		return kb.VendorList{}, err
-	}
-	args := kbsql.Args{custID}
-	from := `vendors v`
-	order := "v.sort_name, v.id"
-	join, ok := nameSearch("vendor_fts", "v", q.Search, &args)
-	if !ok {
-		return kb.VendorList{Vendors: []kb.Vendor{}}, nil
-	}
-	if join != "" {
-		from += join
-		if q.OrderBy != kb.OrderName {
-			order = "m.rank, v.sort_name, v.id"
-		}
-	}
-	var list kb.VendorList
-	list.Total, list.Vendors, err = kbsql.ListPage(ctx, s.Engine().Read(), kbsql.SQLVendorColumns, from, kbsql.SQLVendorVisible, order, args, q.Page,
-		func(rows kbsql.Rows) (kb.Vendor, error) { return kbsql.ScanVendor(rows, root) })
-	if err != nil {
-		return list, fmt.Errorf("list vendors: %w", err)
-	}
-	return list, nil
-}
-
-// Packages lists packages in the customer's context.
-func (s *Store) Packages(ctx context.Context, custID string, q kb.PackageQuery) (kb.PackageList, error) {
-	root, err := s.RootProxy(ctx, custID)
-	if err != nil {
-		return kb.PackageList{}, err
-	}
-	args := kbsql.Args{custID}
-	from := kbsql.SQLPackageFrom
-	where := []string{kbsql.SQLPackageVisible}
-	order := "p.sort_name, p.id"
-	join, ok := nameSearch("package_fts", "p", q.Search, &args)
-	if !ok {
-		return kb.PackageList{Packages: []kb.Package{}}, nil
-	}
-	if join != "" {
-		from += join
-		if q.OrderBy != kb.OrderName {
-			order = "m.rank, p.sort_name, p.id"
-		}
-	}
-	if q.VendorID != 0 {
-		where = append(where, "p.vendor_id = "+args.Add(q.VendorID))
-	}
-	if q.ContentType != kb.ContentAll {
-		where = append(where, "p.content_type = "+args.Add(int(q.ContentType)))
-	}
-	if f := kbsql.SelectionFilter(q.Selection, kbsql.SQLPackageSelected); f != "" {
-		where = append(where, f)
-	}
-	var list kb.PackageList
-	list.Total, list.Packages, err = kbsql.ListPage(ctx, s.Engine().Read(), kbsql.SQLPackageColumns, from, strings.Join(where, " AND "), order, args, q.Page,
-		func(rows kbsql.Rows) (kb.Package, error) { return kbsql.ScanPackage(rows, root) })
-	if err != nil {
-		return list, fmt.Errorf("list packages: %w", err)
-	}
-	return list, nil
-}
-
-// Titles lists titles in the customer's context.
-func (s *Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.TitleList, error) {
-	list := kb.TitleList{Titles: []kb.Title{}}
-	root, err := s.RootProxy(ctx, custID)
-	if err != nil {
-		return list, err
-	}
-	total := -1 // unknown until counted
-	if q.PackageID != 0 {
-		p, err := s.PackageOf(ctx, custID, root, q.VendorID, q.PackageID)
-		if err != nil {
-			return list, err
-		}
-		total = kbsql.PackageTitleTotal(p, q)
-	}
-	args := kbsql.Args{custID}
-	where := []string{kbsql.SQLTitleVisible}
-	var from, order string
-	search := strings.TrimSpace(q.Search) != ""
-	var m titleMatch
-	if search {
-		var err error
-		if m, err = buildTitleMatch(q, &args); err != nil {
-			return list, err
-		}
-		if m.none {
-			return list, nil
-		}
-	}
-	switch {
-	case search && m.sub != "":
-		from = `(` + m.sub + `) m JOIN titles t ON t.id = m.id`
-		order = "m.rank, t.sort_name, t.id"
-	case search:
-		from = `titles t`
-		where = append(where, m.cond)
-		order = "t.sort_name, t.id"
-	case q.PackageID != 0:
-		from = `resources r JOIN titles t ON t.id = r.title_id`
-		order = "r.sort_name, r.title_id"
-	default:
-		from = `titles t`
-		order = "t.sort_name, t.id"
-	}
-	if q.OrderBy == kb.OrderName || (q.OrderBy == kb.OrderDefault && !search) {
-		order = "t.sort_name, t.id"
-		if !search && q.PackageID != 0 {
-			order = "r.sort_name, r.title_id"
-		}
-	}
-	if q.PackageID != 0 {
-		if search {
-			from += ` JOIN resources r ON r.title_id = t.id`
-		}
-		where = append(where, "r.package_id = "+args.Add(q.PackageID))
-		if f := kbsql.SelectionFilter(q.Selection, kbsql.SQLResourceSelected); f != "" {
-			where = append(where, f)
-		}
-	} else if f := kbsql.SelectionFilter(q.Selection, `t.id IN (`+kbsql.SQLSelectedTitleIDs+`)`); f != "" {
-		where = append(where, f)
-	}
-	if q.ResourceType != kb.ResourceAll {
-		where = append(where, "t.pub_type = "+args.Add(int(q.ResourceType)))
-	}
-	w := strings.Join(where, " AND ")
-	read := s.Engine().Read()
-	if total >= 0 {
-		list.Total = total
-	} else if err := read.QueryRow(ctx, countTitles(from, w, m, q), args...).Scan(&list.Total); err != nil {
-		return list, fmt.Errorf("count titles: %w", err)
-	}
-	if list.Total <= q.Page.Offset() {
-		return list, nil
-	}
-	limit, offset := args.Add(q.Page.Count), args.Add(q.Page.Offset())
-	rows, err := read.Query(ctx, `SELECT `+kbsql.SQLTitleColumns+` FROM `+from+` WHERE `+w+` ORDER BY `+order+` LIMIT `+limit+` OFFSET `+offset, args...)
-	if err != nil {
-		return list, fmt.Errorf("list titles: %w", err)
-	}
-	if list.Titles, err = kbsql.ScanTitles(rows); err != nil {
-		return list, fmt.Errorf("list titles: %w", err)
-	}
-	if err := s.CompleteTitles(ctx, custID, root, list.Titles, q.PackageID); err != nil {
-		return list, err
-	}
-	return list, nil
-}
-
-// countTitles returns the query that counts a title list's matches. A
-// search with no other filter counts the index's matches without joining
-// a title row to each (the join was most of the count's cost): every
-// match is visible but the custom titles of other customers, which are
-// few and found by their own index.
-func countTitles(from, where string, m titleMatch, q kb.TitleQuery) string {
-	if m.sub != "" && q.PackageID == 0 && q.Selection == kb.SelectionAll && q.ResourceType == kb.ResourceAll {
-		return `SELECT count(*) FROM (` + m.sub + `) m
-			WHERE m.id NOT IN (SELECT id FROM titles WHERE customer_id IS NOT NULL AND customer_id <> $1)`
-	}
-	return `SELECT count(*) FROM ` + from + ` WHERE ` + where
-}
