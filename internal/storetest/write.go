@@ -225,6 +225,13 @@ func testCustomPackages(t *testing.T, s kb.Store) {
 	if len(ti.Resources) != 3 || ti.Name != "Journal of Testing" {
 		t.Errorf("Journal of Testing resources = %d, name %q", len(ti.Resources), ti.Name)
 	}
+	wantCounts := func(what string, titles, selected int) {
+		t.Helper()
+		if p, err := s.Package(ctx, "c1", f.C1Vendor, id); err != nil || p.TitleCount != titles || p.SelectedCount != selected {
+			t.Errorf("%s: custom package counts %d titles, %d selected (%v); want %d, %d", what, p.TitleCount, p.SelectedCount, err, titles, selected)
+		}
+	}
+	wantCounts("with a managed title added", 2, 2)
 	// Renaming a custom title.
 	if err := s.UpdateResource(ctx, "c1", f.C1Vendor, id, tid, kb.ResourceUpdate{Selected: true,
 		Title: &kb.TitleFields{Name: "City Gazette", PubType: kb.ResourceNewspaper}}); err != nil {
@@ -242,6 +249,20 @@ func testCustomPackages(t *testing.T, s kb.Store) {
 	if l, _ := s.Titles(ctx, "c1", kb.TitleQuery{Search: "gazette", Page: page(5)}); l.Total != 0 {
 		t.Errorf("deleted custom title still searchable")
 	}
+	wantCounts("after the custom title's deselection", 1, 1)
+	// Deselecting the managed title takes it out of the custom package
+	// only; selecting it there again puts it back.
+	if err := s.UpdateResource(ctx, "c1", f.C1Vendor, id, jot, kb.ResourceUpdate{Selected: false}); err != nil {
+		t.Fatal(err)
+	}
+	wantCounts("after the managed title's deselection", 0, 0)
+	if ti, err := s.Title(ctx, "c1", jot); err != nil || len(ti.Resources) != 2 {
+		t.Errorf("managed title after its deselection from the custom package: %v, %d resources", err, len(ti.Resources))
+	}
+	if err := s.UpdateResource(ctx, "c1", f.C1Vendor, id, jot, kb.ResourceUpdate{Selected: true}); err != nil {
+		t.Fatal(err)
+	}
+	wantCounts("with the managed title added again", 1, 1)
 	// Deselecting the custom package deletes it; the managed title stays.
 	if err := s.UpdatePackage(ctx, "c1", f.C1Vendor, id, kb.PackageUpdate{Selected: false}); err != nil {
 		t.Fatal(err)
