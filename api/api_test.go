@@ -7,17 +7,12 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/google/go-cmp/cmp"
 	"gopkg.in/yaml.v3"
 )
-
-// notImplementedLine is the sentence every operation that kbserver does not
-// serve yet starts its description with.
-const notImplementedLine = "Not implemented yet in this version of kbserver: answers 501."
 
 // tagGroups are the three services (and the description itself) as the docs
 // page shows them.
@@ -93,8 +88,7 @@ func TestYAMLToJSONScalars(t *testing.T) {
 }
 
 // TestOperationsAreDocumented checks what every operation must carry: an
-// id, a summary, a tag of one of the groups, a 501 answer and the
-// not-implemented sentence exactly when it is marked not implemented.
+// id, a summary and a tag of one of the groups.
 func TestOperationsAreDocumented(t *testing.T) {
 	doc := loadDoc(t)
 	groups := doc.Extensions["x-tagGroups"].([]any)
@@ -123,17 +117,6 @@ func TestOperationsAreDocumented(t *testing.T) {
 			}
 			if len(op.Tags) != 1 || !tagged[op.Tags[0]] {
 				t.Errorf("%s: tags %v, want one tag of a tag group", name, op.Tags)
-			}
-			implemented := true
-			if v, ok := op.Extensions["x-kbserver-implemented"]; ok {
-				implemented = v != false
-			}
-			says := strings.HasPrefix(op.Description, notImplementedLine)
-			if implemented == says {
-				t.Errorf("%s: implemented = %v, but description starts with %q = %v", name, implemented, notImplementedLine, says)
-			}
-			if has := op.Responses.Value("501") != nil; has == implemented {
-				t.Errorf("%s: implemented = %v, but has a 501 response = %v", name, implemented, has)
 			}
 		}
 	}
@@ -165,14 +148,14 @@ func TestResponseSchemasAreClosed(t *testing.T) {
 }
 
 // TestRequestSchemasAreClosed walks the request body schemas of the
-// operations kbserver serves: the server refuses members it does not know,
-// so the description must not allow them either.
+// operations: the server refuses members it does not know, so the
+// description must not allow them either.
 func TestRequestSchemasAreClosed(t *testing.T) {
 	doc := loadDoc(t)
 	n := 0
 	for _, path := range doc.Paths.InMatchingOrder() {
 		for method, op := range doc.Paths.Value(path).Operations() {
-			if v, ok := op.Extensions["x-kbserver-implemented"]; (ok && v == false) || op.RequestBody == nil {
+			if op.RequestBody == nil {
 				continue
 			}
 			for mt, media := range op.RequestBody.Value.Content {

@@ -24,19 +24,14 @@ func describedForm(pattern string) string {
 }
 
 // TestRoutesMatchDescription fails when a route is registered but not
-// described, described but not registered, or served when the description
-// says it is not implemented yet (or the other way round). HEAD, which
-// ServeMux answers for every GET route, is not described.
+// described, or described but not registered. HEAD, which ServeMux answers
+// for every GET route, is not described.
 func TestRoutesMatchDescription(t *testing.T) {
 	doc := apitest.Document(t)
-	described := map[string]bool{} // "METHOD /path" → implemented
+	described := map[string]bool{} // "METHOD /path"
 	for _, path := range doc.Paths.InMatchingOrder() {
-		for method, op := range doc.Paths.Value(path).Operations() {
-			implemented := true
-			if v, ok := op.Extensions["x-kbserver-implemented"]; ok {
-				implemented = v != false
-			}
-			described[method+" "+path] = implemented
+		for method := range doc.Paths.Value(path).Operations() {
+			described[method+" "+path] = true
 		}
 	}
 	registered := map[string]bool{}
@@ -45,17 +40,13 @@ func TestRoutesMatchDescription(t *testing.T) {
 		if _, dup := registered[key]; dup {
 			t.Errorf("route %s is registered twice", key)
 		}
-		registered[key] = r.Implemented
+		registered[key] = true
 	}
 
-	var missing, extra, mismatched []string
-	for key, impl := range registered {
-		d, ok := described[key]
-		switch {
-		case !ok:
+	var missing, extra []string
+	for key := range registered {
+		if _, ok := described[key]; !ok {
 			missing = append(missing, key)
-		case d != impl:
-			mismatched = append(mismatched, key)
 		}
 	}
 	for key := range described {
@@ -65,15 +56,11 @@ func TestRoutesMatchDescription(t *testing.T) {
 	}
 	slices.Sort(missing)
 	slices.Sort(extra)
-	slices.Sort(mismatched)
 	if len(missing) > 0 {
 		t.Errorf("registered but not in api/openapi.yaml:\n  %s", strings.Join(missing, "\n  "))
 	}
 	if len(extra) > 0 {
 		t.Errorf("in api/openapi.yaml but not registered:\n  %s", strings.Join(extra, "\n  "))
-	}
-	if len(mismatched) > 0 {
-		t.Errorf("served and x-kbserver-implemented disagree:\n  %s", strings.Join(mismatched, "\n  "))
 	}
 	if len(registered) < 50 {
 		t.Errorf("only %d routes registered; expected every operation of the three services", len(registered))

@@ -35,7 +35,7 @@ func sendPassword(t *testing.T, srv *httptest.Server, path, password string) (*h
 // TestProfileAuth: every publication search route admits a request by its
 // profile: with the profile's password, or without one on a guest
 // profile. Everything else is 401 (malformed profile: 400), with no body.
-// An admitted request reaches the route (501 while it is a stub).
+// An admitted request reaches the route.
 func TestProfileAuth(t *testing.T) {
 	srv := newServer(t, httpapi.Deps{})
 	for _, tc := range []struct {

@@ -133,8 +133,6 @@ func routes(deps Deps, logger *slog.Logger, m *metrics.Metrics) []web.Route {
 type RouteInfo struct {
 	// Pattern is the ServeMux pattern, e.g. "GET /rm/rmaccounts/{custid}/vendors".
 	Pattern string
-	// Implemented is false for a route that answers 501 Not Implemented.
-	Implemented bool
 }
 
 // Routes lists every route NewServer registers, in registration order. The
@@ -143,7 +141,7 @@ func Routes() []RouteInfo {
 	rs := routes(Deps{}, slog.Default(), metrics.New(nil, nil))
 	out := make([]RouteInfo, len(rs))
 	for i, r := range rs {
-		out[i] = RouteInfo{Pattern: r.Pattern, Implemented: !r.NotImplemented}
+		out[i] = RouteInfo{Pattern: r.Pattern}
 	}
 	return out
 }

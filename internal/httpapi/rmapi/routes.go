@@ -22,12 +22,10 @@ type Store interface {
 	web.KeyLookup
 }
 
-// Routes returns every route of the holdings service, the ones served and
-// the ones that answer 501 Not Implemented yet (those with no Handler in
-// the table below; serving one is giving it its handler). Every route
-// requires the x-api-key header of the customer in its path: the check
-// wraps each handler here, once, so that no route can miss it: auth is
-// normally web.RequireCustomerKey.
+// Routes returns every route of the holdings service. Every route requires
+// the x-api-key header of the customer in its path: the check wraps each
+// handler here, once, so that no route can miss it: auth is normally
+// web.RequireCustomerKey.
 func Routes(store Store, auth web.Middleware) []web.Route {
 	h := &handlers{store: store}
 	routes := []web.Route{
@@ -69,7 +67,6 @@ func Routes(store Store, auth web.Middleware) []web.Route {
 		{Pattern: "GET /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}/titles/{kbid}", Handler: h.resource},
 		{Pattern: "PUT /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}/titles/{kbid}", Handler: h.updateResource},
 	}
-	web.FillNotImplemented(routes)
 	for i := range routes {
 		routes[i].Handler = auth(routes[i].Handler)
 	}

@@ -45,9 +45,6 @@ type Route struct {
 	// info: health probes and metrics scrapes every few seconds would
 	// bury the requests of clients.
 	Quiet bool
-	// NotImplemented marks a route that is listed in the API description
-	// but not served yet: its handler answers 501 (see FillNotImplemented).
-	NotImplemented bool
 }
 
 // Mount registers routes on mux, each through an adapter that logs internal
