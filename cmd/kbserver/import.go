@@ -77,21 +77,14 @@ func (o importOptions) spec(files []string) (kb.PackageSpec, error) {
 	case len(files) == 0:
 		return spec, usageErrorf(cmd, "no FILE given: name one or more KBART files, or - for standard input")
 	}
-	if !slices.Contains(contentTypeNames(), strings.ToLower(strings.TrimSpace(o.contentType))) {
+	ct, ok := kb.LookupContentType(o.contentType)
+	if !ok || !slices.Contains(contentTypeNames(), strings.ToLower(strings.TrimSpace(o.contentType))) {
 		return spec, usageErrorf(cmd, "--content-type %q is not valid: use one of %s", o.contentType, strings.Join(contentTypeNames(), ", "))
 	}
-	ct, err := kb.ParseContentType(o.contentType)
-	if err != nil {
-		return spec, usageErrorf(cmd, "--content-type: %v", err)
-	}
 	ptNames := packageTypeNames()
-	i := slices.IndexFunc(ptNames, func(n string) bool { return strings.EqualFold(n, strings.TrimSpace(o.packageType)) })
-	if i < 0 {
+	pt, ok := kb.LookupPackageType(o.packageType)
+	if !ok || !slices.ContainsFunc(ptNames, func(n string) bool { return strings.EqualFold(n, strings.TrimSpace(o.packageType)) }) {
 		return spec, usageErrorf(cmd, "--package-type %q is not valid: use one of %s", o.packageType, strings.Join(ptNames, ", "))
-	}
-	pt, err := kb.ParsePackageType(ptNames[i])
-	if err != nil {
-		return spec, usageErrorf(cmd, "--package-type: %v", err)
 	}
 	stdins := 0
 	for _, f := range files {

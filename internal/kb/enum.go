@@ -6,33 +6,34 @@ import (
 	"strings"
 )
 
-// enum describes one enumeration of the wire format: its query names (the
+// enum describes one enumeration of the wire format: its names (the
 // lower-case string form, whose index is the numeric form) and its display
-// names (the form responses carry).
+// names (the form responses carry). Which request parameter or member
+// carries it, and the message for a value it does not know, are the API's.
 type enum struct {
-	param   string   // the query parameter name, for messages
-	names   []string // query names; index = numeric form
+	kind    string   // the Go type's name, for a value out of range
+	names   []string // names; index = numeric form
 	display []string // response names; may be nil
 }
 
-// parse reads s as a query name (any case) or as the numeric form.
-func (e enum) parse(s string) (int, error) {
+// lookup finds s, without surrounding white space, among the names (in
+// any case) or as a numeric form.
+func (e enum) lookup(s string) (int, bool) {
 	t := strings.TrimSpace(s)
 	for i, n := range e.names {
 		if strings.EqualFold(t, n) {
-			return i, nil
+			return i, true
 		}
 	}
 	if n, err := strconv.Atoi(t); err == nil && n >= 0 && n < len(e.names) {
-		return n, nil
+		return n, true
 	}
-	return 0, Errorf(CodeInvalid, "Parameter %s has an invalid value %q: allowed values are %s (or 0-%d).",
-		e.param, s, strings.Join(e.names, ", "), len(e.names)-1)
+	return 0, false
 }
 
 func (e enum) name(i int) string {
 	if i < 0 || i >= len(e.names) {
-		return fmt.Sprintf("%s(%d)", e.param, i)
+		return fmt.Sprintf("%s(%d)", e.kind, i)
 	}
 	return e.names[i]
 }
@@ -60,24 +61,25 @@ const (
 )
 
 var contentTypes = enum{
-	param:   "contenttype",
+	kind:    "ContentType",
 	names:   []string{"all", "aggregatedfulltext", "abstractandindex", "ebook", "ejournal", "print", "unknown", "onlinereference"},
 	display: []string{"All", "AggregatedFullText", "AbstractAndIndex", "EBook", "EJournal", "Print", "Unknown", "OnlineReference"},
 }
 
-// ParseContentType reads a content type from its query name or number.
-func ParseContentType(s string) (ContentType, error) {
-	i, err := contentTypes.parse(s)
-	return ContentType(i), err
+// LookupContentType finds a content type by its name (any case, e.g.
+// "ejournal") or number; ok is false for anything else.
+func LookupContentType(s string) (c ContentType, ok bool) {
+	i, ok := contentTypes.lookup(s)
+	return ContentType(i), ok
 }
 
-// String returns the query name, e.g. "ejournal".
+// String returns the name, e.g. "ejournal".
 func (c ContentType) String() string { return contentTypes.name(int(c)) }
 
 // Display returns the response form, e.g. "EJournal".
 func (c ContentType) Display() string { return contentTypes.displayName(int(c)) }
 
-// ContentTypeNames lists the query names of the content types, "all" first.
+// ContentTypeNames lists the names of the content types, "all" first.
 func ContentTypeNames() []string { return append([]string(nil), contentTypes.names...) }
 
 // Selection filters objects by the customer's selection.
@@ -91,16 +93,20 @@ const (
 	SelectionOrderedThroughOperator
 )
 
-var selections = enum{param: "selection", names: []string{"all", "selected", "notselected", "orderedthroughoperator"}}
+var selections = enum{kind: "Selection", names: []string{"all", "selected", "notselected", "orderedthroughoperator"}}
 
-// ParseSelection reads a selection filter from its name or number.
-func ParseSelection(s string) (Selection, error) {
-	i, err := selections.parse(s)
-	return Selection(i), err
+// LookupSelection finds a selection filter by its name (any case) or
+// number; ok is false for anything else.
+func LookupSelection(s string) (sel Selection, ok bool) {
+	i, ok := selections.lookup(s)
+	return Selection(i), ok
 }
 
-// String returns the query name.
+// String returns the name, e.g. "notselected".
 func (s Selection) String() string { return selections.name(int(s)) }
+
+// SelectionNames lists the names of the selection filters, "all" first.
+func SelectionNames() []string { return append([]string(nil), selections.names...) }
 
 // ResourceType is a title's publication type (pubType). ResourceAll is a
 // filter value only.
@@ -126,26 +132,27 @@ const (
 )
 
 var resourceTypes = enum{
-	param: "resourcetype",
+	kind: "ResourceType",
 	names: []string{"all", "journal", "newsletter", "report", "proceedings", "website", "newspaper", "unspecified",
 		"book", "bookseries", "database", "thesisdissertation", "streamingaudio", "streamingvideo", "audiobook"},
 	display: []string{"All", "Journal", "Newsletter", "Report", "Proceedings", "Website", "Newspaper", "Unspecified",
 		"Book", "BookSeries", "Database", "ThesisDissertation", "StreamingAudio", "StreamingVideo", "AudioBook"},
 }
 
-// ParseResourceType reads a resource type from its name or number.
-func ParseResourceType(s string) (ResourceType, error) {
-	i, err := resourceTypes.parse(s)
-	return ResourceType(i), err
+// LookupResourceType finds a resource type by its name (any case, e.g.
+// "bookseries") or number; ok is false for anything else.
+func LookupResourceType(s string) (r ResourceType, ok bool) {
+	i, ok := resourceTypes.lookup(s)
+	return ResourceType(i), ok
 }
 
-// String returns the query name, e.g. "bookseries".
+// String returns the name, e.g. "bookseries".
 func (r ResourceType) String() string { return resourceTypes.name(int(r)) }
 
 // Display returns the response form, e.g. "BookSeries".
 func (r ResourceType) Display() string { return resourceTypes.displayName(int(r)) }
 
-// ResourceTypeNames lists the query names of the resource types, "all" first.
+// ResourceTypeNames lists the names of the resource types, "all" first.
 func ResourceTypeNames() []string { return append([]string(nil), resourceTypes.names...) }
 
 // SearchField names the title field a search runs over.
@@ -159,16 +166,20 @@ const (
 	FieldSubject
 )
 
-var searchFields = enum{param: "searchfield", names: []string{"titlename", "publisher", "isxn", "subject"}}
+var searchFields = enum{kind: "SearchField", names: []string{"titlename", "publisher", "isxn", "subject"}}
 
-// ParseSearchField reads a search field from its name or number.
-func ParseSearchField(s string) (SearchField, error) {
-	i, err := searchFields.parse(s)
-	return SearchField(i), err
+// LookupSearchField finds a search field by its name (any case) or
+// number; ok is false for anything else.
+func LookupSearchField(s string) (f SearchField, ok bool) {
+	i, ok := searchFields.lookup(s)
+	return SearchField(i), ok
 }
 
-// String returns the query name.
+// String returns the name, e.g. "isxn".
 func (f SearchField) String() string { return searchFields.name(int(f)) }
+
+// SearchFieldNames lists the names of the search fields.
+func SearchFieldNames() []string { return append([]string(nil), searchFields.names...) }
 
 // SearchType is how a search term matches.
 type SearchType int
@@ -184,18 +195,19 @@ const (
 	SearchAdvanced
 )
 
-var searchTypes = enum{param: "searchtype", names: []string{"any", "contains", "exactmatch", "beginswith", "proximity", "exactphrase", "advanced"}}
+var searchTypes = enum{kind: "SearchType", names: []string{"any", "contains", "exactmatch", "beginswith", "proximity", "exactphrase", "advanced"}}
 
-// ParseSearchType reads a search type from its name or number.
-func ParseSearchType(s string) (SearchType, error) {
-	i, err := searchTypes.parse(s)
-	return SearchType(i), err
+// LookupSearchType finds a search type by its name (any case) or number;
+// ok is false for anything else.
+func LookupSearchType(s string) (t SearchType, ok bool) {
+	i, ok := searchTypes.lookup(s)
+	return SearchType(i), ok
 }
 
-// String returns the query name.
+// String returns the name, e.g. "exactmatch".
 func (t SearchType) String() string { return searchTypes.name(int(t)) }
 
-// SearchTypeNames lists the query names of the search types.
+// SearchTypeNames lists the names of the search types.
 func SearchTypeNames() []string { return append([]string(nil), searchTypes.names...) }
 
 // PackageType says how a package may be selected.
@@ -209,13 +221,14 @@ const (
 	PackageCustom
 )
 
-var packageTypes = enum{param: "packageType", names: []string{"selectable", "complete", "variable", "custom"},
+var packageTypes = enum{kind: "PackageType", names: []string{"selectable", "complete", "variable", "custom"},
 	display: []string{"Selectable", "Complete", "Variable", "Custom"}}
 
-// ParsePackageType reads a package type from its name (any case) or number.
-func ParsePackageType(s string) (PackageType, error) {
-	i, err := packageTypes.parse(s)
-	return PackageType(i), err
+// LookupPackageType finds a package type by its name (any case) or
+// number; ok is false for anything else.
+func LookupPackageType(s string) (p PackageType, ok bool) {
+	i, ok := packageTypes.lookup(s)
+	return PackageType(i), ok
 }
 
 // String returns the display form, e.g. "Selectable".
@@ -231,21 +244,6 @@ const (
 	OrderName
 )
 
-// ParseOrder reads an orderby value: "relevance" or nameParam (titlename,
-// packagename, vendorname), in any case, or 0 (relevance) / 1 (name). An
-// empty value is OrderDefault.
-func ParseOrder(s, nameParam string) (Order, error) {
-	switch t := strings.TrimSpace(s); {
-	case t == "":
-		return OrderDefault, nil
-	case strings.EqualFold(t, "relevance") || t == "0":
-		return OrderRelevance, nil
-	case strings.EqualFold(t, nameParam) || t == "1":
-		return OrderName, nil
-	}
-	return 0, Errorf(CodeInvalid, "Parameter orderby has an invalid value %q: allowed values are relevance, %s (or 0-1).", s, nameParam)
-}
-
 // EmbargoUnit is the unit of an embargo period. EmbargoNone means no embargo.
 type EmbargoUnit int
 
@@ -258,17 +256,19 @@ const (
 	EmbargoYears
 )
 
-var embargoUnits = enum{param: "embargoUnit", names: []string{"", "days", "weeks", "months", "years"},
+var embargoUnits = enum{kind: "EmbargoUnit", names: []string{"", "days", "weeks", "months", "years"},
 	display: []string{"", "Days", "Weeks", "Months", "Years"}}
 
-// ParseEmbargoUnit reads Days, Weeks, Months or Years in any case.
-func ParseEmbargoUnit(s string) (EmbargoUnit, error) {
+// LookupEmbargoUnit finds an embargo unit by its name, Days, Weeks, Months
+// or Years in any case (not by number); ok is false for anything else,
+// the empty string included.
+func LookupEmbargoUnit(s string) (u EmbargoUnit, ok bool) {
 	for i := 1; i < len(embargoUnits.names); i++ {
 		if strings.EqualFold(strings.TrimSpace(s), embargoUnits.names[i]) {
-			return EmbargoUnit(i), nil
+			return EmbargoUnit(i), true
 		}
 	}
-	return 0, Errorf(CodeInvalid, "Parameter customEmbargoPeriod.embargoUnit must be one of (days, weeks, months, years).")
+	return EmbargoNone, false
 }
 
 // String returns the display form ("Days"), or "" for EmbargoNone.

@@ -1,9 +1,6 @@
 package kb
 
-import (
-	"context"
-	"strings"
-)
+import "context"
 
 // PubDefaultCount is the page size of publication and package lists of
 // the publication search service when a request names none.
@@ -143,22 +140,4 @@ type PublicationStore interface {
 	Publication(ctx context.Context, custID string, packageID, titleID int64) (Title, error)
 	// CollectionPackages lists the packages of the collection.
 	CollectionPackages(ctx context.Context, custID string, q CollectionPackageQuery) (PackageList, error)
-}
-
-// ParsePubResourceType reads the resourcetype parameter of a publication
-// search: a display value such as "Web site", "Book Series" or
-// "Thesis/Dissertation", a query name such as "bookseries", or a number.
-// Case, spaces and '/' do not matter.
-func ParsePubResourceType(s string) (ResourceType, error) {
-	squeezed := strings.Map(func(r rune) rune {
-		if r == ' ' || r == '/' || r == '-' {
-			return -1
-		}
-		return r
-	}, s)
-	rt, err := ParseResourceType(squeezed)
-	if err != nil {
-		return 0, Errorf(CodeInvalid, "Parameter resourcetype has an invalid value %q: allowed values are Journal, Newsletter, Report, Proceedings, Web site, Newspaper, Unspecified, Book, Book Series, Database, Thesis/Dissertation, Streaming Audio, Streaming Video, Audio Book.", s)
-	}
-	return rt, nil
 }

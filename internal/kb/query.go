@@ -1,10 +1,5 @@
 package kb
 
-import (
-	"strconv"
-	"strings"
-)
-
 // MaxCount is the largest page size of vendor, package and title lists.
 const MaxCount = 100
 
@@ -19,30 +14,6 @@ type Page struct {
 
 // Offset returns the zero-based index of the page's first item.
 func (p Page) Offset() int { return (p.Number - 1) * p.Count }
-
-// ParsePage reads the count and offset query parameters: count 1-100
-// (default DefaultCount), offset a 1-based page number (default 1).
-func ParsePage(count, offset string) (Page, error) {
-	p := Page{Count: DefaultCount, Number: 1}
-	if s := strings.TrimSpace(count); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > MaxCount {
-			return p, Errorf(CodeInvalid, "Parameter count is outside the range 1-%d (got %q).", MaxCount, count)
-		}
-		p.Count = n
-	}
-	if s := strings.TrimSpace(offset); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			return p, Errorf(CodeInvalid, "Parameter offset must be a page number of 1 or more (got %q).", offset)
-		}
-		if n > 1_000_000 {
-			return p, Errorf(CodeInvalid, "Parameter offset is too large (got %q); at most 1000000.", offset)
-		}
-		p.Number = n
-	}
-	return p, nil
-}
 
 // VendorQuery selects a page of vendors.
 type VendorQuery struct {

@@ -171,7 +171,7 @@ func checkObjectKind(r *http.Request, st Store, custID, id string, k *kind) erro
 func listAssignments(st Store) web.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		q := web.NewQuery(r)
-		p, err := page(q)
+		p, err := web.Page(q, defaultCount)
 		if err != nil {
 			return err
 		}

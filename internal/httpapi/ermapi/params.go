@@ -14,22 +14,9 @@ import (
 // names none.
 const defaultCount = 50
 
-// page reads count (1-100, default 50) and offset (a page number from 1,
-// default 1).
-func page(q web.Query) (kb.Page, error) {
-	p, err := kb.ParsePage(q.Get("count"), q.Get("offset"))
-	if err != nil {
-		return p, err
-	}
-	if q.Get("count") == "" {
-		p.Count = defaultCount
-	}
-	return p, nil
-}
-
 // listQuery reads the paging and sort parameters of a list of kind k.
 func listQuery(q web.Query, k *kind) (kb.ERMQuery, error) {
-	p, err := page(q)
+	p, err := web.Page(q, defaultCount)
 	if err != nil {
 		return kb.ERMQuery{}, err
 	}

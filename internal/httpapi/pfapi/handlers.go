@@ -180,7 +180,7 @@ func (h *handlers) publication(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *handlers) allPackages(w http.ResponseWriter, r *http.Request) error {
-	ct, err := web.Enum(web.NewQuery(r), "contenttype", kb.ContentAll, kb.ParseContentType)
+	ct, err := web.Enum(web.NewQuery(r), "contenttype", kb.ContentAll, web.ParseContentType)
 	if err != nil {
 		return err
 	}
@@ -200,15 +200,15 @@ func (h *handlers) packages(w http.ResponseWriter, r *http.Request) error {
 	params := web.NewQuery(r)
 	var q kb.CollectionPackageQuery
 	var err error
-	if q.ContentType, err = web.Enum(params, "contenttype", kb.ContentAll, kb.ParseContentType); err != nil {
+	if q.ContentType, err = web.Enum(params, "contenttype", kb.ContentAll, web.ParseContentType); err != nil {
 		return err
 	}
-	order, err := kb.ParseOrder(params.Get("orderby"), "packagename")
+	order, err := web.OrderBy(params, "packagename")
 	if err != nil {
 		return err
 	}
 	q.ByName = order == kb.OrderName
-	if q.Page, err = pfPage(params); err != nil {
+	if q.Page, err = web.Page(params, kb.PubDefaultCount); err != nil {
 		return err
 	}
 	q.Search = params.Get("search")
@@ -224,16 +224,16 @@ func (h *handlers) packages(w http.ResponseWriter, r *http.Request) error {
 	return web.WriteJSON(w, http.StatusOK, out)
 }
 
-// alphaResourceTypes are the values of the alpha menu's resourcetype:
-// book (0) and journal (1).
-func alphaResourceType(s string) (kb.ResourceType, error) {
-	switch strings.ToLower(s) {
+// alphaResourceType reads the parameter name's value as the alpha menu's
+// resource type: book (0) or journal (1).
+func alphaResourceType(name, value string) (kb.ResourceType, error) {
+	switch strings.ToLower(value) {
 	case "book", "0":
 		return kb.ResourceBook, nil
 	case "journal", "1":
 		return kb.ResourceJournal, nil
 	}
-	return 0, kb.Errorf(kb.CodeInvalid, "Parameter resourcetype has an invalid value %q: allowed values are book, journal (or 0-1).", s)
+	return 0, kb.Errorf(kb.CodeInvalid, "Parameter %s has an invalid value %q: allowed values are book, journal (or 0-1).", name, value)
 }
 
 func (h *handlers) alphaMenu(w http.ResponseWriter, r *http.Request) error {

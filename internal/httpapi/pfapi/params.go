@@ -12,30 +12,34 @@ import (
 // maxFacetCount bounds the *facetcount parameters.
 const maxFacetCount = 1000
 
-// pfPage reads count (default 50, at most 100) and offset (a page number
-// from 1).
-func pfPage(q web.Query) (kb.Page, error) {
-	p, err := kb.ParsePage(q.Get("count"), q.Get("offset"))
-	if err != nil {
-		return p, err
+// parseBool reads the parameter name's value as true or false, in any
+// case.
+func parseBool(name, value string) (bool, error) {
+	switch strings.ToLower(value) {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
 	}
-	if q.Get("count") == "" {
-		p.Count = kb.PubDefaultCount
-	}
-	return p, nil
+	return false, kb.Errorf(kb.CodeInvalid, "Parameter %s has an invalid value %q: allowed values are true, false.", name, value)
 }
 
-// parseBool reads true or false, in any case.
-func parseBool(name string) func(string) (bool, error) {
-	return func(s string) (bool, error) {
-		switch strings.ToLower(s) {
-		case "true":
-			return true, nil
-		case "false":
-			return false, nil
+// pubResourceType reads the parameter name's value as the resource type
+// of a publication search: a display value such as "Web site", "Book
+// Series" or "Thesis/Dissertation", a name such as "bookseries", or a
+// number. Case, spaces, '/' and '-' do not matter.
+func pubResourceType(name, value string) (kb.ResourceType, error) {
+	squeezed := strings.Map(func(r rune) rune {
+		if r == ' ' || r == '/' || r == '-' {
+			return -1
 		}
-		return false, kb.Errorf(kb.CodeInvalid, "Parameter %s has an invalid value %q: allowed values are true, false.", name, s)
+		return r
+	}, value)
+	rt, ok := kb.LookupResourceType(squeezed)
+	if !ok {
+		return 0, kb.Errorf(kb.CodeInvalid, "Parameter %s has an invalid value %q: allowed values are Journal, Newsletter, Report, Proceedings, Web site, Newspaper, Unspecified, Book, Book Series, Database, Thesis/Dissertation, Streaming Audio, Streaming Video, Audio Book.", name, value)
 	}
+	return rt, nil
 }
 
 // facetCount reads a facet limit: 1 to maxFacetCount, 0 when absent.
@@ -76,36 +80,36 @@ func pubQuery(q web.Query) (kb.PubQuery, error) {
 	var p kb.PubQuery
 	var err error
 	p.Search = q.Get("search")
-	if p.Field, err = web.Enum(q, "searchfield", kb.FieldTitleName, kb.ParseSearchField); err != nil {
+	if p.Field, err = web.Enum(q, "searchfield", kb.FieldTitleName, web.ParseSearchField); err != nil {
 		return p, err
 	}
-	if p.Type, err = web.Enum(q, "searchtype", kb.SearchContains, kb.ParseSearchType); err != nil {
+	if p.Type, err = web.Enum(q, "searchtype", kb.SearchContains, web.ParseSearchType); err != nil {
 		return p, err
 	}
-	order, err := kb.ParseOrder(q.Get("orderby"), "titlename")
+	order, err := web.OrderBy(q, "titlename")
 	if err != nil {
 		return p, err
 	}
 	p.ByName = order == kb.OrderName
-	if p.Page, err = pfPage(q); err != nil {
+	if p.Page, err = web.Page(q, kb.PubDefaultCount); err != nil {
 		return p, err
 	}
-	if p.Facets, err = web.Enum(q, "includefacets", false, parseBool("includefacets")); err != nil {
+	if p.Facets, err = web.Enum(q, "includefacets", false, parseBool); err != nil {
 		return p, err
 	}
 	if s := q.Get("ispeerreviewed"); s != "" {
-		v, err := parseBool("ispeerreviewed")(s)
+		v, err := parseBool("ispeerreviewed", s)
 		if err != nil {
 			return p, err
 		}
 		p.PeerReviewed = &v
 	}
-	if p.ResourceType, err = web.Enum(q, "resourcetype", kb.ResourceAll, kb.ParsePubResourceType); err != nil {
+	if p.ResourceType, err = web.Enum(q, "resourcetype", kb.ResourceAll, pubResourceType); err != nil {
 		return p, err
 	}
 	for _, v := range all(q, "resourcetypefacet") {
-		rt, err := kb.ParseResourceType(v)
-		if err != nil || rt == kb.ResourceAll {
+		rt, ok := kb.LookupResourceType(v)
+		if !ok || rt == kb.ResourceAll {
 			return p, kb.Errorf(kb.CodeInvalid, "Parameter resourcetypefacet has an invalid value %q: allowed values are %s.",
 				v, strings.Join(kb.ResourceTypeNames()[1:], ", "))
 		}

@@ -196,10 +196,10 @@ func vendorQuery(p web.Query) (kb.VendorQuery, error) {
 	var q kb.VendorQuery
 	var err error
 	q.Search = p.Get("search")
-	if q.OrderBy, err = kb.ParseOrder(p.Get("orderby"), "vendorname"); err != nil {
+	if q.OrderBy, err = web.OrderBy(p, "vendorname"); err != nil {
 		return q, err
 	}
-	if q.Page, err = kb.ParsePage(p.Get("count"), p.Get("offset")); err != nil {
+	if q.Page, err = web.Page(p, kb.DefaultCount); err != nil {
 		return q, err
 	}
 	return q, nil
@@ -210,16 +210,16 @@ func packageQuery(p web.Query) (kb.PackageQuery, error) {
 	var q kb.PackageQuery
 	var err error
 	q.Search = p.Get("search")
-	if q.Selection, err = web.Enum(p, "selection", kb.SelectionAll, kb.ParseSelection); err != nil {
+	if q.Selection, err = web.Enum(p, "selection", kb.SelectionAll, web.ParseSelection); err != nil {
 		return q, err
 	}
-	if q.ContentType, err = web.Enum(p, "contenttype", kb.ContentAll, kb.ParseContentType); err != nil {
+	if q.ContentType, err = web.Enum(p, "contenttype", kb.ContentAll, web.ParseContentType); err != nil {
 		return q, err
 	}
-	if q.OrderBy, err = kb.ParseOrder(p.Get("orderby"), "packagename"); err != nil {
+	if q.OrderBy, err = web.OrderBy(p, "packagename"); err != nil {
 		return q, err
 	}
-	if q.Page, err = kb.ParsePage(p.Get("count"), p.Get("offset")); err != nil {
+	if q.Page, err = web.Page(p, kb.DefaultCount); err != nil {
 		return q, err
 	}
 	return q, nil
@@ -230,22 +230,22 @@ func titleQuery(p web.Query) (kb.TitleQuery, error) {
 	var q kb.TitleQuery
 	var err error
 	q.Search = p.Get("search")
-	if q.Field, err = web.Enum(p, "searchfield", kb.FieldTitleName, kb.ParseSearchField); err != nil {
+	if q.Field, err = web.Enum(p, "searchfield", kb.FieldTitleName, web.ParseSearchField); err != nil {
 		return q, err
 	}
-	if q.Type, err = web.Enum(p, "searchtype", kb.SearchContains, kb.ParseSearchType); err != nil {
+	if q.Type, err = web.Enum(p, "searchtype", kb.SearchContains, web.ParseSearchType); err != nil {
 		return q, err
 	}
-	if q.Selection, err = web.Enum(p, "selection", kb.SelectionAll, kb.ParseSelection); err != nil {
+	if q.Selection, err = web.Enum(p, "selection", kb.SelectionAll, web.ParseSelection); err != nil {
 		return q, err
 	}
-	if q.ResourceType, err = web.Enum(p, "resourcetype", kb.ResourceAll, kb.ParseResourceType); err != nil {
+	if q.ResourceType, err = web.Enum(p, "resourcetype", kb.ResourceAll, web.ParseResourceType); err != nil {
 		return q, err
 	}
-	if q.OrderBy, err = kb.ParseOrder(p.Get("orderby"), "titlename"); err != nil {
+	if q.OrderBy, err = web.OrderBy(p, "titlename"); err != nil {
 		return q, err
 	}
-	if q.Page, err = kb.ParsePage(p.Get("count"), p.Get("offset")); err != nil {
+	if q.Page, err = web.Page(p, kb.DefaultCount); err != nil {
 		return q, err
 	}
 	return q, nil

@@ -92,9 +92,12 @@ func embargo(p *embargoPayload) (kb.Embargo, error) {
 	if unit == "" && value == 0 {
 		return kb.Embargo{}, nil
 	}
-	u, err := kb.ParseEmbargoUnit(unit)
-	if err != nil || value == 0 {
-		return kb.Embargo{}, err
+	u, ok := kb.LookupEmbargoUnit(unit)
+	if !ok {
+		return kb.Embargo{}, invalid("Parameter customEmbargoPeriod.embargoUnit must be one of (days, weeks, months, years).")
+	}
+	if value == 0 {
+		return kb.Embargo{}, nil
 	}
 	return kb.Embargo{Unit: u, Value: value}, nil
 }

@@ -62,17 +62,6 @@ func (q Query) Get(name string) string {
 	return strings.TrimSpace(q.values[found][0])
 }
 
-// Enum reads the parameter name with parse, which must report a bad value
-// with an error naming the parameter (the kb Parse* functions do). An absent
-// or empty parameter gives def.
-func Enum[T any](q Query, name string, def T, parse func(string) (T, error)) (T, error) {
-	s := q.Get(name)
-	if s == "" {
-		return def, nil
-	}
-	return parse(s)
-}
-
 // All returns every non-empty value of a repeated parameter (subjectfacet=a
 // &subjectfacet=b), trimmed, from all spellings of its name in order of
 // the spellings.

@@ -377,12 +377,12 @@ func TestQuery(t *testing.T) {
 			t.Errorf("Get(%q) = %q, want %q", name, got, want)
 		}
 	}
-	sel, err := Enum(q, "selection", kb.SelectionSelected, kb.ParseSelection)
+	sel, err := Enum(q, "selection", kb.SelectionSelected, ParseSelection)
 	if err != nil || sel != kb.SelectionSelected {
 		t.Errorf("Enum of an empty parameter = %v, %v; want the default", sel, err)
 	}
 	req = httptest.NewRequest("GET", "/?selection=bogus", nil)
-	if _, err := Enum(NewQuery(req), "selection", kb.SelectionAll, kb.ParseSelection); kb.ErrorCode(err) != kb.CodeInvalid {
+	if _, err := Enum(NewQuery(req), "selection", kb.SelectionAll, ParseSelection); kb.ErrorCode(err) != kb.CodeInvalid {
 		t.Errorf("Enum of a bad value: %v, want CodeInvalid", err)
 	}
 }
