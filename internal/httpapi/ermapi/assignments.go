@@ -95,7 +95,8 @@ func (a *assignmentDto) check(custID string) (*kind, error) {
 
 // createAssignment serves POST {custid}/assignment/{id}: it assigns the
 // customer's object id, whose kind the body's objectType must name, and
-// answers 201 with the assignment's id. An unknown object is 400.
+// answers 201 with the assignment's id. An unknown object is 400: the
+// store's CreateAssignment finds it missing.
 func createAssignment(st Store) web.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		custID, objectID := r.PathValue("custid"), r.PathValue("id")
@@ -108,7 +109,7 @@ func createAssignment(st Store) web.HandlerFunc {
 			return err
 		}
 		if err := checkObjectKind(r, st, custID, objectID, k); err != nil {
-			return unknownObject(err, objectID)
+			return err
 		}
 		body, err := json.Marshal(&dto)
 		if err != nil {
@@ -141,8 +142,10 @@ func unknownObject(err error, objectID string) error {
 	return err
 }
 
-// checkObjectKind checks that the customer has an object id of kind k: 404
-// when it has none of any kind, 400 when it is of another kind.
+// checkObjectKind checks that the customer's object id, if it has one, is
+// of kind k: 400 when it is of another kind. The store does not compare
+// the kinds (CreateAssignment takes the object's own); whether the object
+// exists at all is CreateAssignment's check, in its transaction.
 func checkObjectKind(r *http.Request, st Store, custID, id string, k *kind) error {
 	_, err := st.ERMObject(r.Context(), custID, k.kind, id)
 	if kb.ErrorCode(err) != kb.CodeNotFound {
@@ -161,7 +164,7 @@ func checkObjectKind(r *http.Request, st Store, custID, id string, k *kind) erro
 			return err
 		}
 	}
-	return err // not found: the customer has no object with this id
+	return nil
 }
 
 // listAssignments serves GET {custid}/assignment: a page of the customer's

@@ -85,6 +85,9 @@ func (h *handlers) listPackages(w http.ResponseWriter, r *http.Request, vendorID
 		return fmt.Errorf("list packages of %s (vendor %d): %w", custID, vendorID, err)
 	}
 	if vendorID != 0 && l.Total == 0 {
+		// The store's Packages does not check the vendor (an unknown
+		// vendor has no packages), so an empty list asks whether the
+		// vendor exists.
 		if _, err := h.store.Vendor(r.Context(), custID, vendorID); err != nil {
 			return fmt.Errorf("read vendor %d of %s: %w", vendorID, custID, err)
 		}
@@ -118,8 +121,8 @@ func (h *handlers) titles(w http.ResponseWriter, r *http.Request) error {
 	return writeTitleList(w, l)
 }
 
-// packageTitles answers the title list of one package. An empty list of an
-// unknown package (or vendor) is "Package not found" ("Vendor not found").
+// packageTitles answers the title list of one package. The store answers
+// "Package not found" ("Vendor not found") for an unknown package (vendor).
 func (h *handlers) packageTitles(w http.ResponseWriter, r *http.Request) error {
 	vendorID, packageID, err := packagePath(r)
 	if err != nil {
@@ -134,11 +137,6 @@ func (h *handlers) packageTitles(w http.ResponseWriter, r *http.Request) error {
 	l, err := h.store.Titles(r.Context(), custID, q)
 	if err != nil {
 		return fmt.Errorf("list titles of package %d/%d of %s: %w", vendorID, packageID, custID, err)
-	}
-	if l.Total == 0 {
-		if _, err := h.store.Package(r.Context(), custID, vendorID, packageID); err != nil {
-			return fmt.Errorf("read package %d/%d of %s: %w", vendorID, packageID, custID, err)
-		}
 	}
 	return writeTitleList(w, l)
 }
