@@ -259,10 +259,10 @@ const (
 var embargoUnits = enum{kind: "EmbargoUnit", names: []string{"", "days", "weeks", "months", "years"},
 	display: []string{"", "Days", "Weeks", "Months", "Years"}}
 
-// LookupEmbargoUnit finds an embargo unit by its name, Days, Weeks, Months
+// lookupEmbargoUnit finds an embargo unit by its name, Days, Weeks, Months
 // or Years in any case (not by number); ok is false for anything else,
 // the empty string included.
-func LookupEmbargoUnit(s string) (u EmbargoUnit, ok bool) {
+func lookupEmbargoUnit(s string) (u EmbargoUnit, ok bool) {
 	for i := 1; i < len(embargoUnits.names); i++ {
 		if strings.EqualFold(strings.TrimSpace(s), embargoUnits.names[i]) {
 			return EmbargoUnit(i), true

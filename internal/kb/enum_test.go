@@ -39,11 +39,11 @@ func TestEnumLookups(t *testing.T) {
 		{"package type", asInt(LookupPackageType), "Variable", int(PackageVariable), true},
 		{"package type by number", asInt(LookupPackageType), "3", int(PackageCustom), true},
 		{"package type unknown", asInt(LookupPackageType), "partial", 0, false},
-		{"embargo unit", asInt(LookupEmbargoUnit), " months ", int(EmbargoMonths), true},
-		{"embargo unit display form", asInt(LookupEmbargoUnit), "Years", int(EmbargoYears), true},
-		{"embargo unit empty", asInt(LookupEmbargoUnit), "", 0, false},
-		{"embargo unit not by number", asInt(LookupEmbargoUnit), "1", 0, false},
-		{"embargo unit unknown", asInt(LookupEmbargoUnit), "Seconds", 0, false},
+		{"embargo unit", asInt(lookupEmbargoUnit), " months ", int(EmbargoMonths), true},
+		{"embargo unit display form", asInt(lookupEmbargoUnit), "Years", int(EmbargoYears), true},
+		{"embargo unit empty", asInt(lookupEmbargoUnit), "", 0, false},
+		{"embargo unit not by number", asInt(lookupEmbargoUnit), "1", 0, false},
+		{"embargo unit unknown", asInt(lookupEmbargoUnit), "Seconds", 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, ok := tc.lookup(tc.in)

@@ -1,18 +1,21 @@
 package rmapi
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
-// This file checks the members that several request bodies share and turns
-// them into kb types: every rule that can be checked from a body alone is
-// checked here, before the store is called. Messages follow the hosted
-// service where its recordings show one: a missing attribute is named as it
-// names it ("Attribute IsSelected is missing."); any other message names the
-// member by its JSON path.
+// This file reads the members that several request bodies share into kb
+// types. Every rule that can be checked from a body alone is checked here,
+// before the store is called; the rules themselves are kb's (the
+// *_rules.go files), and this file words their violations for the JSON
+// member that broke them. Messages follow the hosted service where its
+// recordings show one: a missing attribute is named as it names it
+// ("Attribute IsSelected is missing."); any other message names the member
+// by its JSON path.
 
 // missing is the error for a required attribute the body lacks.
 func missing(name string) error {
@@ -40,12 +43,12 @@ func isTrue(p *bool) bool { return p != nil && *p }
 
 // selection reads the isSelected that every package and title PUT requires,
 // and the isHidden that may come with it: hiding needs isSelected true in
-// the same body.
+// the same body (kb.SelectionAllowed).
 func selection(isSelected, isHidden *bool) (selected, hidden bool, err error) {
 	if isSelected == nil {
 		return false, false, missing("IsSelected")
 	}
-	if isTrue(isHidden) && !*isSelected {
+	if !kb.SelectionAllowed(*isSelected, isTrue(isHidden)) {
 		return false, false, invalid("Attribute isHidden can be true only with isSelected true: a resource or package that is not selected cannot be hidden.")
 	}
 	return *isSelected, isTrue(isHidden), nil
@@ -76,7 +79,8 @@ func coverageList(ps []coveragePayload) ([]kb.Coverage, error) {
 }
 
 // embargo reads a custom embargo period. A missing period, a null or zero
-// value, means no embargo; a unit that is given must be valid all the same.
+// value, means no embargo; a unit that is given must be valid all the same
+// (kb.CustomEmbargo).
 func embargo(p *embargoPayload) (kb.Embargo, error) {
 	if p == nil {
 		return kb.Embargo{}, nil
@@ -85,21 +89,14 @@ func embargo(p *embargoPayload) (kb.Embargo, error) {
 	if p.EmbargoValue != nil {
 		value = *p.EmbargoValue
 	}
-	if value < 0 {
+	e, err := kb.CustomEmbargo(trimmed(p.EmbargoUnit), value)
+	switch {
+	case errors.Is(err, kb.ErrEmbargoValue):
 		return kb.Embargo{}, invalid("Attribute customEmbargoPeriod.embargoValue must not be negative.")
-	}
-	unit := trimmed(p.EmbargoUnit)
-	if unit == "" && value == 0 {
-		return kb.Embargo{}, nil
-	}
-	u, ok := kb.LookupEmbargoUnit(unit)
-	if !ok {
+	case errors.Is(err, kb.ErrEmbargoUnit):
 		return kb.Embargo{}, invalid("Parameter customEmbargoPeriod.embargoUnit must be one of (days, weeks, months, years).")
 	}
-	if value == 0 {
-		return kb.Embargo{}, nil
-	}
-	return kb.Embargo{Unit: u, Value: value}, nil
+	return e, err
 }
 
 // proxyRef reads a proxy setting of a package or resource: nil means
@@ -120,12 +117,13 @@ func tokenValue(p *tokenPayload) *string {
 	return p.Value
 }
 
-// contentType reads a package content type, 1 to 7.
+// contentType reads a package content type, 1 to 7
+// (kb.ContentType.ValidForPackage).
 func contentType(n int) (kb.ContentType, error) {
-	if n < int(kb.ContentAggregatedFullText) || n > int(kb.ContentOnlineReference) {
-		return 0, invalid("Attribute contentType must be an integer from 1 to 7 (1 aggregated full text, 2 abstract and index, 3 ebook, 4 e-journal, 5 print, 6 unknown, 7 online reference), not %d.", n)
+	if c := kb.ContentType(n); c.ValidForPackage() {
+		return c, nil
 	}
-	return kb.ContentType(n), nil
+	return 0, invalid("Attribute contentType must be an integer from 1 to 7 (1 aggregated full text, 2 abstract and index, 3 ebook, 4 e-journal, 5 print, 6 unknown, 7 online reference), not %d.", n)
 }
 
 // pubType reads a publication type from its name, in any case.
