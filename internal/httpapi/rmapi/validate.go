@@ -126,31 +126,25 @@ func contentType(n int) (kb.ContentType, error) {
 	return 0, invalid("Attribute contentType must be an integer from 1 to 7 (1 aggregated full text, 2 abstract and index, 3 ebook, 4 e-journal, 5 print, 6 unknown, 7 online reference), not %d.", n)
 }
 
-// pubType reads a publication type from its name, in any case.
+// pubType reads a publication type from its name, in any case
+// (kb.LookupPubType).
 func pubType(s string) (kb.ResourceType, error) {
-	var names []string
-	for t := kb.ResourceJournal; t <= kb.ResourceAudioBook; t++ {
-		if strings.EqualFold(strings.TrimSpace(s), t.String()) {
-			return t, nil
-		}
-		names = append(names, t.String())
+	t, ok := kb.LookupPubType(s)
+	if !ok {
+		return 0, invalid("Attribute pubType has an invalid value %q: allowed values are %s.", s, strings.Join(kb.PubTypeNames(), ", "))
 	}
-	return 0, invalid("Attribute pubType has an invalid value %q: allowed values are %s.", s, strings.Join(names, ", "))
+	return t, nil
 }
 
-// contributorTypes maps the contributor types, in lower case, to the form
-// the store keeps.
-var contributorTypes = map[string]string{"author": "Author", "editor": "Editor", "illustrator": "Illustrator"}
-
 // contributors reads a contributor list; badType is the error for a type
-// other than author, editor or illustrator.
+// other than author, editor or illustrator (kb.LookupContributorType).
 func contributors(ps []contributorPayload, badType error) ([]kb.Contributor, error) {
 	if ps == nil {
 		return nil, nil // not given: an update keeps the title's contributors
 	}
 	out := make([]kb.Contributor, len(ps))
 	for i, p := range ps {
-		typ, ok := contributorTypes[strings.ToLower(trimmed(p.Type))]
+		typ, ok := kb.LookupContributorType(trimmed(p.Type))
 		if !ok {
 			return nil, badType
 		}
@@ -164,7 +158,8 @@ func contributors(ps []contributorPayload, badType error) ([]kb.Contributor, err
 }
 
 // identifiers reads an identifier list: type 0 ISSN or 1 ISBN (0 when
-// absent), subtype 1 print or 2 online (empty when absent).
+// absent), subtype 1 print or 2 online (empty when absent); see
+// kb.IdentifierType.Valid and kb.IdentifierSubtype.Valid.
 func identifiers(ps []identifierPayload) ([]kb.Identifier, error) {
 	if ps == nil {
 		return nil, nil // not given: an update keeps the title's identifiers
@@ -177,31 +172,33 @@ func identifiers(ps []identifierPayload) ([]kb.Identifier, error) {
 		}
 		ident := kb.Identifier{ID: id}
 		if p.Type != nil {
-			if *p.Type != int(kb.IdentISSN) && *p.Type != int(kb.IdentISBN) {
+			ident.Type = kb.IdentifierType(*p.Type)
+			if !ident.Type.Valid() {
 				return nil, invalid("Attribute identifiersList[%d].type must be 0 (ISSN) or 1 (ISBN), not %d.", i, *p.Type)
 			}
-			ident.Type = kb.IdentifierType(*p.Type)
 		}
 		if p.Subtype != nil {
-			if *p.Subtype != int(kb.SubtypePrint) && *p.Subtype != int(kb.SubtypeOnline) {
+			ident.Subtype = kb.IdentifierSubtype(*p.Subtype)
+			if !ident.Subtype.Valid() {
 				return nil, invalid("Attribute identifiersList[%d].subtype must be 1 (print) or 2 (online), not %d.", i, *p.Subtype)
 			}
-			ident.Subtype = kb.IdentifierSubtype(*p.Subtype)
 		}
 		out[i] = ident
 	}
 	return out, nil
 }
 
-// requireNameAndType checks the two title fields a custom title needs.
+// requireNameAndType checks the two title fields a custom title needs
+// (kb.CheckCustomTitle).
 func (p *titleFieldsPayload) requireNameAndType() error {
-	if trimmed(p.TitleName) == "" {
+	err := kb.CheckCustomTitle(str(p.TitleName), str(p.PubType))
+	switch {
+	case errors.Is(err, kb.ErrTitleNameMissing):
 		return missing("TitleName")
-	}
-	if trimmed(p.PubType) == "" {
+	case errors.Is(err, kb.ErrPubTypeMissing):
 		return missing("PubType")
 	}
-	return nil
+	return err
 }
 
 // given reports whether the body holds any title field.
