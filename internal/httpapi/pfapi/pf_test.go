@@ -1,4 +1,4 @@
-package httpapi_test
+package pfapi_test
 
 import (
 	"encoding/json"
