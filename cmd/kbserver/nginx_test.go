@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/testcert"
 )
@@ -52,7 +52,7 @@ func TestNginxExample(t *testing.T) {
 	vendors := "/rm/rmaccounts/nginxlib/vendors?count=10&offset=1"
 
 	t.Run("API over HTTP/2", func(t *testing.T) {
-		resp, body := nginxDo(t, client, http.MethodGet, proxy.https+vendors, map[string]string{"x-api-key": key, "X-Request-Id": "nginx-test-1"}, nil)
+		resp, body := apitest.Do(t, client, http.MethodGet, proxy.https+vendors, nil, "x-api-key", key, "X-Request-Id", "nginx-test-1")
 		if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 			t.Fatalf("GET %s: %d %s %.300s", vendors, resp.StatusCode, resp.Header.Get("Content-Type"), body)
 		}
@@ -74,14 +74,14 @@ func TestNginxExample(t *testing.T) {
 	})
 
 	t.Run("request id made by nginx", func(t *testing.T) {
-		resp, _ := nginxDo(t, client, http.MethodGet, proxy.https+vendors, map[string]string{"x-api-key": key}, nil)
+		resp, _ := apitest.Do(t, client, http.MethodGet, proxy.https+vendors, nil, "x-api-key", key)
 		if resp.StatusCode != http.StatusOK || resp.Header.Get("X-Request-Id") == "" {
 			t.Errorf("%d, X-Request-Id %q: want 200 and nginx's own id", resp.StatusCode, resp.Header.Get("X-Request-Id"))
 		}
 	})
 
 	t.Run("kbserver's 401", func(t *testing.T) {
-		resp, body := nginxDo(t, client, http.MethodGet, proxy.https+vendors, nil, nil)
+		resp, body := apitest.Do(t, client, http.MethodGet, proxy.https+vendors, nil)
 		var errs []struct {
 			Code    kb.Code `json:"code"`
 			Message string  `json:"message"`
@@ -93,7 +93,7 @@ func TestNginxExample(t *testing.T) {
 	})
 
 	t.Run("plain HTTP redirects", func(t *testing.T) {
-		resp, body := nginxDo(t, client, http.MethodGet, proxy.http+vendors, nil, nil)
+		resp, body := apitest.Do(t, client, http.MethodGet, proxy.http+vendors, nil)
 		// $server_name is the example's host name, which the test keeps.
 		want := "https://kb.example.org" + vendors
 		if resp.StatusCode != http.StatusMovedPermanently || resp.Header.Get("Location") != want {
@@ -133,7 +133,7 @@ func TestNginxExample(t *testing.T) {
 
 	t.Run("body over 1 MiB refused by nginx", func(t *testing.T) {
 		body := strings.Repeat("x", 1<<20+1)
-		resp, got := nginxDo(t, client, http.MethodPost, proxy.https+"/rm/rmaccounts/nginxlib/vendors", map[string]string{"x-api-key": key, "Content-Type": "application/json"}, strings.NewReader(body))
+		resp, got := apitest.Do(t, client, http.MethodPost, proxy.https+"/rm/rmaccounts/nginxlib/vendors", strings.NewReader(body), "x-api-key", key, "Content-Type", "application/json")
 		// kbserver's own 413 would be JSON.
 		if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
 			t.Errorf("%d %s %.200s, want nginx's 413", resp.StatusCode, resp.Header.Get("Content-Type"), got)
@@ -142,7 +142,7 @@ func TestNginxExample(t *testing.T) {
 
 	for _, path := range []string{"/healthz", "/readyz"} {
 		t.Run(path+" passed through", func(t *testing.T) {
-			resp, body := nginxDo(t, client, http.MethodGet, proxy.https+path, nil, nil)
+			resp, body := apitest.Do(t, client, http.MethodGet, proxy.https+path, nil)
 			if resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusForbidden {
 				t.Errorf("%d %.200s: nginx answered", resp.StatusCode, body)
 			}
@@ -162,7 +162,7 @@ func TestNginxExample(t *testing.T) {
 			urls = append(urls, proxy.https6+"/metrics")
 		}
 		for _, u := range urls {
-			resp, body := nginxDo(t, client, http.MethodGet, u, nil, nil)
+			resp, body := apitest.Do(t, client, http.MethodGet, u, nil)
 			if resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusBadGateway {
 				t.Errorf("GET %s: %d %.200s, want it passed to kbserver", u, resp.StatusCode, body)
 			}
@@ -174,12 +174,12 @@ func TestNginxExample(t *testing.T) {
 			{"allow 127.0.0.1;", "allow 192.0.2.1;"},
 			{"allow ::1;", "allow 2001:db8::1;"},
 		})
-		resp, body := nginxDo(t, client, http.MethodGet, restricted.https+"/metrics", nil, nil)
+		resp, body := apitest.Do(t, client, http.MethodGet, restricted.https+"/metrics", nil)
 		if resp.StatusCode != http.StatusForbidden || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
 			t.Errorf("GET /metrics: %d %s %.200s, want nginx's 403", resp.StatusCode, resp.Header.Get("Content-Type"), body)
 		}
 		// Only /metrics is restricted.
-		if resp, body := nginxDo(t, client, http.MethodGet, restricted.https+vendors, map[string]string{"x-api-key": key}, nil); resp.StatusCode != http.StatusOK {
+		if resp, body := apitest.Do(t, client, http.MethodGet, restricted.https+vendors, nil, "x-api-key", key); resp.StatusCode != http.StatusOK {
 			t.Errorf("GET %s: %d %.200s", vendors, resp.StatusCode, body)
 		}
 	})
@@ -233,28 +233,6 @@ func (s *server) waitLog(t *testing.T, pattern string) {
 		}
 	}
 	t.Errorf("serve's log has no line matching %q:\n%s", pattern, s.stderr.String())
-}
-
-// nginxDo sends one request and returns the response with its body read.
-func nginxDo(t *testing.T, client *http.Client, method, url string, header map[string]string, body io.Reader) (*http.Response, []byte) {
-	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), method, url, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, url, err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("%s %s: read body: %v", method, url, err)
-	}
-	return resp, b
 }
 
 // replacement is one change the test makes to the example: old must occur

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 	"github.com/kbserver/kbserver/internal/testcert"
 	"github.com/kbserver/kbserver/internal/testdb"
 )
@@ -131,8 +132,8 @@ func TestServeLoopbackOnly(t *testing.T) {
 		s := startServe(t, append([]string{"--db", db, "serve"}, args...)...)
 		addr := s.waitListening(t)
 		_, port, _ := net.SplitHostPort(addr)
-		if code, _ := get(t, "http://127.0.0.1:"+port+"/healthz", ""); code != 200 {
-			t.Errorf("serve %v: GET /healthz %d", args, code)
+		if res, _ := apitest.Do(t, http.DefaultClient, "GET", "http://127.0.0.1:"+port+"/healthz", nil); res.StatusCode != 200 {
+			t.Errorf("serve %v: GET /healthz %d", args, res.StatusCode)
 		}
 		if err := s.stop(t); err != nil {
 			t.Errorf("serve %v: %v", args, err)
@@ -154,7 +155,7 @@ func TestServeFlagsFromEnvironment(t *testing.T) {
 		"KBSERVER_RATE_BURST":  "9",
 	}, "--db", db, "serve", "--addr", "127.0.0.1:0")
 	addr := s.waitListening(t)
-	get(t, "http://"+addr+"/healthz", "")
+	apitest.Do(t, http.DefaultClient, "GET", "http://"+addr+"/healthz", nil)
 	if err := s.stop(t); err != nil {
 		t.Fatal(err)
 	}
@@ -269,23 +270,23 @@ func TestServeReadyzWhenDatabaseGone(t *testing.T) {
 	db := tempDB(t)
 	s := startServe(t, "--db", db, "serve", "--addr", "127.0.0.1:0")
 	base := "http://" + s.waitListening(t)
-	if code, body := get(t, base+"/readyz", ""); code != 200 {
-		t.Fatalf("GET /readyz: %d %s", code, body)
+	if res, body := apitest.Do(t, http.DefaultClient, "GET", base+"/readyz", nil); res.StatusCode != 200 {
+		t.Fatalf("GET /readyz: %d %s", res.StatusCode, body)
 	}
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		if err := os.Remove(db + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
 			t.Fatal(err)
 		}
 	}
-	code, body := get(t, base+"/readyz", "")
-	if code != http.StatusServiceUnavailable || strings.Contains(body, db) {
-		t.Errorf("GET /readyz after the file was deleted: %d %s; want 503 without the file's name", code, body)
+	res, body := apitest.Do(t, http.DefaultClient, "GET", base+"/readyz", nil)
+	if res.StatusCode != http.StatusServiceUnavailable || strings.Contains(string(body), db) {
+		t.Errorf("GET /readyz after the file was deleted: %d %s; want 503 without the file's name", res.StatusCode, body)
 	}
 	if log := s.stderr.String(); !strings.Contains(log, "msg=\"not ready\"") || !strings.Contains(log, db+" is gone") {
 		t.Errorf("the log does not say why /readyz failed:\n%s", log)
 	}
-	if code, _ := get(t, base+"/healthz", ""); code != 200 {
-		t.Errorf("GET /healthz: %d", code)
+	if res, _ := apitest.Do(t, http.DefaultClient, "GET", base+"/healthz", nil); res.StatusCode != 200 {
+		t.Errorf("GET /healthz: %d", res.StatusCode)
 	}
 }
 
@@ -299,16 +300,16 @@ func TestServeMetricsAddr(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no metrics address in the log:\n%s", s.stderr.String())
 	}
-	if code, _ := get(t, base+"/rm/rmaccounts/lib/vendors", ""); code != http.StatusUnauthorized {
-		t.Fatalf("API request: %d", code)
+	if res, _ := apitest.Do(t, http.DefaultClient, "GET", base+"/rm/rmaccounts/lib/vendors", nil); res.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("API request: %d", res.StatusCode)
 	}
-	if code, _ := get(t, base+"/metrics", ""); code != http.StatusNotFound {
-		t.Errorf("GET /metrics on the main address: %d, want 404", code)
+	if res, _ := apitest.Do(t, http.DefaultClient, "GET", base+"/metrics", nil); res.StatusCode != http.StatusNotFound {
+		t.Errorf("GET /metrics on the main address: %d, want 404", res.StatusCode)
 	}
-	code, body := get(t, "http://"+m[1]+"/metrics", "")
+	res, body := apitest.Do(t, http.DefaultClient, "GET", "http://"+m[1]+"/metrics", nil)
 	want := `kbserver_http_requests_total{code="401",route="GET /rm/rmaccounts/{custid}/vendors",service="holdings"} 1`
-	if code != 200 || !strings.Contains(body, want) {
-		t.Errorf("GET /metrics on --metrics-addr: %d, want 200 with %s", code, want)
+	if res.StatusCode != 200 || !strings.Contains(string(body), want) {
+		t.Errorf("GET /metrics on --metrics-addr: %d, want 200 with %s", res.StatusCode, want)
 	}
 	if err := s.stop(t); err != nil {
 		t.Fatal(err)

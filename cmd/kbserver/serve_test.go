@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 )
 
 // syncBuffer is a bytes.Buffer safe for a writer and a reader in
@@ -98,24 +99,6 @@ func (s *server) waitCurl(t *testing.T) (key, url string) {
 	return "", ""
 }
 
-func get(t *testing.T, url, key string) (int, string) {
-	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if key != "" {
-		req.Header.Set("x-api-key", key)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(body)
-}
-
 func TestServeDemo(t *testing.T) {
 	db := tempDB(t)
 	args := []string{"serve", "--demo", "--demo-titles", "2000", "--addr", "127.0.0.1:0", "--db", db}
@@ -130,9 +113,9 @@ func TestServeDemo(t *testing.T) {
 	if !strings.Contains(url, "/rm/rmaccounts/demo/vendors?count=10&offset=1") {
 		t.Errorf("curl URL %q", url)
 	}
-	code, body := get(t, url, key)
-	if code != http.StatusOK {
-		t.Fatalf("GET %s: %d %s", url, code, body)
+	res, body := apitest.Do(t, http.DefaultClient, "GET", url, nil, "x-api-key", key)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d %s", url, res.StatusCode, body)
 	}
 	var vendors struct {
 		TotalResults int `json:"totalResults"`
@@ -151,20 +134,20 @@ func TestServeDemo(t *testing.T) {
 	if vendors.TotalResults < 6 || selected == 0 { // 5 generated vendors and the customer's own
 		t.Errorf("demo vendors: %s", body)
 	}
-	if code, _ := get(t, url, "wrong-key"); code != http.StatusUnauthorized {
-		t.Errorf("wrong key: %d", code)
+	if res, _ := apitest.Do(t, http.DefaultClient, "GET", url, nil, "x-api-key", "wrong-key"); res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("wrong key: %d", res.StatusCode)
 	}
-	if code, _ := get(t, strings.Replace(url, "/vendors?", "/proxies?", 1), key); code != http.StatusOK {
-		t.Errorf("proxies: %d", code)
+	if res, _ := apitest.Do(t, http.DefaultClient, "GET", strings.Replace(url, "/vendors?", "/proxies?", 1), nil, "x-api-key", key); res.StatusCode != http.StatusOK {
+		t.Errorf("proxies: %d", res.StatusCode)
 	}
 	// The demo's guest profile searches the demo collection without a password.
 	pf := strings.SplitN(url, "/rm/", 2)[0] + "/pf/pfaccount/demo.main.az/publications?includefacets=true&count=5"
-	code, body = get(t, pf, "")
+	res, body = apitest.Do(t, http.DefaultClient, "GET", pf, nil)
 	var found struct {
 		SearchResult struct{ Statistics struct{ TotalHits int } }
 	}
-	if err := json.Unmarshal([]byte(body), &found); code != http.StatusOK || err != nil || found.SearchResult.Statistics.TotalHits == 0 {
-		t.Errorf("GET %s: %d %.300s", pf, code, body)
+	if err := json.Unmarshal(body, &found); res.StatusCode != http.StatusOK || err != nil || found.SearchResult.Statistics.TotalHits == 0 {
+		t.Errorf("GET %s: %d %.300s", pf, res.StatusCode, body)
 	}
 	stderr := s.stderr.String()
 	for _, w := range []string{"msg=listening addr=127.0.0.1:", "generating demo knowledge base: 100%", "demo customer created"} {
@@ -190,8 +173,8 @@ func TestServeDemo(t *testing.T) {
 		t.Errorf("second start regenerated the demo:\n%s", s2.stderr.String())
 	}
 	for _, k := range []string{key, key2} {
-		if code, body := get(t, url2, k); code != http.StatusOK {
-			t.Errorf("key after restart: %d %s", code, body)
+		if res, body := apitest.Do(t, http.DefaultClient, "GET", url2, nil, "x-api-key", k); res.StatusCode != http.StatusOK {
+			t.Errorf("key after restart: %d %s", res.StatusCode, body)
 		}
 	}
 	if err := s2.stop(t); err != nil {
@@ -211,8 +194,8 @@ func TestServePlain(t *testing.T) {
 	if addr == "" {
 		t.Fatalf("no listening line:\n%s", s.stderr.String())
 	}
-	if code, _ := get(t, "http://"+addr+"/rm/rmaccounts/x/vendors", ""); code != http.StatusUnauthorized {
-		t.Errorf("request without a key: %d", code)
+	if res, _ := apitest.Do(t, http.DefaultClient, "GET", "http://"+addr+"/rm/rmaccounts/x/vendors", nil); res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("request without a key: %d", res.StatusCode)
 	}
 	if s.stdout.String() != "" {
 		t.Errorf("plain serve printed to stdout: %q", s.stdout.String())

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kbserver/kbserver/api"
 	"github.com/kbserver/kbserver/internal/httpapi"
+	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 )
 
 // TestDescriptionRoutes checks the description and its page, which need
@@ -15,12 +16,12 @@ import (
 func TestDescriptionRoutes(t *testing.T) {
 	srv := newServer(t, httpapi.Deps{})
 
-	res, body := sendKey(t, srv, "GET", "/openapi.yaml", "")
+	res, body := apitest.Do(t, srv.Client(), "GET", srv.URL+"/openapi.yaml", nil)
 	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/yaml") || !bytes.Equal(body, api.YAML()) {
 		t.Errorf("GET /openapi.yaml: %d %q, %d bytes", res.StatusCode, res.Header.Get("Content-Type"), len(body))
 	}
 
-	res, body = sendKey(t, srv, "GET", "/openapi.json", "")
+	res, body = apitest.Do(t, srv.Client(), "GET", srv.URL+"/openapi.json", nil)
 	var doc struct {
 		OpenAPI string         `json:"openapi"`
 		Paths   map[string]any `json:"paths"`
@@ -29,7 +30,7 @@ func TestDescriptionRoutes(t *testing.T) {
 		t.Errorf("GET /openapi.json: %d, openapi %q, %d paths, %v", res.StatusCode, doc.OpenAPI, len(doc.Paths), err)
 	}
 
-	res, body = sendKey(t, srv, "GET", "/docs", "")
+	res, body = apitest.Do(t, srv.Client(), "GET", srv.URL+"/docs", nil)
 	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "text/html; charset=utf-8" {
 		t.Errorf("GET /docs: %d %q", res.StatusCode, res.Header.Get("Content-Type"))
 	}
@@ -48,13 +49,13 @@ func TestDescriptionRoutes(t *testing.T) {
 		"redoc.LICENSE.txt":               {"text/plain; charset=utf-8", "The MIT License"},
 		"redoc.standalone.js.LICENSE.txt": {"text/plain; charset=utf-8", "DOMPurify"},
 	} {
-		res, body := sendKey(t, srv, "GET", "/docs/assets/"+file, "")
+		res, body := apitest.Do(t, srv.Client(), "GET", srv.URL+"/docs/assets/"+file, nil)
 		if res.StatusCode != 200 || res.Header.Get("Content-Type") != want.ctype || !bytes.Contains(body, []byte(want.part)) {
 			t.Errorf("GET /docs/assets/%s: %d %q, %d bytes", file, res.StatusCode, res.Header.Get("Content-Type"), len(body))
 		}
 	}
 	for _, file := range []string{"README.md", "nothing.js", "..%2fpage.html"} {
-		if res, body := sendKey(t, srv, "GET", "/docs/assets/"+file, ""); res.StatusCode != 404 {
+		if res, body := apitest.Do(t, srv.Client(), "GET", srv.URL+"/docs/assets/"+file, nil); res.StatusCode != 404 {
 			t.Errorf("GET /docs/assets/%s: %d %s, want 404", file, res.StatusCode, body)
 		}
 	}

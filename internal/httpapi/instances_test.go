@@ -51,35 +51,25 @@ func TestTwoServersOneDatabase(t *testing.T) {
 	pkg := fmt.Sprintf("/rm/rmaccounts/lib/vendors/%d/packages/%d", res.VendorID, res.PackageID)
 
 	// A change through A is what B serves.
-	req, err := http.NewRequest(http.MethodPut, a.URL+pkg, strings.NewReader(`{"isSelected":true}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("x-api-key", "lib-key")
-	req.Header.Set("Content-Type", "application/json")
-	r, err := a.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.Body.Close()
-	if r.StatusCode != http.StatusNoContent {
+	if r, _ := apitest.Do(t, a.Client(), http.MethodPut, a.URL+pkg, strings.NewReader(`{"isSelected":true}`),
+		"x-api-key", "lib-key", "Content-Type", "application/json"); r.StatusCode != http.StatusNoContent {
 		t.Fatalf("PUT package on A: %d", r.StatusCode)
 	}
 	var p struct {
 		IsSelected    bool `json:"isSelected"`
 		SelectedCount int  `json:"selectedCount"`
 	}
-	if r, body := send(t, b, http.MethodGet, pkg, nil); r.StatusCode != http.StatusOK || json.Unmarshal(body, &p) != nil ||
+	if r, body := apitest.Do(t, b.Client(), http.MethodGet, b.URL+pkg, nil, "x-api-key", "lib-key"); r.StatusCode != http.StatusOK || json.Unmarshal(body, &p) != nil ||
 		!p.IsSelected || p.SelectedCount != len(rows) {
 		t.Fatalf("GET package on B after A selected it: %d %s", r.StatusCode, body)
 	}
 
 	// A snapshot started on A: both report the same status and serve the
 	// same pages.
-	if r, body := send(t, a, http.MethodPost, "/rm/rmaccounts/lib/holdings", nil); r.StatusCode != http.StatusAccepted {
+	if r, body := apitest.Do(t, a.Client(), http.MethodPost, a.URL+"/rm/rmaccounts/lib/holdings", nil, "x-api-key", "lib-key"); r.StatusCode != http.StatusAccepted {
 		t.Fatalf("POST holdings on A: %d %s", r.StatusCode, body)
 	}
-	if r, _ := send(t, b, http.MethodPost, "/rm/rmaccounts/lib/holdings", nil); r.StatusCode != http.StatusConflict &&
+	if r, _ := apitest.Do(t, b.Client(), http.MethodPost, b.URL+"/rm/rmaccounts/lib/holdings", nil, "x-api-key", "lib-key"); r.StatusCode != http.StatusConflict &&
 		r.StatusCode != http.StatusAccepted {
 		t.Fatalf("POST holdings on B while A's is in progress or done: %d", r.StatusCode)
 	}
@@ -90,7 +80,7 @@ func TestTwoServersOneDatabase(t *testing.T) {
 	}
 	status := func(name string, srv *httptest.Server, s *snapshotStatus) {
 		t.Helper()
-		r, body := send(t, srv, http.MethodGet, "/rm/rmaccounts/lib/holdings/status", nil)
+		r, body := apitest.Do(t, srv.Client(), http.MethodGet, srv.URL+"/rm/rmaccounts/lib/holdings/status", nil, "x-api-key", "lib-key")
 		if r.StatusCode != http.StatusOK || json.Unmarshal(body, s) != nil {
 			t.Fatalf("GET holdings/status on %s: %d %s", name, r.StatusCode, body)
 		}
@@ -110,8 +100,8 @@ func TestTwoServersOneDatabase(t *testing.T) {
 		t.Fatalf("status on A %+v, on B %+v; want the same, with %d rows", sa, sb, len(rows))
 	}
 	for _, page := range []string{"format=kbart2&count=100&offset=1", "format=kbart2&count=100&offset=201"} {
-		_, fromA := send(t, a, http.MethodGet, "/rm/rmaccounts/lib/holdings?"+page, nil)
-		_, fromB := send(t, b, http.MethodGet, "/rm/rmaccounts/lib/holdings?"+page, nil)
+		_, fromA := apitest.Do(t, a.Client(), http.MethodGet, a.URL+"/rm/rmaccounts/lib/holdings?"+page, nil, "x-api-key", "lib-key")
+		_, fromB := apitest.Do(t, b.Client(), http.MethodGet, b.URL+"/rm/rmaccounts/lib/holdings?"+page, nil, "x-api-key", "lib-key")
 		if string(fromA) != string(fromB) || !strings.Contains(string(fromA), `"holdings":[{`) {
 			t.Fatalf("page %s: A serves %.200s, B %.200s; want the same rows", page, fromA, fromB)
 		}

@@ -3,7 +3,6 @@ package httpapi_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -47,35 +46,6 @@ func opsStore(t *testing.T) (kb.Store, kb.ImportResult) {
 	return st, res
 }
 
-// call sends a request and returns the response with its body read.
-func call(t *testing.T, method, url, key, body string) (*http.Response, string) {
-	t.Helper()
-	var r io.Reader
-	if body != "" {
-		r = strings.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(t.Context(), method, url, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if key != "" {
-		req.Header.Set("x-api-key", key)
-	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp, string(b)
-}
-
 func TestHealthAndReadiness(t *testing.T) {
 	dsn := testdb.NewDSN(t)
 	st := testdb.OpenDSN(t, dsn)
@@ -83,21 +53,21 @@ func TestHealthAndReadiness(t *testing.T) {
 	logger := slog.New(slog.NewTextHandler(&logs, nil))
 	srv := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: st, Logger: logger}))
 	for _, path := range []string{"/healthz", "/readyz"} {
-		if resp, body := call(t, "GET", srv.URL+path, "", ""); resp.StatusCode != 200 || strings.TrimSpace(body) != `{"status":"ok"}` {
+		if resp, body := apitest.Do(t, http.DefaultClient, "GET", srv.URL+path, nil); resp.StatusCode != 200 || strings.TrimSpace(string(body)) != `{"status":"ok"}` {
 			t.Errorf("GET %s: %d %s", path, resp.StatusCode, body)
 		}
 	}
 	notReady := func(what, reason string) {
 		t.Helper()
-		resp, body := call(t, "GET", srv.URL+"/readyz", "", "")
+		resp, body := apitest.Do(t, http.DefaultClient, "GET", srv.URL+"/readyz", nil)
 		want := `{"status":"unavailable","error":"The store is not ready; the server log says why."}`
-		if resp.StatusCode != http.StatusServiceUnavailable || strings.TrimSpace(body) != want {
+		if resp.StatusCode != http.StatusServiceUnavailable || strings.TrimSpace(string(body)) != want {
 			t.Errorf("GET /readyz %s: %d %s; want 503 %s", what, resp.StatusCode, body, want)
 		}
 		if !strings.Contains(logs.String(), reason) {
 			t.Errorf("GET /readyz %s: the log lacks %q:\n%s", what, reason, logs.String())
 		}
-		if resp, _ := call(t, "GET", srv.URL+"/healthz", "", ""); resp.StatusCode != 200 {
+		if resp, _ := apitest.Do(t, http.DefaultClient, "GET", srv.URL+"/healthz", nil); resp.StatusCode != 200 {
 			t.Errorf("GET /healthz %s: %d", what, resp.StatusCode)
 		}
 	}
@@ -129,20 +99,20 @@ func TestMetricsScrape(t *testing.T) {
 	srv := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: st}))
 	scrape := func() string {
 		t.Helper()
-		resp, body := call(t, "GET", srv.URL+"/metrics", "", "")
+		resp, body := apitest.Do(t, http.DefaultClient, "GET", srv.URL+"/metrics", nil)
 		if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") {
 			t.Fatalf("GET /metrics: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 		}
-		return body
+		return string(body)
 	}
 	before := scrape()
 	pkg := fmt.Sprintf("%s/rm/rmaccounts/lib/vendors/%d/packages/%d", srv.URL, res.VendorID, res.PackageID)
-	if resp, body := call(t, "GET", pkg, "prod-key", ""); resp.StatusCode != 200 {
+	if resp, body := apitest.Do(t, http.DefaultClient, "GET", pkg, nil, "x-api-key", "prod-key"); resp.StatusCode != 200 {
 		t.Fatalf("GET package: %d %s", resp.StatusCode, body)
 	}
-	call(t, "GET", srv.URL+"/rm/rmaccounts/lib/vendors?count=10&offset=1", "", "") // 401
-	call(t, "GET", srv.URL+"/pf/pfaccount/lib.main.az/publications?search=journal", "", "")
-	call(t, "GET", srv.URL+"/no/such/route/12345", "", "")
+	apitest.Do(t, http.DefaultClient, "GET", srv.URL+"/rm/rmaccounts/lib/vendors?count=10&offset=1", nil) // 401
+	apitest.Do(t, http.DefaultClient, "GET", srv.URL+"/pf/pfaccount/lib.main.az/publications?search=journal", nil)
+	apitest.Do(t, http.DefaultClient, "GET", srv.URL+"/no/such/route/12345", nil)
 	after := scrape()
 
 	for _, c := range []struct {
@@ -200,11 +170,11 @@ func TestEnvironments(t *testing.T) {
 		base := servers[env] + "/rm/rmaccounts/lib"
 		own := keys[env]
 		for _, path := range []string{"/", ""} {
-			if resp, body := call(t, "GET", base+path, own, ""); resp.StatusCode != 200 {
+			if resp, body := apitest.Do(t, http.DefaultClient, "GET", base+path, nil, "x-api-key", own); resp.StatusCode != 200 {
 				t.Errorf("%s: GET lib%s with its own key: %d %s", env, path, resp.StatusCode, body)
 			}
 			body := `{"proxy":{"id":"<n>"},"labels":[{"id":1,"displayLabel":"Room","displayOnFullTextFinder":true,"displayOnPublicationFinder":false}]}`
-			if resp, got := call(t, "PUT", base+path, own, body); resp.StatusCode != 204 {
+			if resp, got := apitest.Do(t, http.DefaultClient, "PUT", base+path, strings.NewReader(body), "x-api-key", own, "Content-Type", "application/json"); resp.StatusCode != 204 {
 				t.Errorf("%s: PUT lib%s with its own key: %d %s", env, path, resp.StatusCode, got)
 			}
 		}
@@ -212,13 +182,13 @@ func TestEnvironments(t *testing.T) {
 			if other == env {
 				continue
 			}
-			resp, body := call(t, "GET", base+"/vendors?count=10&offset=1", key, "")
+			resp, body := apitest.Do(t, http.DefaultClient, "GET", base+"/vendors?count=10&offset=1", nil, "x-api-key", key)
 			want := fmt.Sprintf(`[{"code":1003,"subcode":0,"message":"The API key belongs to the %s environment; this is the %s environment: use a %s key."}]`, other, env, env)
-			if resp.StatusCode != 401 || strings.TrimSpace(body) != want {
+			if resp.StatusCode != 401 || strings.TrimSpace(string(body)) != want {
 				t.Errorf("%s server, %s key: %d %s\nwant 401 %s", env, other, resp.StatusCode, body, want)
 			}
 			// The resource management service refuses it alike, in its header.
-			resp, _ = call(t, "GET", base+"/contact", key, "")
+			resp, _ = apitest.Do(t, http.DefaultClient, "GET", base+"/contact", nil, "x-api-key", key)
 			if resp.StatusCode != 401 || !strings.Contains(resp.Header.Get(web.ErrorMessageHeader), "belongs to the "+string(other)) {
 				t.Errorf("%s server, %s key, contacts: %d %q", env, other, resp.StatusCode, resp.Header.Get(web.ErrorMessageHeader))
 			}
@@ -241,18 +211,18 @@ func TestRateLimit(t *testing.T) {
 	checkLimited := func(what, url string, burst int, check func(resp *http.Response, body string)) {
 		t.Helper()
 		for i := range burst {
-			if resp, body := call(t, "GET", url, "prod-key", ""); resp.StatusCode != 200 {
+			if resp, body := apitest.Do(t, http.DefaultClient, "GET", url, nil, "x-api-key", "prod-key"); resp.StatusCode != 200 {
 				t.Fatalf("%s: request %d of the burst: %d %s", what, i+1, resp.StatusCode, body)
 			}
 		}
-		resp, body := call(t, "GET", url, "prod-key", "")
+		resp, body := apitest.Do(t, http.DefaultClient, "GET", url, nil, "x-api-key", "prod-key")
 		retry, err := strconv.Atoi(resp.Header.Get("Retry-After"))
 		if resp.StatusCode != http.StatusTooManyRequests || err != nil || retry < 1 {
 			t.Fatalf("%s: after the burst: %d, Retry-After %q; want 429 with a wait", what, resp.StatusCode, resp.Header.Get("Retry-After"))
 		}
-		check(resp, body)
+		check(resp, string(body))
 		time.Sleep(time.Duration(retry) * time.Second)
-		if resp, body := call(t, "GET", url, "prod-key", ""); resp.StatusCode != 200 {
+		if resp, body := apitest.Do(t, http.DefaultClient, "GET", url, nil, "x-api-key", "prod-key"); resp.StatusCode != 200 {
 			t.Errorf("%s: after waiting Retry-After (%d s): %d %s", what, retry, resp.StatusCode, body)
 		}
 	}
@@ -268,7 +238,7 @@ func TestRateLimit(t *testing.T) {
 	})
 	// The health endpoints are never limited.
 	for range 10 {
-		if resp, _ := call(t, "GET", srv.URL+"/healthz", "", ""); resp.StatusCode != 200 {
+		if resp, _ := apitest.Do(t, http.DefaultClient, "GET", srv.URL+"/healthz", nil); resp.StatusCode != 200 {
 			t.Fatalf("/healthz: %d", resp.StatusCode)
 		}
 	}
@@ -294,12 +264,12 @@ func TestRateLimitSharedByInstances(t *testing.T) {
 	b := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: stB, KeyLimit: limit}))
 	path := "/rm/rmaccounts/lib/proxies"
 	for i, url := range []string{a.URL, b.URL, a.URL, b.URL} {
-		if resp, body := call(t, "GET", url+path, "prod-key", ""); resp.StatusCode != 200 {
+		if resp, body := apitest.Do(t, http.DefaultClient, "GET", url+path, nil, "x-api-key", "prod-key"); resp.StatusCode != 200 {
 			t.Fatalf("request %d: %d %s", i+1, resp.StatusCode, body)
 		}
 	}
 	for _, url := range []string{a.URL, b.URL} {
-		if resp, _ := call(t, "GET", url+path, "prod-key", ""); resp.StatusCode != http.StatusTooManyRequests {
+		if resp, _ := apitest.Do(t, http.DefaultClient, "GET", url+path, nil, "x-api-key", "prod-key"); resp.StatusCode != http.StatusTooManyRequests {
 			t.Errorf("after 4 requests shared by both servers, %s answered %d; want 429", url, resp.StatusCode)
 		}
 	}

@@ -1,36 +1,12 @@
 package httpapi_test
 
 import (
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/kbserver/kbserver/internal/httpapi"
+	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 )
-
-// sendPassword sends GET path with the password header (none when empty).
-func sendPassword(t *testing.T, srv *httptest.Server, path, password string) (*http.Response, []byte) {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, srv.URL+path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if password != "" {
-		req.Header.Set("password", password)
-	}
-	res, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, b
-}
 
 // TestProfileAuth: every publication search route admits a request by its
 // profile: with the profile's password, or without one on a guest
@@ -60,7 +36,7 @@ func TestProfileAuth(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, route := range []string{"/publications?search=a", "/packages/1/titles/1", "/alphabrowser/menu/en-us?menuid=1"} {
-				res, body := sendPassword(t, srv, "/pf/pfaccount/"+tc.profile+route, tc.password)
+				res, body := apitest.Do(t, srv.Client(), "GET", srv.URL+"/pf/pfaccount/"+tc.profile+route, nil, "password", tc.password)
 				if tc.want == 0 {
 					if res.StatusCode == 400 || res.StatusCode == 401 {
 						t.Fatalf("%s: status %d (%s); want the request admitted", route, res.StatusCode, res.Header.Get("X-Error-Message"))

@@ -2,12 +2,12 @@ package httpapi_test
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/kbserver/kbserver/internal/httpapi"
+	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 )
 
 // wildcard matches a ServeMux path wildcard.
@@ -28,12 +28,6 @@ func concretePath(path string) string {
 	})
 }
 
-// sendKey sends a bodyless request with the given API key (none when empty).
-func sendKey(t *testing.T, srv *httptest.Server, method, path, key string) (*http.Response, []byte) {
-	t.Helper()
-	return sendBody(t, srv, method, path, key, nil)
-}
-
 // TestServedRoutesDoNotAnswer501 sends every served route a request with
 // the customer's key and the profile's password (and no body): whatever
 // the route answers (an error for the made-up ids and the missing bodies,
@@ -46,17 +40,7 @@ func TestServedRoutesDoNotAnswer501(t *testing.T) {
 	for _, r := range httpapi.Routes() {
 		n++
 		method, pattern, _ := strings.Cut(r.Pattern, " ")
-		req, err := http.NewRequest(method, srv.URL+concretePath(pattern), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("x-api-key", "lib-key")
-		req.Header.Set("password", "pf-pass")
-		res, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Body.Close()
+		res, _ := apitest.Do(t, &client, method, srv.URL+concretePath(pattern), nil, "x-api-key", "lib-key", "password", "pf-pass")
 		if res.StatusCode == http.StatusNotImplemented {
 			t.Errorf("%s: 501 (%s)", r.Pattern, res.Header.Get("X-Error-Message"))
 		}

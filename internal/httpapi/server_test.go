@@ -2,8 +2,6 @@ package httpapi_test
 
 import (
 	"encoding/json"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -46,38 +44,9 @@ func newServer(t *testing.T, deps httpapi.Deps) *httptest.Server {
 	return apitest.NewServer(t, httpapi.NewServer(deps))
 }
 
-// send sends a request with the fixture customer's key.
-func send(t *testing.T, srv *httptest.Server, method, path string, body io.Reader) (*http.Response, []byte) {
-	t.Helper()
-	return sendBody(t, srv, method, path, "lib-key", body)
-}
-
-// sendBody sends a request with the given API key (none when empty) and
-// returns the response and its body.
-func sendBody(t *testing.T, srv *httptest.Server, method, path, key string, body io.Reader) (*http.Response, []byte) {
-	t.Helper()
-	req, err := http.NewRequest(method, srv.URL+path, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if key != "" {
-		req.Header.Set("x-api-key", key)
-	}
-	res, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, b
-}
-
 func TestDefaults(t *testing.T) {
 	srv := newServer(t, httpapi.Deps{}) // no logger, default body limit
-	res, body := send(t, srv, "GET", "/rm/rmaccounts/lib/vendors", nil)
+	res, body := apitest.Do(t, srv.Client(), "GET", srv.URL+"/rm/rmaccounts/lib/vendors", nil, "x-api-key", "lib-key")
 	if res.StatusCode != 200 {
 		t.Fatalf("status %d: %s", res.StatusCode, body)
 	}
@@ -91,11 +60,11 @@ func TestDefaults(t *testing.T) {
 
 	// A body within the default limit reaches the router (405 here: the
 	// route only reads); one over it is refused.
-	res, _ = send(t, srv, "POST", "/rm/rmaccounts/lib/vendors", strings.NewReader(strings.Repeat("x", 1000)))
+	res, _ = apitest.Do(t, srv.Client(), "POST", srv.URL+"/rm/rmaccounts/lib/vendors", strings.NewReader(strings.Repeat("x", 1000)), "x-api-key", "lib-key")
 	if res.StatusCode != 405 {
 		t.Errorf("small body: status %d, want 405", res.StatusCode)
 	}
-	res, body = send(t, srv, "POST", "/rm/rmaccounts/lib/vendors", strings.NewReader(strings.Repeat("x", int(httpapi.DefaultMaxBodyBytes)+1)))
+	res, body = apitest.Do(t, srv.Client(), "POST", srv.URL+"/rm/rmaccounts/lib/vendors", strings.NewReader(strings.Repeat("x", int(httpapi.DefaultMaxBodyBytes)+1)), "x-api-key", "lib-key")
 	if res.StatusCode != 413 {
 		t.Errorf("large body: status %d, want 413", res.StatusCode)
 	}
@@ -103,7 +72,7 @@ func TestDefaults(t *testing.T) {
 		t.Errorf("large body: %s", body)
 	}
 
-	res, body = send(t, srv, "HEAD", "/rm/rmaccounts/lib/", nil)
+	res, body = apitest.Do(t, srv.Client(), "HEAD", srv.URL+"/rm/rmaccounts/lib/", nil, "x-api-key", "lib-key")
 	if res.StatusCode != 200 || len(body) != 0 {
 		t.Errorf("HEAD: status %d, body %q", res.StatusCode, body)
 	}
@@ -111,7 +80,7 @@ func TestDefaults(t *testing.T) {
 
 func TestMaxBodyBytes(t *testing.T) {
 	srv := newServer(t, httpapi.Deps{MaxBodyBytes: 10})
-	res, body := send(t, srv, "PUT", "/rm/rmaccounts/lib/", strings.NewReader(`{"proxy":{"id":"<n>"}}`))
+	res, body := apitest.Do(t, srv.Client(), "PUT", srv.URL+"/rm/rmaccounts/lib/", strings.NewReader(`{"proxy":{"id":"<n>"}}`), "x-api-key", "lib-key")
 	if res.StatusCode != 413 || res.Header.Get("Content-Type") != "application/json; charset=utf-8" {
 		t.Errorf("status %d, Content-Type %q, body %s", res.StatusCode, res.Header.Get("Content-Type"), body)
 	}

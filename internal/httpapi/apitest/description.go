@@ -2,7 +2,9 @@
 // API description in package api: every request a test sends and every
 // answer the server gives must match the operation the description lists
 // for it, so that a response field that is missing, misnamed, extra or of
-// the wrong type fails the test that provoked it. Only tests import it.
+// the wrong type fails the test that provoked it. It also holds Do, the
+// one helper the HTTP tests send their requests with. Only tests import
+// it.
 package apitest
 
 import (

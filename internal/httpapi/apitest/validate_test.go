@@ -83,18 +83,11 @@ func TestHandlerReportsMismatches(t *testing.T) {
 			rec := &recorder{}
 			srv := NewServer(rec, tt.handler)
 			defer srv.Close()
-			req, err := http.NewRequest(tt.method, srv.URL+tt.path, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			key := ""
 			if tt.key {
-				req.Header.Set("x-api-key", "k")
+				key = "k"
 			}
-			res, err := srv.Client().Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res.Body.Close()
+			Do(t, srv.Client(), tt.method, srv.URL+tt.path, nil, "x-api-key", key)
 			got := rec.all()
 			switch {
 			case tt.want == "" && got != "":

@@ -93,25 +93,11 @@ func (f *fixture) do(t *testing.T, method, p, key string, body any) response {
 		}
 		rd = bytes.NewReader(data)
 	}
-	req, err := http.NewRequest(method, f.srv.URL+p, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctype := ""
 	if rd != nil {
-		req.Header.Set("Content-Type", "application/json")
+		ctype = "application/json"
 	}
-	if key != "" {
-		req.Header.Set("x-api-key", key)
-	}
-	res, err := f.srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	out, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, out := apitest.Do(t, f.srv.Client(), method, f.srv.URL+p, rd, "Content-Type", ctype, "x-api-key", key)
 	r := response{status: res.StatusCode, header: res.Header, body: out}
 	if r.status == http.StatusRequestEntityTooLarge && r.header.Get("Content-Type") != "" {
 		// A body announced too large is refused before routing, with a

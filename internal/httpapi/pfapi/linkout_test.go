@@ -6,13 +6,13 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 	"github.com/kbserver/kbserver/internal/httpapi/pfapi"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
@@ -119,20 +119,7 @@ func (f *linkFixture) token(title string) string { return f.signer.Sign("lib", f
 // redirects.
 func (f *linkFixture) follow(t *testing.T, method, token string) (*http.Response, string) {
 	t.Helper()
-	req, err := http.NewRequest(method, f.srv.URL+pfapi.LinkOutPath+token, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	res, err := client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, body := apitest.Do(t, noRedirect, method, f.srv.URL+pfapi.LinkOutPath+token, nil)
 	return res, string(body)
 }
 

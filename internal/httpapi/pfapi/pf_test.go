@@ -169,35 +169,14 @@ func newPFFixture(t *testing.T) *pfFixture {
 	return f
 }
 
-// get sends GET path with headers (name, value pairs) and returns the
-// response and body.
-func (f *pfFixture) get(t *testing.T, path string, headers ...string) (*http.Response, []byte) {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, f.srv.URL+path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	client := *f.srv.Client()
-	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	res, err := client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, b
-}
+// noRedirect sends the tests' requests without following redirects, so
+// that a test sees the link-out's own answer.
+var noRedirect = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 
 // search runs GET publications with the query and decodes the answer.
 func (f *pfFixture) search(t *testing.T, query string, headers ...string) pfResult {
 	t.Helper()
-	res, body := f.get(t, "/pf/pfaccount/1001.main.az/publications?"+query, headers...)
+	res, body := apitest.Do(t, noRedirect, "GET", f.srv.URL+"/pf/pfaccount/1001.main.az/publications?"+query, nil, headers...)
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("publications?%s: %d %s (%s)", query, res.StatusCode, body, res.Header.Get("X-Error-Message"))
 	}
@@ -546,7 +525,7 @@ func TestPublicationRecord(t *testing.T) {
 	if !strings.HasPrefix(res.LinkOutTargetURL, f.srv.URL+"/pf/linkout/") {
 		t.Fatalf("linkOutTargetUrl %q", res.LinkOutTargetURL)
 	}
-	r, _ := f.get(t, strings.TrimPrefix(res.LinkOutTargetURL, f.srv.URL))
+	r, _ := apitest.Do(t, noRedirect, "GET", res.LinkOutTargetURL, nil)
 	if r.StatusCode != http.StatusFound || r.Header.Get("Location") != res.TargetURL {
 		t.Errorf("link-out: %d to %q, want 302 to %q", r.StatusCode, r.Header.Get("Location"), res.TargetURL)
 	}
@@ -557,7 +536,7 @@ func TestPublicationRecord(t *testing.T) {
 
 	// One record in a package.
 	path := "/pf/pfaccount/1001.main.az/packages/" + strconv.FormatInt(f.pkgs["Health Books"], 10) + "/titles/" + strconv.FormatInt(f.ids["Nursing Handbook"], 10)
-	r, body := f.get(t, path)
+	r, body := apitest.Do(t, noRedirect, "GET", f.srv.URL+path, nil)
 	var rec pfRecord
 	if err := json.Unmarshal(body, &rec); r.StatusCode != http.StatusOK || err != nil {
 		t.Fatalf("%s: %d %s", path, r.StatusCode, body)
@@ -573,7 +552,7 @@ func TestPublicationRecord(t *testing.T) {
 		{"Nursing Journals", "Nursing Handbook"},
 	} {
 		path := "/pf/pfaccount/1001.main.az/packages/" + strconv.FormatInt(f.pkgs[tc.pkg], 10) + "/titles/" + strconv.FormatInt(f.ids[tc.title], 10)
-		if r, body := f.get(t, path); r.StatusCode != http.StatusNotFound || len(body) != 0 || r.Header.Get("X-Error-Message") == "" {
+		if r, body := apitest.Do(t, noRedirect, "GET", f.srv.URL+path, nil); r.StatusCode != http.StatusNotFound || len(body) != 0 || r.Header.Get("X-Error-Message") == "" {
 			t.Errorf("%s in %s: %d %q, want 404 with no body and a message", tc.title, tc.pkg, r.StatusCode, body)
 		}
 	}
@@ -592,7 +571,7 @@ func TestPFPackages(t *testing.T) {
 	}
 	list := func(path string) (names []string, total int) {
 		t.Helper()
-		r, body := f.get(t, "/pf/pfaccount/1001.main.az/"+path)
+		r, body := apitest.Do(t, noRedirect, "GET", f.srv.URL+"/pf/pfaccount/1001.main.az/"+path, nil)
 		var l pkgList
 		if err := json.Unmarshal(body, &l); r.StatusCode != http.StatusOK || err != nil {
 			t.Fatalf("%s: %d %s", path, r.StatusCode, body)
@@ -639,7 +618,7 @@ func TestAlphaMenu(t *testing.T) {
 	}
 	menu := func(path string) map[string][]item {
 		t.Helper()
-		r, body := f.get(t, "/pf/pfaccount/1001.main.az/alphabrowser/menu/"+path)
+		r, body := apitest.Do(t, noRedirect, "GET", f.srv.URL+"/pf/pfaccount/1001.main.az/alphabrowser/menu/"+path, nil)
 		var m map[string][]item
 		if err := json.Unmarshal(body, &m); r.StatusCode != http.StatusOK || err != nil {
 			t.Fatalf("%s: %d %s", path, r.StatusCode, body)
@@ -724,7 +703,7 @@ func TestPFBadRequests(t *testing.T) {
 		{"alphabrowser/menu/en?menuid=1&resourcetype=video", "resourcetype"},
 		{"alphabrowser/menu/x!y?menuid=1", "localeid"},
 	} {
-		r, body := f.get(t, "/pf/pfaccount/1001.main.az/"+tc.path)
+		r, body := apitest.Do(t, noRedirect, "GET", f.srv.URL+"/pf/pfaccount/1001.main.az/"+tc.path, nil)
 		msg := r.Header.Get("X-Error-Message")
 		if r.StatusCode != http.StatusBadRequest || len(body) != 0 || msg == "" || !strings.Contains(msg, tc.param) {
 			t.Errorf("%s: %d, body %q, X-Error-Message %q; want 400, no body, a message naming %q", tc.path, r.StatusCode, body, msg, tc.param)
@@ -752,7 +731,7 @@ func TestPFAuthOnEveryRoute(t *testing.T) {
 			if tc.password != "" {
 				headers = []string{"password", tc.password}
 			}
-			r, body := f.get(t, "/pf/pfaccount/"+tc.profile+"/"+p, headers...)
+			r, body := apitest.Do(t, noRedirect, "GET", f.srv.URL+"/pf/pfaccount/"+tc.profile+"/"+p, nil, headers...)
 			if r.StatusCode != tc.want || (tc.want != http.StatusOK && len(body) != 0) {
 				t.Errorf("%s as %s/%q: %d %q, want %d", p, tc.profile, tc.password, r.StatusCode, body, tc.want)
 			}

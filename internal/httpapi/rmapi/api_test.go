@@ -265,17 +265,11 @@ func (f *fixture) do(t *testing.T, method, path, key string) response {
 // (none when nil).
 func (f *fixture) send(t *testing.T, method, path, key string, body io.Reader) response {
 	t.Helper()
-	req, err := http.NewRequest(method, f.srv.URL+path, body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctype := ""
 	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+		ctype = "application/json"
 	}
-	if key != "" {
-		req.Header.Set("x-api-key", key)
-	}
-	res := f.exchange(t, req)
+	res := newResponse(apitest.Do(t, f.srv.Client(), method, f.srv.URL+path, body, "Content-Type", ctype, "x-api-key", key))
 	noBody := res.status == http.StatusNoContent || res.status == http.StatusAccepted
 	if ct := res.header.Get("Content-Type"); method != http.MethodHead && !noBody && ct != "application/json; charset=utf-8" {
 		t.Errorf("%s %s: Content-Type = %q", method, path, ct)
@@ -283,19 +277,9 @@ func (f *fixture) send(t *testing.T, method, path, key string, body io.Reader) r
 	return res
 }
 
-// exchange sends req to the server and reads the whole answer.
-func (f *fixture) exchange(t *testing.T, req *http.Request) response {
-	t.Helper()
-	res, err := f.srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	out, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return response{status: res.StatusCode, header: res.Header, body: out}
+// newResponse holds an answer as apitest.Do returns it.
+func newResponse(res *http.Response, body []byte) response {
+	return response{status: res.StatusCode, header: res.Header, body: body}
 }
 
 // object decodes a JSON object body.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbart"
 )
@@ -100,13 +101,8 @@ func TestHoldingsPaging(t *testing.T) {
 // getKBART sends GET holdings with Accept: text/tab-separated-values.
 func (f *fixture) getKBART(t *testing.T, query string) response {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, f.srv.URL+p("/holdings%s", query), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("x-api-key", key1)
-	req.Header.Set("Accept", "text/tab-separated-values, application/json;q=0.5")
-	return f.exchange(t, req)
+	return newResponse(apitest.Do(t, f.srv.Client(), http.MethodGet, f.srv.URL+p("/holdings%s", query), nil,
+		"x-api-key", key1, "Accept", "text/tab-separated-values, application/json;q=0.5"))
 }
 
 // kbartRows splits a KBART download into its header and rows, checking

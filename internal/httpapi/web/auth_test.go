@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
@@ -65,13 +66,13 @@ func TestRequireCustomerKeyEnvironment(t *testing.T) {
 		{"/sandbox/custA", "sand", 200, ""},
 		{"/sandbox/custA", "prod", 401, "The API key belongs to the production environment; this is the sandbox environment: use a sandbox key."},
 	} {
-		rec := do(h, "GET", tc.path, nil, APIKeyHeader, tc.key)
-		if rec.Code != tc.status {
-			t.Errorf("%s with the %s key: %d, want %d: %s", tc.path, tc.key, rec.Code, tc.status, rec.Body)
+		res, body := apitest.Do(t, apitest.Local(h), "GET", tc.path, nil, APIKeyHeader, tc.key)
+		if res.StatusCode != tc.status {
+			t.Errorf("%s with the %s key: %d, want %d: %s", tc.path, tc.key, res.StatusCode, tc.status, body)
 			continue
 		}
 		if tc.status != 200 {
-			if diff := cmp.Diff([]ErrorModel{{Code: kb.CodeUnauthenticated, Message: tc.message}}, decodeErrors(t, rec)); diff != "" {
+			if diff := cmp.Diff([]ErrorModel{{Code: kb.CodeUnauthenticated, Message: tc.message}}, decodeErrors(t, res.Header, body)); diff != "" {
 				t.Errorf("%s with the %s key (-want +got):\n%s", tc.path, tc.key, diff)
 			}
 		}
@@ -91,28 +92,28 @@ func TestRequireCustomerKeyRateLimit(t *testing.T) {
 		Route{Pattern: "GET /h/{custid}", Handler: RequireCustomerKey(auth)(ok), HeaderErrors: true},
 	)
 	for i := range 2 {
-		if rec := do(h, "GET", "/c/custA", nil, APIKeyHeader, "k1"); rec.Code != 200 {
-			t.Fatalf("request %d: %d", i+1, rec.Code)
+		if res, _ := apitest.Do(t, apitest.Local(h), "GET", "/c/custA", nil, APIKeyHeader, "k1"); res.StatusCode != 200 {
+			t.Fatalf("request %d: %d", i+1, res.StatusCode)
 		}
 	}
-	rec := do(h, "GET", "/c/custA", nil, APIKeyHeader, "k1")
-	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") != "2" {
-		t.Fatalf("over the limit: %d, Retry-After %q; want 429 and 2 (1.2 s rounded up)", rec.Code, rec.Header().Get("Retry-After"))
+	res, body := apitest.Do(t, apitest.Local(h), "GET", "/c/custA", nil, APIKeyHeader, "k1")
+	if res.StatusCode != http.StatusTooManyRequests || res.Header.Get("Retry-After") != "2" {
+		t.Fatalf("over the limit: %d, Retry-After %q; want 429 and 2 (1.2 s rounded up)", res.StatusCode, res.Header.Get("Retry-After"))
 	}
-	if diff := cmp.Diff([]ErrorModel{{Code: kb.CodeTooManyRequests, Message: "API limit has been exceeded"}}, decodeErrors(t, rec)); diff != "" {
+	if diff := cmp.Diff([]ErrorModel{{Code: kb.CodeTooManyRequests, Message: "API limit has been exceeded"}}, decodeErrors(t, res.Header, body)); diff != "" {
 		t.Errorf("429 body (-want +got):\n%s", diff)
 	}
 	// A route with header errors says the same in X-Error-Message.
-	rec = do(h, "GET", "/h/custA", nil, APIKeyHeader, "k1")
-	if rec.Code != 429 || rec.Header().Get(ErrorMessageHeader) != RateLimitMessage || rec.Body.Len() != 0 {
-		t.Errorf("header-error route: %d %q %q", rec.Code, rec.Header().Get(ErrorMessageHeader), rec.Body)
+	res, body = apitest.Do(t, apitest.Local(h), "GET", "/h/custA", nil, APIKeyHeader, "k1")
+	if res.StatusCode != 429 || res.Header.Get(ErrorMessageHeader) != RateLimitMessage || len(body) != 0 {
+		t.Errorf("header-error route: %d %q %q", res.StatusCode, res.Header.Get(ErrorMessageHeader), body)
 	}
 	// The other key has its own bucket; a refused key (unknown, other
 	// environment) takes no token.
-	if rec := do(h, "GET", "/c/custA", nil, APIKeyHeader, "k2"); rec.Code != 200 {
-		t.Errorf("second key: %d", rec.Code)
+	if res, _ := apitest.Do(t, apitest.Local(h), "GET", "/c/custA", nil, APIKeyHeader, "k2"); res.StatusCode != 200 {
+		t.Errorf("second key: %d", res.StatusCode)
 	}
-	do(h, "GET", "/c/custA", nil, APIKeyHeader, "unknown")
+	apitest.Do(t, apitest.Local(h), "GET", "/c/custA", nil, APIKeyHeader, "unknown")
 	want := map[string]int{"key:1": 4, "key:2": 1}
 	if diff := cmp.Diff(want, limiter.taken); diff != "" {
 		t.Errorf("buckets taken from (-want +got):\n%s", diff)
@@ -141,8 +142,8 @@ func TestThrottleFailsOpen(t *testing.T) {
 		Throttle: Throttle{Limiter: failingLimiter{}, Limit: Limit{Rate: 1, Burst: 1},
 			Logger: slog.New(slog.NewTextHandler(&logs, nil))},
 	})(ok)})
-	if rec := do(h, "GET", "/c/custA", nil, APIKeyHeader, "k1"); rec.Code != 200 {
-		t.Errorf("a failing limiter refused the request: %d", rec.Code)
+	if res, _ := apitest.Do(t, apitest.Local(h), "GET", "/c/custA", nil, APIKeyHeader, "k1"); res.StatusCode != 200 {
+		t.Errorf("a failing limiter refused the request: %d", res.StatusCode)
 	}
 	if !strings.Contains(logs.String(), "rate limiter failed") {
 		t.Errorf("the limiter's failure was not logged: %q", logs.String())

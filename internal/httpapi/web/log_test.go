@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
@@ -34,10 +35,10 @@ func TestRequestLogLine(t *testing.T) {
 		Pattern: "GET /c/{custid}/things", Service: "holdings",
 		Handler: RequireCustomerKey(KeyAuth{Keys: keys})(ok),
 	})
-	rec := do(h, "GET", "/c/custA/things?search=private-words", nil,
+	res, body := apitest.Do(t, apitest.Local(h), "GET", "/c/custA/things?search=private-words", nil,
 		APIKeyHeader, "secret-key-123", PasswordHeader, "hunter2", "X-Request-Id", "req-42")
-	if rec.Code != 200 {
-		t.Fatalf("%d %s", rec.Code, rec.Body)
+	if res.StatusCode != 200 {
+		t.Fatalf("%d %s", res.StatusCode, body)
 	}
 	line := strings.TrimSpace(logs.String())
 	var got map[string]any
@@ -74,9 +75,9 @@ func TestQuietRoutes(t *testing.T) {
 		return WriteJSON(w, status, "x")
 	}}})
 	h := Serve(Fallback(mux), logger, 1<<20)
-	do(h, "GET", "/healthz", nil)
+	apitest.Do(t, apitest.Local(h), "GET", "/healthz", nil)
 	status = 503
-	do(h, "GET", "/healthz", nil)
+	apitest.Do(t, apitest.Local(h), "GET", "/healthz", nil)
 	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
 	if len(lines) != 2 || !strings.Contains(lines[0], `"level":"DEBUG"`) || !strings.Contains(lines[1], `"level":"INFO"`) {
 		t.Errorf("log lines of a quiet route's 200 and 503:\n%s", logs.String())
@@ -90,8 +91,8 @@ func TestServeTellsObservers(t *testing.T) {
 		return kb.NotFound("Thing")
 	}}})
 	h := Serve(Fallback(mux), nil, 1<<20, &o)
-	do(h, "GET", "/x", nil)
-	do(h, "GET", "/nowhere", nil)
+	apitest.Do(t, apitest.Local(h), "GET", "/x", nil)
+	apitest.Do(t, apitest.Local(h), "GET", "/nowhere", nil)
 	want := []string{"svc GET /x 404", "  404"}
 	if o.started != 2 || strings.Join(o.finished, "|") != strings.Join(want, "|") {
 		t.Errorf("started %d, finished %q; want 2 and %q", o.started, o.finished, want)
@@ -114,7 +115,7 @@ func TestAbortedRequestCounted(t *testing.T) {
 				t.Errorf("panic %v, want http.ErrAbortHandler passed on", p)
 			}
 		}()
-		do(h, "GET", "/x", nil)
+		apitest.Do(t, apitest.Local(h), "GET", "/x", nil)
 	}()
 	if o.started != 1 || len(o.finished) != 1 || o.finished[0] != fmt.Sprintf("svc GET /x %d", statusAborted) {
 		t.Errorf("started %d, finished %q; want 1 and one with status %d", o.started, o.finished, statusAborted)

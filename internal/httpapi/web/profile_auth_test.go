@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
@@ -66,7 +67,10 @@ func TestPasswordChecksLimited(t *testing.T) {
 	auth := RequireProfile(profileMap{id: {ID: id, PasswordHash: hash}}, Throttle{Limiter: limiter, Limit: Limit{Rate: 100, Burst: 100}})
 	ok := func(w http.ResponseWriter, r *http.Request) error { return WriteJSON(w, 200, "ok") }
 	h, _ := testServer(t, 1<<20, Route{Pattern: "GET /pf/{profile}", Handler: auth(ok), HeaderErrors: true})
-	send := func(password string) int { return do(h, "GET", "/pf/c.g.p", nil, PasswordHeader, password).Code }
+	send := func(password string) int {
+		res, _ := apitest.Do(t, apitest.Local(h), "GET", "/pf/c.g.p", nil, PasswordHeader, password)
+		return res.StatusCode
+	}
 
 	if code := send("right"); code != 200 { // check 1
 		t.Fatalf("right password: %d", code)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
@@ -29,25 +30,16 @@ func testServer(t *testing.T, maxBody int64, routes ...Route) (http.Handler, *by
 	return Serve(Fallback(mux), logger, maxBody), &logBuf
 }
 
-// do serves one request and returns the recorder.
-func do(h http.Handler, method, target string, body io.Reader, header ...string) *httptest.ResponseRecorder {
-	req := httptest.NewRequest(method, target, body)
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	return rec
-}
-
-func decodeErrors(t *testing.T, rec *httptest.ResponseRecorder) []ErrorModel {
+// decodeErrors decodes the error array of an answer with the header and
+// body.
+func decodeErrors(t *testing.T, header http.Header, body []byte) []ErrorModel {
 	t.Helper()
-	if ct := rec.Header().Get("Content-Type"); ct != ContentTypeJSON {
+	if ct := header.Get("Content-Type"); ct != ContentTypeJSON {
 		t.Errorf("Content-Type = %q, want %q", ct, ContentTypeJSON)
 	}
 	var out []ErrorModel
-	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
-		t.Fatalf("error body %q is not an array of errors: %v", rec.Body.String(), err)
+	if err := json.Unmarshal(body, &out); err != nil {
+		t.Fatalf("error body %q is not an array of errors: %v", body, err)
 	}
 	return out
 }
@@ -91,41 +83,41 @@ func TestAdapterErrors(t *testing.T) {
 		Route{Pattern: "GET /notobject", Handler: fail(kb.Errorf(kb.CodeNotFound, "gone")), ObjectErrors: []int{403}},
 	)
 
-	rec := do(h, "GET", "/notfound", nil)
-	if rec.Code != 404 {
-		t.Errorf("status = %d, want 404", rec.Code)
+	res, body := apitest.Do(t, apitest.Local(h), "GET", "/notfound", nil)
+	if res.StatusCode != 404 {
+		t.Errorf("status = %d, want 404", res.StatusCode)
 	}
-	if diff := cmp.Diff([]ErrorModel{{Code: 1001, Message: "Vendor not found"}}, decodeErrors(t, rec)); diff != "" {
+	if diff := cmp.Diff([]ErrorModel{{Code: 1001, Message: "Vendor not found"}}, decodeErrors(t, res.Header, body)); diff != "" {
 		t.Errorf("body (-want +got):\n%s", diff)
 	}
-	if want := `[{"code":1001,"subcode":0,"message":"Vendor not found"}]` + "\n"; rec.Body.String() != want {
-		t.Errorf("body = %q, want %q", rec.Body.String(), want)
+	if want := `[{"code":1001,"subcode":0,"message":"Vendor not found"}]` + "\n"; string(body) != want {
+		t.Errorf("body = %q, want %q", string(body), want)
 	}
 
 	for _, path := range []string{"/internal", "/internalcode"} {
 		logBuf.Reset()
-		rec = do(h, "GET", path, nil)
-		if rec.Code != 500 {
-			t.Errorf("%s: status = %d, want 500", path, rec.Code)
+		res, body = apitest.Do(t, apitest.Local(h), "GET", path, nil)
+		if res.StatusCode != 500 {
+			t.Errorf("%s: status = %d, want 500", path, res.StatusCode)
 		}
-		if diff := cmp.Diff([]ErrorModel{{Code: 1000, Message: "Internal server error."}}, decodeErrors(t, rec)); diff != "" {
+		if diff := cmp.Diff([]ErrorModel{{Code: 1000, Message: "Internal server error."}}, decodeErrors(t, res.Header, body)); diff != "" {
 			t.Errorf("%s: body (-want +got):\n%s", path, diff)
 		}
-		if strings.Contains(rec.Body.String(), "secret") {
-			t.Errorf("%s: body leaks the internal error: %s", path, rec.Body)
+		if strings.Contains(string(body), "secret") {
+			t.Errorf("%s: body leaks the internal error: %s", path, body)
 		}
 		if !strings.Contains(logBuf.String(), `"level":"ERROR"`) || !strings.Contains(logBuf.String(), `"route":"GET `+path+`"`) {
 			t.Errorf("%s: internal error not logged at error level with its route: %s", path, logBuf)
 		}
 	}
 
-	rec = do(h, "GET", "/object", nil)
-	if rec.Code != 403 || rec.Body.String() != `{"code":1004,"subcode":0,"message":"nope"}`+"\n" {
-		t.Errorf("object error: %d %q", rec.Code, rec.Body)
+	res, body = apitest.Do(t, apitest.Local(h), "GET", "/object", nil)
+	if res.StatusCode != 403 || string(body) != `{"code":1004,"subcode":0,"message":"nope"}`+"\n" {
+		t.Errorf("object error: %d %q", res.StatusCode, body)
 	}
-	rec = do(h, "GET", "/notobject", nil)
-	if rec.Code != 404 || !strings.HasPrefix(rec.Body.String(), "[") {
-		t.Errorf("array error on a route with other object statuses: %d %q", rec.Code, rec.Body)
+	res, body = apitest.Do(t, apitest.Local(h), "GET", "/notobject", nil)
+	if res.StatusCode != 404 || !strings.HasPrefix(string(body), "[") {
+		t.Errorf("array error on a route with other object statuses: %d %q", res.StatusCode, body)
 	}
 }
 
@@ -136,9 +128,9 @@ func TestAdapterErrorAfterWrite(t *testing.T) {
 		}
 		return errors.New("late failure")
 	}})
-	rec := do(h, "GET", "/x", nil)
-	if rec.Code != 200 || rec.Body.String() != `{"a":1}`+"\n" {
-		t.Errorf("got %d %q, want the first answer untouched", rec.Code, rec.Body)
+	res, body := apitest.Do(t, apitest.Local(h), "GET", "/x", nil)
+	if res.StatusCode != 200 || string(body) != `{"a":1}`+"\n" {
+		t.Errorf("got %d %q, want the first answer untouched", res.StatusCode, body)
 	}
 	if !strings.Contains(logBuf.String(), "late failure") {
 		t.Errorf("late failure not logged: %s", logBuf)
@@ -152,35 +144,35 @@ func TestFallback(t *testing.T) {
 		Route{Pattern: "PUT /a/{id}", Handler: ok},
 	)
 
-	rec := do(h, "GET", "/nowhere", nil)
-	if rec.Code != 404 {
-		t.Errorf("unknown route: status %d, want 404", rec.Code)
+	res, body := apitest.Do(t, apitest.Local(h), "GET", "/nowhere", nil)
+	if res.StatusCode != 404 {
+		t.Errorf("unknown route: status %d, want 404", res.StatusCode)
 	}
-	if diff := cmp.Diff([]ErrorModel{{Code: 1001, Message: "No route for GET /nowhere"}}, decodeErrors(t, rec)); diff != "" {
+	if diff := cmp.Diff([]ErrorModel{{Code: 1001, Message: "No route for GET /nowhere"}}, decodeErrors(t, res.Header, body)); diff != "" {
 		t.Errorf("unknown route body (-want +got):\n%s", diff)
 	}
 
-	rec = do(h, "DELETE", "/a/1", nil)
-	if rec.Code != 405 {
-		t.Errorf("wrong method: status %d, want 405", rec.Code)
+	res, body = apitest.Do(t, apitest.Local(h), "DELETE", "/a/1", nil)
+	if res.StatusCode != 405 {
+		t.Errorf("wrong method: status %d, want 405", res.StatusCode)
 	}
-	if allow := rec.Header().Get("Allow"); allow != "GET, HEAD, PUT" {
+	if allow := res.Header.Get("Allow"); allow != "GET, HEAD, PUT" {
 		t.Errorf("Allow = %q, want %q", allow, "GET, HEAD, PUT")
 	}
-	errs := decodeErrors(t, rec)
+	errs := decodeErrors(t, res.Header, body)
 	if len(errs) != 1 || errs[0].Code != 1007 || !strings.Contains(errs[0].Message, "GET, HEAD, PUT") {
 		t.Errorf("wrong method body = %+v", errs)
 	}
 
-	rec = do(h, "GET", "/a/1", nil)
-	if rec.Code != 200 || rec.Body.String() != "[]\n" {
-		t.Errorf("matched route: %d %q", rec.Code, rec.Body)
+	res, body = apitest.Do(t, apitest.Local(h), "GET", "/a/1", nil)
+	if res.StatusCode != 200 || string(body) != "[]\n" {
+		t.Errorf("matched route: %d %q", res.StatusCode, body)
 	}
 
 	// ServeMux's own redirects pass through.
-	rec = do(h, "GET", "/a/../a/1", nil)
-	if rec.Code != http.StatusTemporaryRedirect && rec.Code != http.StatusMovedPermanently {
-		t.Errorf("unclean path: status %d, want a redirect", rec.Code)
+	res, body = apitest.Do(t, apitest.Local(h), "GET", "/a/../a/1", nil)
+	if res.StatusCode != http.StatusTemporaryRedirect && res.StatusCode != http.StatusMovedPermanently {
+		t.Errorf("unclean path: status %d, want a redirect", res.StatusCode)
 	}
 }
 
@@ -188,11 +180,11 @@ func TestServePanicAndLog(t *testing.T) {
 	h, logBuf := testServer(t, 1<<20, Route{Pattern: "GET /c/{custid}/boom", Handler: func(http.ResponseWriter, *http.Request) error {
 		panic("kaboom")
 	}})
-	rec := do(h, "GET", "/c/cust1/boom", nil, APIKeyHeader, "very-secret-key")
-	if rec.Code != 500 {
-		t.Errorf("status = %d, want 500", rec.Code)
+	res, body := apitest.Do(t, apitest.Local(h), "GET", "/c/cust1/boom", nil, APIKeyHeader, "very-secret-key")
+	if res.StatusCode != 500 {
+		t.Errorf("status = %d, want 500", res.StatusCode)
 	}
-	if diff := cmp.Diff([]ErrorModel{{Code: 1000, Message: "Internal server error."}}, decodeErrors(t, rec)); diff != "" {
+	if diff := cmp.Diff([]ErrorModel{{Code: 1000, Message: "Internal server error."}}, decodeErrors(t, res.Header, body)); diff != "" {
 		t.Errorf("body (-want +got):\n%s", diff)
 	}
 	log := logBuf.String()
@@ -237,11 +229,11 @@ func TestBodyLimit(t *testing.T) {
 		return WriteJSON(w, 200, "ok")
 	}})
 
-	rec := do(h, "POST", "/p", strings.NewReader(`{"name":"`+strings.Repeat("x", 100)+`"}`))
-	if rec.Code != 413 {
-		t.Errorf("status = %d, want 413", rec.Code)
+	res, body := apitest.Do(t, apitest.Local(h), "POST", "/p", strings.NewReader(`{"name":"`+strings.Repeat("x", 100)+`"}`))
+	if res.StatusCode != 413 {
+		t.Errorf("status = %d, want 413", res.StatusCode)
 	}
-	if errs := decodeErrors(t, rec); len(errs) != 1 || errs[0].Code != 1008 {
+	if errs := decodeErrors(t, res.Header, body); len(errs) != 1 || errs[0].Code != 1008 {
 		t.Errorf("body = %+v, want code 1008", errs)
 	}
 
@@ -250,25 +242,25 @@ func TestBodyLimit(t *testing.T) {
 	for _, path := range []string{"/p", "/raw"} {
 		req := httptest.NewRequest("POST", path, strings.NewReader(`{"name":"`+strings.Repeat("x", 100)+`"}`))
 		req.ContentLength = -1
-		rec = httptest.NewRecorder()
+		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		if rec.Code != 413 {
 			t.Errorf("%s, chunked: status = %d, want 413", path, rec.Code)
 		}
-		if errs := decodeErrors(t, rec); len(errs) != 1 || errs[0].Code != 1008 || errs[0].Message != "Request body is larger than 32 bytes." {
+		if errs := decodeErrors(t, rec.Header(), rec.Body.Bytes()); len(errs) != 1 || errs[0].Code != 1008 || errs[0].Message != "Request body is larger than 32 bytes." {
 			t.Errorf("%s, chunked: body = %+v", path, errs)
 		}
 	}
 
 	// A declared length over the limit is refused before routing.
-	rec = do(h, "PUT", "/unknown", strings.NewReader(strings.Repeat("x", 100)))
-	if rec.Code != 413 {
-		t.Errorf("declared length: status = %d, want 413", rec.Code)
+	res, body = apitest.Do(t, apitest.Local(h), "PUT", "/unknown", strings.NewReader(strings.Repeat("x", 100)))
+	if res.StatusCode != 413 {
+		t.Errorf("declared length: status = %d, want 413", res.StatusCode)
 	}
 
-	rec = do(h, "POST", "/p", strings.NewReader(`{"name":"ok"}`))
-	if rec.Code != 200 || rec.Body.String() != `{"name":"ok"}`+"\n" {
-		t.Errorf("small body: %d %q", rec.Code, rec.Body)
+	res, body = apitest.Do(t, apitest.Local(h), "POST", "/p", strings.NewReader(`{"name":"ok"}`))
+	if res.StatusCode != 200 || string(body) != `{"name":"ok"}`+"\n" {
+		t.Errorf("small body: %d %q", res.StatusCode, body)
 	}
 }
 
@@ -435,11 +427,11 @@ func TestRequireCustomerKey(t *testing.T) {
 			if tt.key != "" {
 				hdr = []string{APIKeyHeader, tt.key}
 			}
-			rec := do(h, "GET", tt.path, nil, hdr...)
-			if rec.Code != tt.status {
-				t.Errorf("status = %d, want %d", rec.Code, tt.status)
+			res, body := apitest.Do(t, apitest.Local(h), "GET", tt.path, nil, hdr...)
+			if res.StatusCode != tt.status {
+				t.Errorf("status = %d, want %d", res.StatusCode, tt.status)
 			}
-			if diff := cmp.Diff([]ErrorModel{{Code: tt.code, Message: tt.message}}, decodeErrors(t, rec)); diff != "" {
+			if diff := cmp.Diff([]ErrorModel{{Code: tt.code, Message: tt.message}}, decodeErrors(t, res.Header, body)); diff != "" {
 				t.Errorf("body (-want +got):\n%s", diff)
 			}
 			if reached {
@@ -447,9 +439,9 @@ func TestRequireCustomerKey(t *testing.T) {
 			}
 		})
 	}
-	rec := do(h, "GET", "/c/custA", nil, APIKeyHeader, "key-a")
-	if rec.Code != 200 || rec.Body.String() != `"data of custA"`+"\n" {
-		t.Errorf("own key: %d %q", rec.Code, rec.Body)
+	res, body := apitest.Do(t, apitest.Local(h), "GET", "/c/custA", nil, APIKeyHeader, "key-a")
+	if res.StatusCode != 200 || string(body) != `"data of custA"`+"\n" {
+		t.Errorf("own key: %d %q", res.StatusCode, body)
 	}
 }
 
@@ -479,16 +471,16 @@ func TestRequestText(t *testing.T) {
 		{"/things/%FF", "The request path must be UTF-8 text without NUL characters."},
 	} {
 		ran = false
-		rec := do(h, "GET", c.target, nil)
-		if rec.Code != 400 || ran {
-			t.Errorf("%s: status %d, handler ran %v; want 400 without the handler", c.target, rec.Code, ran)
+		res, body := apitest.Do(t, apitest.Local(h), "GET", c.target, nil)
+		if res.StatusCode != 400 || ran {
+			t.Errorf("%s: status %d, handler ran %v; want 400 without the handler", c.target, res.StatusCode, ran)
 			continue
 		}
-		if diff := cmp.Diff([]ErrorModel{{Code: kb.CodeInvalid, Message: c.message}}, decodeErrors(t, rec)); diff != "" {
+		if diff := cmp.Diff([]ErrorModel{{Code: kb.CodeInvalid, Message: c.message}}, decodeErrors(t, res.Header, body)); diff != "" {
 			t.Errorf("%s: body (-want +got):\n%s", c.target, diff)
 		}
 	}
-	if rec := do(h, "GET", "/things/1?search=caf%C3%A9", nil); rec.Code != 200 || !ran {
-		t.Errorf("UTF-8 search: status %d, handler ran %v", rec.Code, ran)
+	if res, _ := apitest.Do(t, apitest.Local(h), "GET", "/things/1?search=caf%C3%A9", nil); res.StatusCode != 200 || !ran {
+		t.Errorf("UTF-8 search: status %d, handler ran %v", res.StatusCode, ran)
 	}
 }
