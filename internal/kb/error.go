@@ -22,7 +22,6 @@ const (
 	CodeDuplicate        Code = 1009 // an object with that name already exists (400)
 	CodeNotAllowed       Code = 1010 // the operation is not allowed on this object (400)
 	CodeConflict         Code = 1011 // the operation conflicts with work in progress (409)
-	CodeNotImplemented   Code = 1012 // the operation is described but not served yet (501)
 	CodeTooManyRequests  Code = 1013 // the caller's rate limit is used up (429)
 )
 

@@ -21,7 +21,7 @@ var (
 // unit name and a value. The value must not be negative (ErrEmbargoValue).
 // A unit that is given must be Days, Weeks, Months or Years in any case
 // (ErrEmbargoUnit), and a value above 0 needs one. A value of 0 is no
-// embargo (the zero Embargo), whatever the unit.
+// embargo (the zero Embargo, as StoredEmbargo keeps it), whatever the unit.
 func CustomEmbargo(unit string, value int) (Embargo, error) {
 	if value < 0 {
 		return Embargo{}, ErrEmbargoValue
@@ -33,8 +33,5 @@ func CustomEmbargo(unit string, value int) (Embargo, error) {
 	if !ok {
 		return Embargo{}, ErrEmbargoUnit
 	}
-	if value == 0 {
-		return Embargo{}, nil
-	}
-	return Embargo{Unit: u, Value: value}, nil
+	return StoredEmbargo(Embargo{Unit: u, Value: value}), nil
 }

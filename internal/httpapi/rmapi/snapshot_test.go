@@ -14,7 +14,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/kbart"
 	"github.com/kbserver/kbserver/internal/testdb"
 )
 
@@ -136,27 +135,6 @@ func toHolding(t *testing.T, rec map[string]any) kb.Holding {
 func (f *fixture) allHoldings(t *testing.T) []kb.Holding {
 	t.Helper()
 	return f.holdings(t, 1, kb.MaxSnapshotPage)
-}
-
-// rowsOf returns the records whose publication_title is title.
-func rowsOf(hs []kb.Holding, title string) []kb.Holding {
-	var out []kb.Holding
-	for _, h := range hs {
-		if h[kbart.PublicationTitle] == title {
-			out = append(out, h)
-		}
-	}
-	return out
-}
-
-// oneRowOf returns the one record of title.
-func oneRowOf(t *testing.T, hs []kb.Holding, title string) kb.Holding {
-	t.Helper()
-	rs := rowsOf(hs, title)
-	if len(rs) != 1 {
-		t.Fatalf("%d records of %q, want 1; records:\n%s", len(rs), title, dump(hs))
-	}
-	return rs[0]
 }
 
 // dump formats records for a failure message.

@@ -38,8 +38,6 @@ func StatusFor(code kb.Code) int {
 		return http.StatusRequestEntityTooLarge
 	case kb.CodeConflict:
 		return http.StatusConflict
-	case kb.CodeNotImplemented:
-		return http.StatusNotImplemented
 	case kb.CodeTooManyRequests:
 		return http.StatusTooManyRequests
 	}

@@ -59,7 +59,6 @@ func TestStatusFor(t *testing.T) {
 		{kb.CodeMethodNotAllowed, 405},
 		{kb.CodeTooLarge, 413},
 		{kb.CodeConflict, 409},
-		{kb.CodeNotImplemented, 501},
 		{kb.CodeInternal, 500},
 		{1002, 500},
 		{0, 500},
