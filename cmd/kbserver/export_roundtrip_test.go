@@ -14,6 +14,7 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbart"
 	"github.com/kbserver/kbserver/internal/realdata"
+	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
 )
 
@@ -141,14 +142,8 @@ func roundTrip(t *testing.T, path string) (stats roundTripStats) {
 	if _, err := st.AddCustomer(t.Context(), "lib", "Library"); err != nil {
 		t.Fatal(err)
 	}
-	i := 0
-	res, err := st.ImportPackage(t.Context(), kb.PackageSpec{VendorName: vendor, PackageName: pkg}, func() (kb.ImportRow, error) {
-		if i == len(source) {
-			return kb.ImportRow{}, io.EOF
-		}
-		i++
-		return kb.ImportRow{Line: i, KBART: source[i-1]}, nil
-	})
+	res, err := st.ImportPackage(t.Context(), kb.PackageSpec{VendorName: vendor, PackageName: pkg},
+		storetest.RowsOf(len(source), func(i int) kb.ImportRow { return kb.ImportRow{Line: i + 1, KBART: source[i]} }))
 	if err != nil {
 		t.Fatal(err)
 	}

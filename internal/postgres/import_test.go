@@ -4,7 +4,6 @@ import (
 	"compress/gzip"
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -21,6 +20,7 @@ import (
 	"github.com/kbserver/kbserver/internal/kbart"
 	"github.com/kbserver/kbserver/internal/realdata"
 	"github.com/kbserver/kbserver/internal/sqlite"
+	"github.com/kbserver/kbserver/internal/storetest"
 )
 
 // importRows returns a row source reading a KBART file; rejected rows are
@@ -40,21 +40,9 @@ func importRows(t testing.TB, path string) func() (kb.ImportRow, error) {
 	}
 	kr, err := kbart.NewReader(r)
 	if err != nil {
-		return func() (kb.ImportRow, error) { return kb.ImportRow{}, io.EOF }
+		return storetest.RowsOf(0, nil)
 	}
-	return func() (kb.ImportRow, error) {
-		for {
-			row, err := kr.Next()
-			var re *kbart.RowError
-			if errors.As(err, &re) {
-				continue
-			}
-			if err != nil {
-				return kb.ImportRow{}, err
-			}
-			return kb.ImportRow{Line: row.Line, KBART: row.Values}, nil
-		}
-	}
+	return storetest.KBARTRows(kr)
 }
 
 // importStep is one import of a sequence: a file as a package.

@@ -3,9 +3,7 @@ package sqlite_test
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
-	"io"
 	"path/filepath"
 	"testing"
 	"time"
@@ -14,6 +12,7 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbart"
 	"github.com/kbserver/kbserver/internal/sqlite"
+	"github.com/kbserver/kbserver/internal/storetest"
 )
 
 var importRows = flag.Int("importrows", 100_000, "rows of the generated KBART file BenchmarkImportKBART imports")
@@ -42,19 +41,7 @@ func BenchmarkImportKBART(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		res, err := s.ImportPackage(ctx, kb.PackageSpec{VendorName: "V", PackageName: "P"}, func() (kb.ImportRow, error) {
-			for {
-				row, err := r.Next()
-				var re *kbart.RowError
-				if errors.As(err, &re) {
-					continue
-				}
-				if errors.Is(err, io.EOF) {
-					return kb.ImportRow{}, io.EOF
-				}
-				return kb.ImportRow{Line: row.Line, KBART: row.Values}, err
-			}
-		})
+		res, err := s.ImportPackage(ctx, kb.PackageSpec{VendorName: "V", PackageName: "P"}, storetest.KBARTRows(r))
 		elapsed += time.Since(start)
 		if err != nil {
 			b.Fatal(err)

@@ -3,12 +3,12 @@ package store_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
 )
 
@@ -30,21 +30,16 @@ func waitCompleted(t testing.TB, s kb.Store, cust string) kb.SnapshotStatus {
 func fillPackage(t testing.TB, s kb.Store, n int) (vendorID, packageID int64) {
 	t.Helper()
 	ctx := context.Background()
-	i := 0
-	res, err := s.ImportPackage(ctx, kb.PackageSpec{VendorName: "Bench", PackageName: "Big"}, func() (kb.ImportRow, error) {
-		if i == n {
-			return kb.ImportRow{}, io.EOF
-		}
-		i++
+	res, err := s.ImportPackage(ctx, kb.PackageSpec{VendorName: "Bench", PackageName: "Big"}, storetest.RowsOf(n, func(i int) kb.ImportRow {
 		var r kb.ImportRow
-		r.Line = i + 1
-		r.KBART[0] = fmt.Sprintf("Title %d", i)
-		r.KBART[9] = fmt.Sprintf("https://example.org/t/%d", i)
-		r.KBART[11] = fmt.Sprint(i)
+		r.Line = i + 2
+		r.KBART[0] = fmt.Sprintf("Title %d", i+1)
+		r.KBART[9] = fmt.Sprintf("https://example.org/t/%d", i+1)
+		r.KBART[11] = fmt.Sprint(i + 1)
 		r.KBART[15] = "Press"
 		r.KBART[16] = "serial"
-		return r, nil
-	})
+		return r
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}

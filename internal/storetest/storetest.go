@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbart"
 )
 
 // Opener returns a new, empty store for one test; it registers its own
@@ -56,15 +57,40 @@ func (r Row) KBART(line int) kb.ImportRow {
 	return ir
 }
 
-// Rows returns a row source over rows.
+// Rows returns a row source over rows, numbered from line 2 (after a
+// KBART header).
 func Rows(rows []Row) func() (kb.ImportRow, error) {
+	return RowsOf(len(rows), func(i int) kb.ImportRow { return rows[i].KBART(i + 2) })
+}
+
+// RowsOf returns the row source that ImportPackage reads of n rows, row(i)
+// giving the i-th, from 0.
+func RowsOf(n int, row func(i int) kb.ImportRow) func() (kb.ImportRow, error) {
 	i := 0
 	return func() (kb.ImportRow, error) {
-		if i == len(rows) {
+		if i == n {
 			return kb.ImportRow{}, io.EOF
 		}
 		i++
-		return rows[i-1].KBART(i + 1), nil
+		return row(i - 1), nil
+	}
+}
+
+// KBARTRows returns the row source of a KBART file's rows; the rows the
+// reader rejects are skipped.
+func KBARTRows(r *kbart.Reader) func() (kb.ImportRow, error) {
+	return func() (kb.ImportRow, error) {
+		for {
+			row, err := r.Next()
+			var re *kbart.RowError
+			if errors.As(err, &re) {
+				continue
+			}
+			if err != nil {
+				return kb.ImportRow{}, err
+			}
+			return kb.ImportRow{Line: row.Line, KBART: row.Values}, nil
+		}
 	}
 }
 

@@ -2,7 +2,6 @@ package pfapi_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -15,6 +14,7 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
 )
 
@@ -80,25 +80,20 @@ func newPFFixture(t *testing.T) *pfFixture {
 	}
 	tli := func(s string) []kb.Subject { return []kb.Subject{{Type: "TLI", Name: s}} }
 	imp := func(vendor, pkg string, ct kb.ContentType, ts []title) kb.ImportResult {
-		i := 0
 		res, err := st.ImportPackage(ctx, kb.PackageSpec{VendorName: vendor, PackageName: pkg, ContentType: ct},
-			func() (kb.ImportRow, error) {
-				if i == len(ts) {
-					return kb.ImportRow{}, io.EOF
-				}
+			storetest.RowsOf(len(ts), func(i int) kb.ImportRow {
 				tt := ts[i]
-				i++
 				var r kb.ImportRow
-				r.Line = i
-				r.KBART[0], r.KBART[1], r.KBART[9], r.KBART[15] = tt.name, tt.issn, "https://care.example/"+strconv.Itoa(i)+"?site=[[site]]", vendor
+				r.Line = i + 1
+				r.KBART[0], r.KBART[1], r.KBART[9], r.KBART[15] = tt.name, tt.issn, "https://care.example/"+strconv.Itoa(i+1)+"?site=[[site]]", vendor
 				r.KBART[16] = "serial"
 				r.PubType = kb.ResourceJournal
 				if tt.typ == "book" {
 					r.KBART[16], r.PubType = "monograph", kb.ResourceBook
 				}
 				r.PeerReviewed, r.Subjects = tt.peer, tt.subjects
-				return r, nil
-			})
+				return r
+			}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -789,16 +784,11 @@ func TestPublicationsFollowChanges(t *testing.T) {
 
 // rowsOf is an import of Care Press books with these names.
 func rowsOf(names ...string) func() (kb.ImportRow, error) {
-	i := 0
-	return func() (kb.ImportRow, error) {
-		if i == len(names) {
-			return kb.ImportRow{}, io.EOF
-		}
+	return storetest.RowsOf(len(names), func(i int) kb.ImportRow {
 		var r kb.ImportRow
 		r.Line, r.KBART[0], r.KBART[15], r.KBART[16], r.PubType = i+1, names[i], "Care Press", "monograph", kb.ResourceBook
-		i++
-		return r, nil
-	}
+		return r
+	})
 }
 
 // TestPublicationsWhileRebuilding: with PublicationServeStale a search

@@ -22,6 +22,7 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
 )
 
@@ -87,15 +88,10 @@ func kbartRow(fields map[int]string) kb.ImportRow {
 
 // rows turns a slice into the iterator ImportPackage reads.
 func rows(rs ...kb.ImportRow) func() (kb.ImportRow, error) {
-	i := 0
-	return func() (kb.ImportRow, error) {
-		if i == len(rs) {
-			return kb.ImportRow{}, io.EOF
-		}
-		i++
-		rs[i-1].Line = i
-		return rs[i-1], nil
-	}
+	return storetest.RowsOf(len(rs), func(i int) kb.ImportRow {
+		rs[i].Line = i + 1
+		return rs[i]
+	})
 }
 
 // KBART field indexes used by the fixture.
