@@ -33,6 +33,9 @@ type APIKey struct {
 type KBReader interface {
 	Vendors(ctx context.Context, custID string, q VendorQuery) (VendorList, error)
 	Vendor(ctx context.Context, custID string, vendorID int64) (Vendor, error)
+	// Packages lists packages; a q.VendorID of no vendor the customer may
+	// see lists none (it is not an error: the caller tells the two apart
+	// with Vendor).
 	Packages(ctx context.Context, custID string, q PackageQuery) (PackageList, error)
 	Package(ctx context.Context, custID string, vendorID, packageID int64) (Package, error)
 	// Titles lists titles. Each title carries its resources in the
