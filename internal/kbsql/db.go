@@ -66,6 +66,10 @@ type Tx interface {
 	Querier
 	// Dialect returns the engine's SQL fragments.
 	Dialect() Dialect
+	// CopyRows inserts rows into the columns of table, one value per
+	// column in each row, by the engine's bulk path (SQLite's prepared
+	// single-row inserts, PostgreSQL's COPY).
+	CopyRows(ctx context.Context, table string, columns []string, rows [][]any) error
 	// Reindex brings the engine's search index of one vendor, package or
 	// title (by id) in line with its row, removing the entry of a row that
 	// is gone. On PostgreSQL, whose search columns are generated from the
@@ -87,6 +91,9 @@ const (
 type Engine interface {
 	// Read returns where the reads outside a transaction go.
 	Read() Querier
+	// ReadTx runs fn in one read-only transaction: every read of fn sees
+	// one state of the database.
+	ReadTx(ctx context.Context, fn func(Querier) error) error
 	// Write runs fn in one write transaction, committing when fn returns
 	// nil and rolling back otherwise. custID names the customer whose
 	// state fn changes ("" for none): the customer's writes run one after
@@ -117,6 +124,17 @@ type Dialect interface {
 	// lower case and every other byte as it is, to be compared and ordered
 	// byte by byte.
 	FoldASCII(expr string) string
+	// JSONArrayLength returns the length of the JSON array held as text in
+	// expr.
+	JSONArrayLength(expr string) string
+	// IdentifiersJSON returns the identifiers of the title whose id is the
+	// expression title, as JSON text [[subtype,value],...] in type,
+	// subtype, value order ("[]" for none).
+	IdentifiersJSON(title string) string
+	// FixedJoin returns the inner join keyword that keeps the table on its
+	// left the outer loop (SQLite's CROSS JOIN; PostgreSQL's planner
+	// chooses: JOIN).
+	FixedJoin() string
 	// IsForeignKeyViolation reports whether err is the engine's refusal of
 	// a row whose foreign key names no row.
 	IsForeignKeyViolation(err error) bool

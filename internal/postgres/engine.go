@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -19,6 +20,16 @@ type engine struct{ s *Store }
 var _ kbsql.Engine = engine{}
 
 func (e engine) Read() kbsql.Querier { return querier{e.s.pool} }
+
+// ReadTx runs fn in one read-only repeatable read transaction.
+func (e engine) ReadTx(ctx context.Context, fn func(kbsql.Querier) error) error {
+	tx, err := e.s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(context.Background())
+	return fn(querier{tx})
+}
 
 func (e engine) Write(ctx context.Context, custID string, fn func(kbsql.Tx) error) error {
 	run := func(tx pgx.Tx) error { return fn(txQuerier{querier{tx}}) }
@@ -98,6 +109,21 @@ type txQuerier struct{ querier }
 
 func (txQuerier) Dialect() kbsql.Dialect { return dialect{} }
 
+// CopyRows copies the rows in with COPY.
+func (t txQuerier) CopyRows(ctx context.Context, table string, columns []string, rows [][]any) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	tx, ok := t.q.(pgx.Tx)
+	if !ok {
+		return fmt.Errorf("copy rows into %s: not a transaction", table)
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{table}, columns, pgx.CopyFromRows(rows)); err != nil {
+		return fmt.Errorf("copy rows into %s: %w", table, err)
+	}
+	return nil
+}
+
 // Reindex does nothing: the search columns (fts) are generated from the
 // rows.
 func (txQuerier) Reindex(context.Context, kbsql.IndexKind, int64) error { return nil }
@@ -119,5 +145,17 @@ func (dialect) ERMField(path []string) string {
 // letters only whatever the database's locale, and whose comparisons are
 // byte by byte, as SQLite's.
 func (dialect) FoldASCII(expr string) string { return `lower(` + expr + ` COLLATE "C")` }
+
+func (dialect) JSONArrayLength(expr string) string { return `json_array_length(` + expr + `::json)` }
+
+// IdentifiersJSON aggregates in SQLite's (byte) order of the values.
+func (dialect) IdentifiersJSON(title string) string {
+	return `COALESCE((SELECT json_agg(json_build_array(i.subtype, i.value) ORDER BY i.type, i.subtype, i.value COLLATE "C")
+		FROM title_identifiers i WHERE i.title_id = ` + title + `)::text, '[]')`
+}
+
+// FixedJoin is a plain JOIN: PostgreSQL's planner orders joins by its
+// statistics.
+func (dialect) FixedJoin() string { return "JOIN" }
 
 func (dialect) IsForeignKeyViolation(err error) bool { return isCode(err, codeForeignKeyViolation) }

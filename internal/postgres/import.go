@@ -150,5 +150,5 @@ func (w bulk) Finish(ctx context.Context, packageID int64) (int, error) {
 		WHERE r.kbart_hash <> p.prev_hash`, packageID).Scan(&updated); err != nil {
 		return 0, fmt.Errorf("count updated resources: %w", err)
 	}
-	return updated, refreshPackageMarks(ctx, w.tx, packageID)
+	return updated, kbsql.RefreshPackageMarks(ctx, txQuerier{querier{w.tx}}, packageID)
 }

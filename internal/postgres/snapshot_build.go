@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // Several servers may share one database. A snapshot build is claimed by
@@ -173,31 +174,12 @@ func (s *Store) buildOnce(ctx context.Context, conn *pgxpool.Conn, custID string
 		return false, fmt.Errorf("build snapshot of %s: %w", custID, err)
 	}
 	defer tx.Rollback(context.Background())
-	var current int64
-	var status, root string
-	err = tx.QueryRow(ctx, `SELECT build, status, root_proxy FROM snapshots WHERE customer_id = $1`, custID).Scan(&current, &status, &root)
-	if err != nil {
-		return false, fmt.Errorf("snapshot of %s: %w", custID, err)
-	}
-	if current != build || status != kb.SnapshotInProgress {
-		return false, nil // built, or replaced by a later POST
-	}
+	var started func()
 	if f := buildStarted.Load(); f != nil {
-		(*f)(s, custID, build)
+		started = func() { (*f)(s, custID, build) }
 	}
-	b := &pgx.Batch{}
-	b.Queue(`DELETE FROM snapshot_segments WHERE customer_id = $1`, custID)
-	b.Queue(`DELETE FROM snapshot_marks WHERE customer_id = $1`, custID)
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return false, fmt.Errorf("clear snapshot of %s: %w", custID, err)
-	}
-	total, err := writeSegments(ctx, tx, custID, root)
-	if err != nil {
-		return false, fmt.Errorf("build snapshot of %s: %w", custID, err)
-	}
-	if _, err := tx.Exec(ctx, `UPDATE snapshots SET status = $1, total = $2 WHERE customer_id = $3 AND build = $4`,
-		kb.SnapshotCompleted, total, custID, build); err != nil {
-		return false, fmt.Errorf("build snapshot of %s: %w", custID, err)
+	if built, err = kbsql.BuildSnapshot(ctx, txQuerier{querier{tx}}, custID, build, started); err != nil || !built {
+		return false, err
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return false, fmt.Errorf("build snapshot of %s: %w", custID, err)
@@ -236,22 +218,12 @@ func (s *Store) ResumeSnapshots(ctx context.Context) error {
 // resumePass starts a build of every snapshot in progress; each gives up
 // at once if another build holds the claim.
 func (s *Store) resumePass(ctx context.Context) error {
-	rows, err := s.pool.Query(ctx, `SELECT customer_id, build FROM snapshots WHERE status = $1`, kb.SnapshotInProgress)
+	jobs, err := s.InProgressSnapshots(ctx)
 	if err != nil {
-		return fmt.Errorf("resume snapshots: %w", err)
+		return err
 	}
-	type job struct {
-		cust  string
-		build int64
-	}
-	jobs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (j job, err error) {
-		return j, r.Scan(&j.cust, &j.build)
-	})
-	if err != nil {
-		return fmt.Errorf("resume snapshots: %w", err)
-	}
-	for _, j := range jobs {
-		s.runBuild(j.cust, j.build, false)
+	for cust, build := range jobs {
+		s.runBuild(cust, build, false)
 	}
 	return nil
 }

@@ -174,6 +174,3 @@ func unstorableText(err error) error {
 	}
 	return err
 }
-
-// noRows reports whether err says a query returned no row.
-func noRows(err error) bool { return errors.Is(err, pgx.ErrNoRows) }

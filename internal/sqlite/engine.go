@@ -21,6 +21,20 @@ var _ kbsql.Engine = engine{}
 
 func (e engine) Read() kbsql.Querier { return querier{q: e.s.r, s: e.s} }
 
+// ReadTx runs fn in a read transaction of the reader pool, whose queries
+// are prepared once a transaction (a snapshot page runs the same few
+// queries for chunk after chunk).
+func (e engine) ReadTx(ctx context.Context, fn func(kbsql.Querier) error) error {
+	tx, err := e.s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	q := &txStatements{tx: tx, stmts: map[string]*sql.Stmt{}}
+	defer q.close()
+	return fn(querier{q: q})
+}
+
 func (e engine) Write(ctx context.Context, _ string, fn func(kbsql.Tx) error) error {
 	return e.s.inTx(ctx, func(tx *sql.Tx) error { return fn(txQuerier{querier{q: tx}}) })
 }
@@ -78,10 +92,77 @@ func (x querier) Batch(ctx context.Context, stmts ...kbsql.Stmt) kbsql.Results {
 	return &results{ctx: ctx, q: x, stmts: stmts}
 }
 
+// txStatements runs a transaction's statements prepared once each.
+type txStatements struct {
+	tx    *sql.Tx
+	stmts map[string]*sql.Stmt
+}
+
+func (t *txStatements) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
+	if st, ok := t.stmts[q]; ok {
+		return st, nil
+	}
+	st, err := t.tx.PrepareContext(ctx, q)
+	if err == nil {
+		t.stmts[q] = st
+	}
+	return st, err
+}
+
+func (t *txStatements) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	st, err := t.stmt(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(ctx, args...)
+}
+
+func (t *txStatements) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	st, err := t.stmt(ctx, q)
+	if err != nil {
+		return t.tx.QueryRowContext(ctx, q, args...) // gives the preparation's error
+	}
+	return st.QueryRowContext(ctx, args...)
+}
+
+func (t *txStatements) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	return t.tx.ExecContext(ctx, q, args...)
+}
+
+func (t *txStatements) close() {
+	for _, st := range t.stmts {
+		st.Close()
+	}
+}
+
 // txQuerier is a write transaction.
 type txQuerier struct{ querier }
 
 func (txQuerier) Dialect() kbsql.Dialect { return dialect{} }
+
+// CopyRows inserts the rows with one statement prepared for them.
+// (Multi-row VALUES statements measured slower: SQLite keeps a statement
+// journal for them.)
+func (t txQuerier) CopyRows(ctx context.Context, table string, columns []string, rows [][]any) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	tx, ok := t.q.(*sql.Tx)
+	if !ok {
+		return fmt.Errorf("copy rows into %s: not a transaction", table)
+	}
+	st, err := tx.PrepareContext(ctx, `INSERT INTO `+table+`(`+strings.Join(columns, ", ")+`) VALUES (?`+strings.Repeat(", ?", len(columns)-1)+`)`)
+	if err != nil {
+		return fmt.Errorf("copy rows into %s: %w", table, err)
+	}
+	defer st.Close()
+	for _, r := range rows {
+		if _, err := st.ExecContext(ctx, sqlArgs(r)...); err != nil {
+			return fmt.Errorf("copy rows into %s: %w", table, err)
+		}
+	}
+	return nil
+}
 
 // Reindex rewrites the FTS5 entries of one vendor, package or title from
 // its row (none when the row is gone).
@@ -202,6 +283,16 @@ func (dialect) ERMField(path []string) string {
 }
 
 func (dialect) FoldASCII(expr string) string { return `lower(` + expr + `)` }
+
+func (dialect) JSONArrayLength(expr string) string { return `json_array_length(` + expr + `)` }
+
+func (dialect) IdentifiersJSON(title string) string {
+	return `(SELECT json_group_array(json_array(subtype, value)) FROM
+		(SELECT subtype, value FROM title_identifiers WHERE title_id = ` + title + ` ORDER BY type, subtype, value))`
+}
+
+// FixedJoin is CROSS JOIN, which SQLite's planner never reorders.
+func (dialect) FixedJoin() string { return "CROSS JOIN" }
 
 // sqliteConstraintForeignKey is SQLITE_CONSTRAINT_FOREIGNKEY, the extended
 // result code of a foreign key violation.

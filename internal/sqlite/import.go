@@ -144,5 +144,5 @@ func (w *bulk) Finish(ctx context.Context, packageID int64) (int, error) {
 			return 0, fmt.Errorf("finish import: %s: %w", strings.Fields(q)[0], err)
 		}
 	}
-	return updated, refreshPackageMarks(ctx, w.tx, packageID)
+	return updated, kbsql.RefreshPackageMarks(ctx, txQuerier{querier{q: w.tx}}, packageID)
 }
