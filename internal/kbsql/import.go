@@ -342,6 +342,21 @@ func recordImport(ctx context.Context, tx Tx, res kb.ImportResult) error {
 	return nil
 }
 
+// ImportTotals fills in the running totals of the imports every process
+// recorded (the one row of import_totals; none before the first import).
+func (s *Store) ImportTotals(ctx context.Context, st *kb.StoreStats) error {
+	var last Time
+	err := s.e.Read().QueryRow(ctx, `SELECT imports, rows, finished FROM import_totals`).Scan(&st.Imports, &st.ImportRows, &last)
+	if NoRows(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("store stats: imports: %w", err)
+	}
+	st.LastImport = last.T.UTC()
+	return nil
+}
+
 // eachRow runs a query and calls fn with each row.
 func eachRow(ctx context.Context, q Querier, query string, args []any, fn func(Rows) error) error {
 	rows, err := q.Query(ctx, query, args...)

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbsql"
@@ -56,16 +53,5 @@ func (s *Store) Stats(ctx context.Context) (kb.StoreStats, error) {
 		WaitDuration: p.EmptyAcquireWaitTime(),
 	}
 	s.buildStats.Fill(&st)
-	var last *time.Time
-	err := s.pool.QueryRow(ctx, `SELECT imports, rows, finished FROM import_totals`).Scan(&st.Imports, &st.ImportRows, &last)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return st, nil // no import yet
-	}
-	if err != nil {
-		return st, fmt.Errorf("store stats: imports: %w", err)
-	}
-	if last != nil {
-		st.LastImport = last.UTC()
-	}
-	return st, nil
+	return st, s.ImportTotals(ctx, &st)
 }

@@ -2,11 +2,9 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbsql"
@@ -61,18 +59,5 @@ func (s *Store) Stats(ctx context.Context) (kb.StoreStats, error) {
 		WaitDuration: r.WaitDuration + w.WaitDuration,
 	}
 	s.buildStats.Fill(&st)
-	var last sql.NullString
-	err := s.r.QueryRowContext(ctx, `SELECT imports, rows, finished FROM import_totals`).Scan(&st.Imports, &st.ImportRows, &last)
-	if errors.Is(err, sql.ErrNoRows) {
-		return st, nil // no import yet
-	}
-	if err != nil {
-		return st, fmt.Errorf("store stats: imports: %w", err)
-	}
-	if last.Valid {
-		if st.LastImport, err = time.Parse(time.RFC3339, last.String); err != nil {
-			return st, fmt.Errorf("store stats: last import time %q: %w", last.String, err)
-		}
-	}
-	return st, nil
+	return st, s.ImportTotals(ctx, &st)
 }
