@@ -173,15 +173,17 @@ func (s *Store) RemoveProxy(ctx context.Context, custID, proxyID string) error {
 		if n == 0 {
 			return kb.Errorf(kb.CodeNotFound, "customer %s has no proxy %q", custID, proxyID)
 		}
+		var fallBack []Stmt
 		for _, q := range []string{
 			`UPDATE customers SET root_proxy = '` + kb.NoProxyID + `' WHERE id = $1 AND root_proxy = $2`,
 			`UPDATE customer_vendors SET proxy_id = '` + kb.NoProxyID + `' WHERE customer_id = $1 AND proxy_id = $2`,
 			`UPDATE customer_packages SET proxy_id = '` + kb.NoProxyID + `' WHERE customer_id = $1 AND proxy_id = $2`,
 			`UPDATE customer_resources SET proxy_id = '` + kb.NoProxyID + `' WHERE customer_id = $1 AND proxy_id = $2`,
 		} {
-			if _, err := tx.Exec(ctx, q, custID, proxyID); err != nil {
-				return fmt.Errorf("remove proxy: %w", err)
-			}
+			fallBack = append(fallBack, Stmt{q, []any{custID, proxyID}})
+		}
+		if err := execAll(ctx, tx, fallBack...); err != nil {
+			return fmt.Errorf("remove proxy: %w", err)
 		}
 		return nil
 	})

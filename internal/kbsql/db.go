@@ -39,6 +39,9 @@ type Stmt struct {
 type Results interface {
 	// Query returns the rows of the next statement.
 	Query() (Rows, error)
+	// Exec runs the next statement, which returns no rows, and returns the
+	// number of rows it changed.
+	Exec() (int64, error)
 	// Close finishes the batch: it returns the first error of a statement
 	// not read.
 	Close() error
@@ -70,11 +73,11 @@ type Tx interface {
 	// column in each row, by the engine's bulk path (SQLite's prepared
 	// single-row inserts, PostgreSQL's COPY).
 	CopyRows(ctx context.Context, table string, columns []string, rows [][]any) error
-	// Reindex brings the engine's search index of one vendor, package or
-	// title (by id) in line with its row, removing the entry of a row that
-	// is gone. On PostgreSQL, whose search columns are generated from the
-	// row, it does nothing.
-	Reindex(ctx context.Context, kind IndexKind, id int64) error
+	// Reindex brings the engine's search index of vendors, packages or
+	// titles (by id) in line with their rows, removing the entries of rows
+	// that are gone. On PostgreSQL, whose search columns are generated from
+	// the rows, it does nothing.
+	Reindex(ctx context.Context, kind IndexKind, ids ...int64) error
 }
 
 // IndexKind names what Tx.Reindex indexes.
@@ -94,6 +97,9 @@ type Engine interface {
 	// ReadTx runs fn in one read-only transaction: every read of fn sees
 	// one state of the database.
 	ReadTx(ctx context.Context, fn func(Querier) error) error
+	// Exec runs one statement that changes no customer's holdings (a
+	// statistic) in a transaction of its own, in one round trip.
+	Exec(ctx context.Context, sql string, args ...any) (int64, error)
 	// Write runs fn in one write transaction, committing when fn returns
 	// nil and rolling back otherwise. custID names the customer whose
 	// state fn changes ("" for none): the customer's writes run one after
@@ -120,6 +126,9 @@ type Dialect interface {
 	// ERMField returns the text of the member at path of the JSON body of
 	// the ERM object o (NULL when it has none).
 	ERMField(path []string) string
+	// Now is the database's clock as a time value to store: one clock for
+	// every instance over the database.
+	Now() string
 	// FoldASCII returns the text expression expr with its ASCII letters in
 	// lower case and every other byte as it is, to be compared and ordered
 	// byte by byte.
@@ -131,6 +140,10 @@ type Dialect interface {
 	// expression title, as JSON text [[subtype,value],...] in type,
 	// subtype, value order ("[]" for none).
 	IdentifiersJSON(title string) string
+	// IdentifierTriplesJSON is IdentifiersJSON with each identifier as
+	// [type,subtype,value], all three strings (DecodeIdentifiers reads
+	// it).
+	IdentifierTriplesJSON(title string) string
 	// FixedJoin returns the inner join keyword that keeps the table on its
 	// left the outer loop (SQLite's CROSS JOIN; PostgreSQL's planner
 	// chooses: JOIN).
@@ -138,32 +151,4 @@ type Dialect interface {
 	// IsForeignKeyViolation reports whether err is the engine's refusal of
 	// a row whose foreign key names no row.
 	IsForeignKeyViolation(err error) bool
-}
-
-// queryAll runs a query and returns every row, read by scan.
-func queryAll[T any](ctx context.Context, q Querier, query string, args []any, scan func(Rows) (T, error)) ([]T, error) {
-	rows, err := q.Query(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []T
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
-}
-
-// exists reports whether the query returns a row.
-func exists(ctx context.Context, q Querier, query string, args ...any) (bool, error) {
-	var one int
-	err := q.QueryRow(ctx, query, args...).Scan(&one)
-	if NoRows(err) {
-		return false, nil
-	}
-	return err == nil, err
 }

@@ -49,7 +49,7 @@ func (s *Store) CreateAssignment(ctx context.Context, a kb.Assignment) (kb.Assig
 		return nil
 	})
 	if err != nil {
-		return kb.Assignment{}, err
+		return kb.Assignment{}, ermUnstorable("assignment "+a.ID, err)
 	}
 	return a, nil
 }

@@ -2,6 +2,7 @@ package kbsql
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -11,6 +12,15 @@ import (
 // ermWhat names an object in messages: its kind's noun in lower case and
 // its id.
 func ermWhat(o kb.ERMObject) string { return strings.ToLower(o.Kind.Noun()) + " " + o.ID }
+
+// ermUnstorable words an engine's refusal of a text value of what (e.g.
+// "contact 42") for the object; other errors are returned as they are.
+func ermUnstorable(what string, err error) error {
+	if errors.Is(err, ErrUnstorableText) {
+		return kb.Errorf(kb.CodeInvalid, "The fields of %s hold a character the database cannot store (such as U+0000).", what)
+	}
+	return err
+}
 
 // CreateERMObject stores a new object. The kind must be one of
 // kb.ERMKinds (else CodeInvalid), the id not empty (CodeMissing) and not
@@ -28,7 +38,7 @@ func (s *Store) CreateERMObject(ctx context.Context, o kb.ERMObject) error {
 	if err != nil {
 		return err
 	}
-	return s.e.Write(ctx, o.CustomerID, func(tx Tx) error {
+	return ermUnstorable(ermWhat(o), s.e.Write(ctx, o.CustomerID, func(tx Tx) error {
 		if err := checkCustomer(ctx, tx, o.CustomerID); err != nil {
 			return err
 		}
@@ -42,7 +52,7 @@ func (s *Store) CreateERMObject(ctx context.Context, o kb.ERMObject) error {
 			return kb.Errorf(kb.CodeDuplicate, "An object with id %s already exists.", o.ID)
 		}
 		return nil
-	})
+	}))
 }
 
 // ERMObject returns one of the customer's objects of a kind; CodeNotFound,
@@ -69,7 +79,7 @@ func (s *Store) UpdateERMObject(ctx context.Context, o kb.ERMObject) error {
 	if err != nil {
 		return err
 	}
-	return s.e.Write(ctx, o.CustomerID, func(tx Tx) error {
+	return ermUnstorable(ermWhat(o), s.e.Write(ctx, o.CustomerID, func(tx Tx) error {
 		n, err := tx.Exec(ctx, `UPDATE erm_objects SET status = $1, description = $2, body = $3, updated = $4
 			WHERE customer_id = $5 AND kind = $6 AND id = $7`,
 			o.Status, o.Description, body, FormatERMTime(o.Updated), o.CustomerID, string(o.Kind), o.ID)
@@ -80,7 +90,7 @@ func (s *Store) UpdateERMObject(ctx context.Context, o kb.ERMObject) error {
 			return o.Kind.NotFound(o.ID)
 		}
 		return nil
-	})
+	}))
 }
 
 // DeleteERMObject deletes one of the customer's objects of a kind and its

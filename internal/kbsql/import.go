@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
 )
@@ -326,15 +325,15 @@ func (imp *importer) removeUnlisted(ctx context.Context) error {
 // recordImport adds res to the imports log and the running totals, in the
 // import's transaction.
 func recordImport(ctx context.Context, tx Tx, res kb.ImportResult) error {
-	now := time.Now().UTC()
+	now := tx.Dialect().Now() // the database's clock: one for every instance
 	_, err := tx.Exec(ctx, `INSERT INTO imports(finished, vendor_id, package_id, rows, titles_created, titles_matched,
-		resources_added, resources_updated, resources_removed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-		now, res.VendorID, res.PackageID, res.Rows, res.TitlesCreated, res.TitlesMatched,
+		resources_added, resources_updated, resources_removed) VALUES (`+now+`, $1, $2, $3, $4, $5, $6, $7, $8)`,
+		res.VendorID, res.PackageID, res.Rows, res.TitlesCreated, res.TitlesMatched,
 		res.ResourcesAdded, res.ResourcesUpdated, res.ResourcesRemoved)
 	if err == nil {
-		_, err = tx.Exec(ctx, `INSERT INTO import_totals(id, imports, rows, finished) VALUES (1, 1, $1, $2)
+		_, err = tx.Exec(ctx, `INSERT INTO import_totals(id, imports, rows, finished) VALUES (1, 1, $1, `+now+`)
 			ON CONFLICT (id) DO UPDATE SET imports = import_totals.imports + 1, rows = import_totals.rows + excluded.rows,
-			finished = excluded.finished`, res.Rows, now)
+			finished = excluded.finished`, res.Rows)
 	}
 	if err != nil {
 		return fmt.Errorf("record import: %w", err)
@@ -355,19 +354,4 @@ func (s *Store) ImportTotals(ctx context.Context, st *kb.StoreStats) error {
 	}
 	st.LastImport = last.T.UTC()
 	return nil
-}
-
-// eachRow runs a query and calls fn with each row.
-func eachRow(ctx context.Context, q Querier, query string, args []any, fn func(Rows) error) error {
-	rows, err := q.Query(ctx, query, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := fn(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
 }

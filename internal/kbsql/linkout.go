@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
-	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
 )
@@ -58,15 +57,21 @@ func (s *Store) LinkSecret(ctx context.Context) ([]byte, error) {
 // other resource, or an unknown customer, is CodeNotFound "Title not
 // found". The proxy mask is that of the resource's effective proxy
 // (kb.EffectiveProxy); "" for no proxy or for an id the customer has no
-// proxy by.
+// proxy by. One query: it reads the mask of every proxy setting that may
+// be the effective one, and kb.EffectiveProxy picks.
 func (s *Store) ResourceLink(ctx context.Context, custID string, key kb.ResourceKey) (kb.ResourceLink, error) {
 	var l kb.ResourceLink
 	var vFact, vValue, pFact, pValue, proxy *string
 	var packageProxy, vendorProxy, root string
+	var masks [4]string // of proxy, packageProxy, vendorProxy, root
 	var inCollection bool
+	mask := func(id string) string {
+		return `COALESCE((SELECT px.url_mask FROM proxies px WHERE px.customer_id = $1 AND px.id = ` + id + `), '')`
+	}
 	err := s.e.Read().QueryRow(ctx, `SELECT r.url, v.token_fact, cv.token_value, p.token_fact, cp.token_value,
 			COALESCE(cr.selected, cp.selected, FALSE) AND NOT COALESCE(cp.hidden, FALSE) AND NOT COALESCE(cr.hidden, FALSE),
-			cr.proxy_id, COALESCE(cp.proxy_id, ''), COALESCE(cv.proxy_id, ''), c.root_proxy
+			cr.proxy_id, COALESCE(cp.proxy_id, ''), COALESCE(cv.proxy_id, ''), c.root_proxy,
+			`+mask("cr.proxy_id")+`, `+mask("cp.proxy_id")+`, `+mask("cv.proxy_id")+`, `+mask("c.root_proxy")+`
 		FROM resources r
 		JOIN packages p ON p.id = r.package_id
 		JOIN vendors v ON v.id = p.vendor_id
@@ -77,7 +82,8 @@ func (s *Store) ResourceLink(ctx context.Context, custID string, key kb.Resource
 		LEFT JOIN customer_vendors cv ON cv.customer_id = $1 AND cv.vendor_id = p.vendor_id
 		WHERE r.package_id = $2 AND r.title_id = $3 AND `+sqlPackageVisible+` AND `+sqlTitleVisible,
 		custID, key.PackageID, key.TitleID).
-		Scan(&l.URL, &vFact, &vValue, &pFact, &pValue, &inCollection, &proxy, &packageProxy, &vendorProxy, &root)
+		Scan(&l.URL, &vFact, &vValue, &pFact, &pValue, &inCollection, &proxy, &packageProxy, &vendorProxy, &root,
+			&masks[0], &masks[1], &masks[2], &masks[3])
 	if NoRows(err) {
 		return kb.ResourceLink{}, kb.NotFound("Title")
 	}
@@ -94,26 +100,25 @@ func (s *Store) ResourceLink(ctx context.Context, custID string, key kb.Resource
 		l.PackageToken = &kb.Token{FactName: *pFact, Value: str(pValue)}
 	}
 	if id := effectiveProxy(proxy, packageProxy, vendorProxy, root).ID; id != kb.NoProxyID {
-		err := s.e.Read().QueryRow(ctx, `SELECT url_mask FROM proxies WHERE customer_id = $1 AND id = $2`, custID, id).Scan(&l.ProxyMask)
-		if err != nil && !NoRows(err) {
-			return kb.ResourceLink{}, fmt.Errorf("resource link %d/%d: proxy %s: %w", key.PackageID, key.TitleID, id, err)
+		for i, candidate := range []string{str(proxy), packageProxy, vendorProxy, root} {
+			if candidate == id {
+				l.ProxyMask = masks[i]
+				break
+			}
 		}
 	}
 	return l, nil
 }
 
 // CountLinkOut adds one to the resource's link-out count and sets its last
-// use to now, in one statement. It does not check that the resource
-// exists: the caller has just resolved its link. A count is statistics, not
-// holdings: it takes no customer's lock, and the upsert cannot lose a
-// concurrent one.
+// use to now, in one statement of its own (Engine.Exec). It does not check
+// that the resource exists: the caller has just resolved its link. A count
+// is statistics, not holdings: it takes no customer's lock, and the upsert
+// cannot lose a concurrent one.
 func (s *Store) CountLinkOut(ctx context.Context, custID string, key kb.ResourceKey) error {
-	err := s.e.Write(ctx, "", func(tx Tx) error {
-		_, err := tx.Exec(ctx, `INSERT INTO link_outs(customer_id, package_id, title_id, count, last) VALUES ($1, $2, $3, 1, $4)
-			ON CONFLICT (customer_id, package_id, title_id) DO UPDATE SET count = link_outs.count + 1, last = excluded.last`,
-			custID, key.PackageID, key.TitleID, time.Now().UTC())
-		return err
-	})
+	_, err := s.e.Exec(ctx, `INSERT INTO link_outs(customer_id, package_id, title_id, count, last) VALUES ($1, $2, $3, 1, `+s.d.Now()+`)
+		ON CONFLICT (customer_id, package_id, title_id) DO UPDATE SET count = link_outs.count + 1, last = excluded.last`,
+		custID, key.PackageID, key.TitleID)
 	if err != nil {
 		return fmt.Errorf("count link-out %d/%d: %w", key.PackageID, key.TitleID, err)
 	}

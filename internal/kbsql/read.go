@@ -2,7 +2,9 @@ package kbsql
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -61,6 +63,26 @@ func DecodePairs(s string) ([][2]string, error) {
 		ps[i] = [2]string{vs[2*i], vs[2*i+1]}
 	}
 	return ps, nil
+}
+
+// DecodeIdentifiers reads identifiers stored as a JSON array of [type,
+// subtype, value] string triples.
+func DecodeIdentifiers(s string) ([]kb.Identifier, error) {
+	vs, err := decodeRows(s, 3)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]kb.Identifier, len(vs)/3)
+	for i := range ids {
+		typ, err1 := strconv.Atoi(vs[3*i])
+		sub, err2 := strconv.Atoi(vs[3*i+1])
+		if err := errors.Join(err1, err2); err != nil {
+			return nil, err
+		}
+		ids[i] = kb.Identifier{ID: vs[3*i+2], Source: "ResourceIdentifier",
+			Type: kb.IdentifierType(typ), Subtype: kb.IdentifierSubtype(sub)}
+	}
+	return ids, nil
 }
 
 // decodeRows reads s, a JSON array of arrays of strings ([["a","b"],...]),

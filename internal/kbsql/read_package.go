@@ -3,7 +3,6 @@ package kbsql
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/kbserver/kbserver/internal/kb"
 )
@@ -14,11 +13,8 @@ import (
 // is selected, or its title-level selections when it is not: the cost is
 // the number of exceptions, not the package's size.
 const (
-	// SQLPackageVisible is true of the managed packages and the customer's
-	// own.
-	SQLPackageVisible = sqlPackageVisible
-	sqlJoinCP         = `LEFT JOIN customer_packages cp ON cp.customer_id = $1 AND cp.package_id = p.id`
-	sqlSelectedCount  = `CASE WHEN COALESCE(cp.selected, FALSE)
+	sqlJoinCP        = `LEFT JOIN customer_packages cp ON cp.customer_id = $1 AND cp.package_id = p.id`
+	sqlSelectedCount = `CASE WHEN COALESCE(cp.selected, FALSE)
 		THEN p.title_count - (SELECT count(*) FROM customer_resources cr WHERE cr.customer_id = $1 AND cr.package_id = p.id AND cr.selected = FALSE)
 		ELSE (SELECT count(*) FROM customer_resources cr WHERE cr.customer_id = $1 AND cr.package_id = p.id AND cr.selected = TRUE) END`
 	// SQLPackageSelected is true of a package the customer selected whole
@@ -78,15 +74,6 @@ const SQLCollection = `
 	WHERE cr.customer_id = $1 AND cr.selected = TRUE AND cr.hidden = FALSE
 		AND COALESCE(cp.selected, FALSE) = FALSE AND COALESCE(cp.hidden, FALSE) = FALSE`
 
-// Args collects the arguments of a statement built piece by piece.
-type Args []any
-
-// Add appends v and returns its placeholder, $n.
-func (a *Args) Add(v any) string {
-	*a = append(*a, v)
-	return "$" + strconv.Itoa(len(*a))
-}
-
 // SelectionFilter returns the SQL condition of a selection filter over the
 // boolean expression sel; orderedthroughoperator selects nothing, since
 // kbserver takes no orders.
@@ -129,54 +116,6 @@ func ScanPackage(row Row, root string) (kb.Package, error) {
 // nullable column (nil: inherited).
 func effectiveProxy(own *string, inherited ...string) kb.ProxyRef {
 	return kb.EffectiveProxy(str(own), own != nil, inherited...)
-}
-
-// str is the string a nullable column holds, "" for NULL.
-func str(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
-}
-
-// ListPage returns the number of rows FROM from WHERE where and the page
-// of them in order, read by scan: a count and a page, in one round trip
-// on PostgreSQL.
-func ListPage[T any](ctx context.Context, q Querier, columns, from, where, order string, args Args, page kb.Page,
-	scan func(Rows) (T, error)) (int, []T, error) {
-	items := []T{}
-	pageArgs := append(Args(nil), args...)
-	limit, offset := pageArgs.Add(page.Count), pageArgs.Add(page.Offset())
-	res := q.Batch(ctx,
-		Stmt{`SELECT count(*) FROM ` + from + ` WHERE ` + where, args},
-		Stmt{`SELECT ` + columns + ` FROM ` + from + ` WHERE ` + where + ` ORDER BY ` + order + ` LIMIT ` + limit + ` OFFSET ` + offset, pageArgs})
-	defer res.Close()
-	var total int
-	rows, err := res.Query()
-	if err != nil {
-		return 0, items, err
-	}
-	if rows.Next() {
-		err = rows.Scan(&total)
-	}
-	if rows.Close(); err == nil {
-		err = rows.Err()
-	}
-	if err != nil || total <= page.Offset() {
-		return total, items, err
-	}
-	if rows, err = res.Query(); err != nil {
-		return total, items, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		item, err := scan(rows)
-		if err != nil {
-			return total, items, err
-		}
-		items = append(items, item)
-	}
-	return total, items, rows.Err()
 }
 
 // Package returns one package of a vendor in the customer's context.

@@ -59,10 +59,12 @@ func (s *Store) FreezeSnapshot(ctx context.Context, custID string, force bool) (
 			return kb.Errorf(kb.CodeConflict, "A holdings snapshot is already in progress; POST with force=true to replace it.")
 		}
 		build++
+		var freeze []Stmt
 		for _, q := range s.freezeStatements() {
-			if _, err := tx.Exec(ctx, q, custID); err != nil {
-				return fmt.Errorf("freeze holdings of %s: %w", custID, err)
-			}
+			freeze = append(freeze, Stmt{q, []any{custID}})
+		}
+		if err := execAll(ctx, tx, freeze...); err != nil {
+			return fmt.Errorf("freeze holdings of %s: %w", custID, err)
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO snapshots(customer_id, build, status, created, total, error, root_proxy)
 			VALUES ($1, $2, $3, $4, 0, '', $5)
@@ -136,10 +138,9 @@ func BuildSnapshot(ctx context.Context, tx Tx, custID string, build int64, start
 	if started != nil {
 		started()
 	}
-	for _, q := range []string{`DELETE FROM snapshot_segments WHERE customer_id = $1`, `DELETE FROM snapshot_marks WHERE customer_id = $1`} {
-		if _, err := tx.Exec(ctx, q, custID); err != nil {
-			return false, fmt.Errorf("clear snapshot of %s: %w", custID, err)
-		}
+	if err := execAll(ctx, tx, Stmt{`DELETE FROM snapshot_segments WHERE customer_id = $1`, []any{custID}},
+		Stmt{`DELETE FROM snapshot_marks WHERE customer_id = $1`, []any{custID}}); err != nil {
+		return false, fmt.Errorf("clear snapshot of %s: %w", custID, err)
 	}
 	total, err := writeSegments(ctx, tx, custID, root)
 	if err != nil {

@@ -219,17 +219,5 @@ func removeOrphanTitles(ctx context.Context, tx Tx, owner string, titles []int64
 	if err != nil {
 		return fmt.Errorf("remove orphan titles: %w", err)
 	}
-	for _, id := range gone {
-		if err := tx.Reindex(ctx, IndexTitle, id); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// scanInt64 reads a row of one integer.
-func scanInt64(r Rows) (int64, error) {
-	var v int64
-	err := r.Scan(&v)
-	return v, err
+	return tx.Reindex(ctx, IndexTitle, gone...)
 }

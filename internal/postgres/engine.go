@@ -31,6 +31,12 @@ func (e engine) ReadTx(ctx context.Context, fn func(kbsql.Querier) error) error 
 	return fn(querier{tx})
 }
 
+// Exec runs the statement on the pool, in a transaction of its own.
+func (e engine) Exec(ctx context.Context, q string, args ...any) (int64, error) {
+	n, err := querier{e.s.pool}.Exec(ctx, q, args...)
+	return n, unstorableText(err)
+}
+
 func (e engine) Write(ctx context.Context, custID string, fn func(kbsql.Tx) error) error {
 	run := func(tx pgx.Tx) error { return fn(txQuerier{querier{tx}}) }
 	if custID == "" {
@@ -102,6 +108,11 @@ func (r results) Query() (kbsql.Rows, error) {
 	return rows, nil
 }
 
+func (r results) Exec() (int64, error) {
+	tag, err := r.br.Exec()
+	return tag.RowsAffected(), err
+}
+
 func (r results) Close() error { return r.br.Close() }
 
 // txQuerier is a write transaction.
@@ -126,7 +137,7 @@ func (t txQuerier) CopyRows(ctx context.Context, table string, columns []string,
 
 // Reindex does nothing: the search columns (fts) are generated from the
 // rows.
-func (txQuerier) Reindex(context.Context, kbsql.IndexKind, int64) error { return nil }
+func (txQuerier) Reindex(context.Context, kbsql.IndexKind, ...int64) error { return nil }
 
 // dialect is PostgreSQL's SQL for what the engines write differently.
 type dialect struct{}
@@ -146,11 +157,19 @@ func (dialect) ERMField(path []string) string {
 // byte by byte, as SQLite's.
 func (dialect) FoldASCII(expr string) string { return `lower(` + expr + ` COLLATE "C")` }
 
+// Now is the time at the statement, not the transaction's start.
+func (dialect) Now() string { return `clock_timestamp()` }
+
 func (dialect) JSONArrayLength(expr string) string { return `json_array_length(` + expr + `::json)` }
 
 // IdentifiersJSON aggregates in SQLite's (byte) order of the values.
 func (dialect) IdentifiersJSON(title string) string {
 	return `COALESCE((SELECT json_agg(json_build_array(i.subtype, i.value) ORDER BY i.type, i.subtype, i.value COLLATE "C")
+		FROM title_identifiers i WHERE i.title_id = ` + title + `)::text, '[]')`
+}
+
+func (dialect) IdentifierTriplesJSON(title string) string {
+	return `COALESCE((SELECT json_agg(json_build_array(i.type::text, i.subtype::text, i.value) ORDER BY i.type, i.subtype, i.value COLLATE "C")
 		FROM title_identifiers i WHERE i.title_id = ` + title + `)::text, '[]')`
 }
 

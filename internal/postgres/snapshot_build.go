@@ -80,9 +80,9 @@ func (s *Store) runBuild(custID string, build int64, wait bool) {
 			}
 			s.buildStats.Done(false, time.Since(start))
 			slog.Error("holdings snapshot failed", "customer", custID, "build", build, "err", err)
-			s.pool.Exec(context.Background(), `UPDATE snapshots SET status = $1, error = $2
-				WHERE customer_id = $3 AND build = $4 AND status = $5`,
-				kb.SnapshotFailed, err.Error(), custID, build, kb.SnapshotInProgress)
+			if err := kbsql.FailSnapshot(context.Background(), engine{s}, custID, build, err); err != nil {
+				slog.Error("holdings snapshot failed: record the failure", "customer", custID, "build", build, "err", err)
+			}
 		}
 	}()
 }

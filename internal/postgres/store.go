@@ -40,9 +40,6 @@ type Store struct {
 	// buildSlots bounds the snapshot builds running at once: each holds a
 	// pooled connection for its duration, and requests need the rest.
 	buildSlots chan struct{}
-
-	secretMu sync.Mutex // guards secret
-	secret   []byte     // the link-signing secret once read (linkout.go)
 }
 
 var _ kb.Store = (*Store)(nil)
@@ -144,16 +141,14 @@ func (s *Store) customerTx(ctx context.Context, custID string, fn func(tx pgx.Tx
 
 // SQLSTATE codes the store tells apart. The 22 codes are values
 // PostgreSQL cannot store though Go and SQLite take them: a NUL character
-// or invalid UTF-8 in text (character_not_in_repertoire), \u0000 in a body
-// that must also be held as jsonb (untranslatable_character), a JSON text Go
-// accepts and jsonb does not, such as a lone surrogate escape
-// (invalid_text_representation).
+// or invalid UTF-8 in text (character_not_in_repertoire), a character a
+// jsonb body cannot hold (untranslatable_character). (JSON escapes jsonb
+// refuses never reach it: kbsql.ERMBody refuses them on both engines.)
 const (
 	codeUniqueViolation     = "23505"
 	codeForeignKeyViolation = "23503"
 	codeNotInRepertoire     = "22021"
 	codeUntranslatable      = "22P05"
-	codeInvalidTextRepres   = "22P02"
 )
 
 // isCode reports whether err is a PostgreSQL error with the SQLSTATE code.
@@ -163,13 +158,12 @@ func isCode(err error, code string) bool {
 }
 
 // unstorableText turns PostgreSQL's refusal of a text value (a NUL
-// character, invalid UTF-8, a JSON body jsonb cannot hold such as a lone
-// surrogate escape) into CodeInvalid: the HTTP layer refuses such text
-// first, but other callers (the command line) reach the store directly.
-// Other errors are returned as they are.
+// character, invalid UTF-8) into CodeInvalid (kbsql.ErrUnstorableText):
+// the HTTP layer refuses such text first, but other callers (the command
+// line) reach the store directly. Other errors are returned as they are.
 func unstorableText(err error) error {
-	if isCode(err, codeNotInRepertoire) || isCode(err, codeUntranslatable) || isCode(err, codeInvalidTextRepres) {
-		return &kb.Error{Code: kb.CodeInvalid, Err: err,
+	if isCode(err, codeNotInRepertoire) || isCode(err, codeUntranslatable) {
+		return &kb.Error{Code: kb.CodeInvalid, Err: fmt.Errorf("%w: %w", kbsql.ErrUnstorableText, err),
 			Message: "A text value holds a character the database cannot store (U+0000 or invalid UTF-8)."}
 	}
 	return err

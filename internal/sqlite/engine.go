@@ -35,6 +35,11 @@ func (e engine) ReadTx(ctx context.Context, fn func(kbsql.Querier) error) error 
 	return fn(querier{q: q})
 }
 
+// Exec runs the statement on the writer connection, which commits it.
+func (e engine) Exec(ctx context.Context, q string, args ...any) (int64, error) {
+	return querier{q: e.s.w}.Exec(ctx, q, args...)
+}
+
 func (e engine) Write(ctx context.Context, _ string, fn func(kbsql.Tx) error) error {
 	return e.s.inTx(ctx, func(tx *sql.Tx) error { return fn(txQuerier{querier{q: tx}}) })
 }
@@ -164,25 +169,31 @@ func (t txQuerier) CopyRows(ctx context.Context, table string, columns []string,
 	return nil
 }
 
-// Reindex rewrites the FTS5 entries of one vendor, package or title from
-// its row (none when the row is gone).
-func (t txQuerier) Reindex(ctx context.Context, kind kbsql.IndexKind, id int64) error {
+// Reindex rewrites the FTS5 entries of vendors, packages or titles from
+// their rows (none for a row that is gone), a few set-based statements
+// whatever the number of ids.
+func (t txQuerier) Reindex(ctx context.Context, kind kbsql.IndexKind, ids ...int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	in := dialect{}.InIDs("rowid", "$1")
+	from := dialect{}.InIDs("id", "$1")
 	var stmts []string
 	switch kind {
 	case kbsql.IndexVendor:
-		stmts = []string{`DELETE FROM vendor_fts WHERE rowid = $1`,
-			`INSERT INTO vendor_fts(rowid, name) SELECT id, name FROM vendors WHERE id = $1`}
+		stmts = []string{`DELETE FROM vendor_fts WHERE ` + in,
+			`INSERT INTO vendor_fts(rowid, name) SELECT id, name FROM vendors WHERE ` + from}
 	case kbsql.IndexPackage:
-		stmts = []string{`DELETE FROM package_fts WHERE rowid = $1`,
-			`INSERT INTO package_fts(rowid, name) SELECT id, name FROM packages WHERE id = $1`}
+		stmts = []string{`DELETE FROM package_fts WHERE ` + in,
+			`INSERT INTO package_fts(rowid, name) SELECT id, name FROM packages WHERE ` + from}
 	case kbsql.IndexTitle:
-		stmts = []string{`DELETE FROM title_fts WHERE rowid = $1`, `DELETE FROM title_tri WHERE rowid = $1`,
-			`INSERT INTO title_fts(rowid, name, publisher, subjects) SELECT id, name, publisher, ` + sqlSubjectWords + ` FROM titles WHERE id = $1`,
-			`INSERT INTO title_tri(rowid, name, publisher) SELECT id, name, publisher FROM titles WHERE id = $1`}
+		stmts = []string{`DELETE FROM title_fts WHERE ` + in, `DELETE FROM title_tri WHERE ` + in,
+			`INSERT INTO title_fts(rowid, name, publisher, subjects) SELECT id, name, publisher, ` + sqlSubjectWords + ` FROM titles WHERE ` + from,
+			`INSERT INTO title_tri(rowid, name, publisher) SELECT id, name, publisher FROM titles WHERE ` + from}
 	}
 	for _, q := range stmts {
-		if _, err := t.Exec(ctx, q, id); err != nil {
-			return fmt.Errorf("index %d: %w", id, err)
+		if _, err := t.Exec(ctx, q, ids); err != nil {
+			return fmt.Errorf("index %d rows: %w", len(ids), err)
 		}
 	}
 	return nil
@@ -267,6 +278,15 @@ func (r *results) Query() (kbsql.Rows, error) {
 	return r.q.Query(r.ctx, st.SQL, st.Args...)
 }
 
+func (r *results) Exec() (int64, error) {
+	if r.next >= len(r.stmts) {
+		return 0, errors.New("batch: no more statements")
+	}
+	st := r.stmts[r.next]
+	r.next++
+	return r.q.Exec(r.ctx, st.SQL, st.Args...)
+}
+
 func (r *results) Close() error { return nil }
 
 // dialect is SQLite's SQL for what the engines write differently.
@@ -284,11 +304,19 @@ func (dialect) ERMField(path []string) string {
 
 func (dialect) FoldASCII(expr string) string { return `lower(` + expr + `)` }
 
+// Now is UTC with milliseconds, fixed width, as kbsql.Time reads it.
+func (dialect) Now() string { return `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')` }
+
 func (dialect) JSONArrayLength(expr string) string { return `json_array_length(` + expr + `)` }
 
 func (dialect) IdentifiersJSON(title string) string {
 	return `(SELECT json_group_array(json_array(subtype, value)) FROM
 		(SELECT subtype, value FROM title_identifiers WHERE title_id = ` + title + ` ORDER BY type, subtype, value))`
+}
+
+func (dialect) IdentifierTriplesJSON(title string) string {
+	return `(SELECT json_group_array(json_array(CAST(i.type AS TEXT), CAST(i.subtype AS TEXT), i.value)
+		ORDER BY i.type, i.subtype, i.value) FROM title_identifiers i WHERE i.title_id = ` + title + `)`
 }
 
 // FixedJoin is CROSS JOIN, which SQLite's planner never reorders.

@@ -37,7 +37,7 @@ type Store struct {
 	closed     atomic.Bool
 	builds     sync.WaitGroup
 	buildStats kbsql.BuildCounters // the snapshot builds this process ran
-	reads      statementCache      // prepared reads of every request (statements.go)
+	reads      statementCache      // the reader pool's prepared statements (statements.go)
 }
 
 var _ kb.Store = (*Store)(nil)
