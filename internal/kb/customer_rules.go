@@ -11,6 +11,9 @@ func NewCustomer(id, name string) (string, string, error) {
 	if id == "" {
 		return "", "", Errorf(CodeMissing, "customer id is empty")
 	}
+	if err := CheckText("A customer id", id, LimitID); err != nil {
+		return "", "", err
+	}
 	for _, r := range id {
 		if r == '/' || r == '?' || r == '#' || r == '.' || r <= ' ' {
 			return "", "", Errorf(CodeInvalid, "customer id %q may not contain spaces, '/', '?', '#' or '.'", id)
@@ -19,14 +22,25 @@ func NewCustomer(id, name string) (string, string, error) {
 	if name == "" {
 		name = id
 	}
+	// The name is the customer's own vendor's, which the stores index.
+	if err := CheckText("A customer name", name, LimitName); err != nil {
+		return "", "", err
+	}
 	return id, name, nil
 }
 
-// CheckNewProxy checks the id of a customer proxy to add: not empty and not
-// the built-in "no proxy" id (CodeInvalid).
+// CheckNewProxy checks a customer proxy to add: its id not empty and not
+// the built-in "no proxy" id, and its id, name and URL mask within their
+// limits (CodeInvalid).
 func CheckNewProxy(p Proxy) error {
 	if p.ID == "" || p.ID == NoProxyID {
 		return Errorf(CodeInvalid, "proxy id %q is reserved or empty", p.ID)
 	}
-	return nil
+	if err := CheckText("A proxy id", p.ID, LimitID); err != nil {
+		return err
+	}
+	if err := CheckText("A proxy name", p.Name, LimitShort); err != nil {
+		return err
+	}
+	return CheckText("A proxy URL mask", p.URLMask, LimitURL)
 }

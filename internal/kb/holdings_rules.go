@@ -33,7 +33,7 @@ func CheckNewCustomTitle(customPackage bool, name string) error {
 	if strings.TrimSpace(name) == "" {
 		return Errorf(CodeMissing, "Attribute TitleName is missing.")
 	}
-	return nil
+	return CheckText("A title name", name, LimitName)
 }
 
 // CustomPackageName returns the name of a custom package to create,
@@ -43,7 +43,38 @@ func CustomPackageName(name string) (string, error) {
 	if name == "" {
 		return "", Errorf(CodeMissing, "Attribute PackageName is missing.")
 	}
-	return name, nil
+	return name, CheckText("A package name", name, LimitName)
+}
+
+// CheckTitleFields checks the fields of a custom title against their
+// limits: the name and publisher, which the stores index folded
+// (LimitName), the URL, edition, description, contributors and
+// identifiers.
+func CheckTitleFields(f *TitleFields) error {
+	type check struct {
+		what  string
+		s     string
+		limit TextLimit
+	}
+	checks := []check{
+		{"A title name", f.Name, LimitName},
+		{"A publisher name", f.Publisher, LimitName},
+		{"A title URL", f.URL, LimitURL},
+		{"An edition", f.Edition, LimitShort},
+		{"A title description", f.Description, LimitText},
+	}
+	for _, c := range f.Contributors {
+		checks = append(checks, check{"A contributor name", c.Name, LimitShort})
+	}
+	for _, i := range f.Identifiers {
+		checks = append(checks, check{"An identifier", i.ID, LimitID})
+	}
+	for _, c := range checks {
+		if err := CheckText(c.what, c.s, c.limit); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // StoredContentType is the content type a package is created with:

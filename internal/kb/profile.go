@@ -28,8 +28,12 @@ func ParseProfileID(s string) (ProfileID, error) {
 		return ProfileID{}, Errorf(CodeInvalid, "Profile %q is malformed: it must be custid.groupid.profileid (three parts separated by dots).", s)
 	}
 	for i, part := range parts {
+		name := [...]string{"custid", "groupid", "profileid"}[i]
 		if part == "" {
-			return ProfileID{}, Errorf(CodeInvalid, "Profile %q is malformed: its %s is empty (custid.groupid.profileid).", s, [...]string{"custid", "groupid", "profileid"}[i])
+			return ProfileID{}, Errorf(CodeInvalid, "Profile %q is malformed: its %s is empty (custid.groupid.profileid).", s, name)
+		}
+		if e := LimitID.Exceeded(part); e != "" {
+			return ProfileID{}, Errorf(CodeInvalid, "The %s of a profile %s.", name, e)
 		}
 		for _, r := range part {
 			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/kbserver/kbserver/internal/kb"
 )
 
 // ErrNotKBART is wrapped by NewReader when the input is not a KBART file: an
@@ -285,6 +287,19 @@ func splitTabs(s string, buf []string) ([]string, uint8) {
 	return append(buf, s[start:]), flags
 }
 
+// fieldLimit is the limit of a field's values: the stores index titles
+// and publishers (kb.LimitName) and keep URLs (kb.LimitURL); a longer
+// value rejects its row.
+func fieldLimit(f Field) kb.TextLimit {
+	switch f {
+	case PublicationTitle, PublisherName:
+		return kb.LimitName
+	case TitleURL:
+		return kb.LimitURL
+	}
+	return kb.LimitText
+}
+
 // parseLine turns one non-blank data line into a Row or a *RowError.
 func (r *Reader) parseLine(b []byte, line int) (Row, error) {
 	s := string(b)
@@ -352,6 +367,11 @@ func (r *Reader) parseLine(b []byte, line int) (Row, error) {
 	}
 	if row.Values[PublicationTitle] == "" {
 		return Row{}, &RowError{Line: line, Reason: "publication_title is empty" + describeRow(&row.Values)}
+	}
+	for f := range row.Values {
+		if e := fieldLimit(Field(f)).Exceeded(row.Values[f]); e != "" {
+			return Row{}, &RowError{Line: line, Reason: Field(f).String() + " " + e + describeRow(&row.Values)}
+		}
 	}
 	rep = r.normalize(&row.Values, rep)
 	row.Repairs = rep

@@ -516,6 +516,36 @@ func TestRejectedRows(t *testing.T) {
 	}
 }
 
+// TestOverlongValues: a title, publisher or URL longer than the stores
+// index rejects its row, naming the field and the limit.
+func TestOverlongValues(t *testing.T) {
+	in := stdHeader + "\n" +
+		line(map[Field]string{PublicationTitle: strings.Repeat("t", 1001), TitleID: "a"}) + "\n" +
+		line(map[Field]string{PublicationTitle: "Fine", PublisherName: strings.Repeat("한", 700), TitleID: "b"}) + "\n" +
+		line(map[Field]string{PublicationTitle: "Fine", TitleURL: "https://x/" + strings.Repeat("u", 2000), TitleID: "c"}) + "\n" +
+		line(map[Field]string{PublicationTitle: strings.Repeat("t", 1000), TitleID: "d"}) + "\n"
+	res := mustRead(t, in)
+	want := []struct {
+		line   int
+		reason string // the start of the reason
+	}{
+		{2, "publication_title is 1,001 characters long: at most 1,000 are allowed (row has title_id \"a\""},
+		{3, "publisher_name takes 6,300 bytes once folded for sorting and matching: at most 2,000 are allowed (row has title_id \"b\""},
+		{4, "title_url is 2,010 characters long: at most 2,000 are allowed (row has title_id \"c\""},
+	}
+	if len(res.rejected) != len(want) {
+		t.Fatalf("rejected %d rows, want %d: %v", len(res.rejected), len(want), res.rejected)
+	}
+	for i, w := range want {
+		if got := res.rejected[i]; got.Line != w.line || !strings.HasPrefix(got.Reason, w.reason) {
+			t.Errorf("rejected[%d] = line %d %q, want line %d %q…", i, got.Line, got.Reason, w.line, w.reason)
+		}
+	}
+	if len(res.rows) != 1 || res.rows[0].Line != 5 {
+		t.Errorf("rows %+v", res.rows)
+	}
+}
+
 func TestQuotedLineBreak(t *testing.T) {
 	const h = "publication_title\tprint_identifier\tonline_identifier\n"
 	tests := []struct {

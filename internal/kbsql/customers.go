@@ -27,7 +27,7 @@ func (s *Store) AddCustomer(ctx context.Context, id, name string) (kb.Customer, 
 			return kb.Errorf(kb.CodeDuplicate, "customer %q already exists", id)
 		}
 		if err := tx.QueryRow(ctx, `INSERT INTO vendors(name, sort_name, customer_id) VALUES ($1, $2, $3) RETURNING id`,
-			name, Fold(name), id).Scan(&c.VendorID); err != nil {
+			name, kb.Fold(name), id).Scan(&c.VendorID); err != nil {
 			return err
 		}
 		if err := tx.Reindex(ctx, IndexVendor, c.VendorID); err != nil {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"strconv"
 	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
@@ -48,49 +47,10 @@ func ERMBody(what string, body []byte) (string, error) {
 	if trimmed[0] != '{' || !json.Valid(trimmed) {
 		return "", kb.Errorf(kb.CodeInvalid, "The body of %s must be a JSON object.", what)
 	}
-	if esc := badEscape(trimmed); esc != "" {
+	if _, esc := kb.BadEscape(trimmed); esc != "" {
 		return "", kb.Errorf(kb.CodeInvalid, "The body of %s holds the escape %s, which is no character a store can keep (U+0000, or half of a surrogate pair).", what, esc)
 	}
 	return string(body), nil
-}
-
-// badEscape returns the first \u escape of the JSON text b (which is
-// valid JSON) that encoding/json accepts but no store keeps as text: \u0000,
-// or a surrogate escape that is not a high one followed by a low one.
-// PostgreSQL's jsonb refuses both: refused on both engines, a body reads
-// alike on either. "" when there is none.
-func badEscape(b []byte) string {
-	in := false
-	for i := 0; i < len(b); i++ {
-		switch c := b[i]; {
-		case !in:
-			in = c == '"'
-		case c == '"':
-			in = false
-		case c == '\\':
-			i++
-			if b[i] != 'u' {
-				continue
-			}
-			r, _ := strconv.ParseUint(string(b[i+1:i+5]), 16, 32)
-			esc := string(b[i-1 : i+5])
-			i += 4
-			switch {
-			case r == 0, 0xDC00 <= r && r <= 0xDFFF:
-				return esc
-			case 0xD800 <= r && r <= 0xDBFF:
-				if i+6 >= len(b) || b[i+1] != '\\' || b[i+2] != 'u' {
-					return esc
-				}
-				lo, _ := strconv.ParseUint(string(b[i+3:i+7]), 16, 32)
-				if lo < 0xDC00 || lo > 0xDFFF {
-					return esc
-				}
-				i += 6
-			}
-		}
-	}
-	return ""
 }
 
 // ErrUnstorableText marks an engine's refusal of a text value it cannot

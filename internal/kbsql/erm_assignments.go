@@ -2,6 +2,7 @@ package kbsql
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -21,6 +22,10 @@ func (s *Store) CreateAssignment(ctx context.Context, a kb.Assignment) (kb.Assig
 	}
 	body, err := ERMBody("assignment "+a.ID, a.Body)
 	if err != nil {
+		return kb.Assignment{}, err
+	}
+	// The stores index both URLs.
+	if err := errors.Join(kb.CheckText("A relative URL", a.RelativeURL, kb.LimitURL), kb.CheckText("A link URL", a.LinkURL, kb.LimitURL)); err != nil {
 		return kb.Assignment{}, err
 	}
 	if a.Created.IsZero() {

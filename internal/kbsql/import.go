@@ -71,6 +71,12 @@ func (s *Store) ImportPackage(ctx context.Context, spec kb.PackageSpec, next fun
 	if spec.PackageType == kb.PackageCustom {
 		return res, kb.Errorf(kb.CodeInvalid, "import: package type Custom is reserved for customers' own packages")
 	}
+	if err := kb.CheckText("A vendor name", strings.TrimSpace(spec.VendorName), kb.LimitName); err != nil {
+		return res, err
+	}
+	if err := kb.CheckText("A package name", strings.TrimSpace(spec.PackageName), kb.LimitName); err != nil {
+		return res, err
+	}
 	err := s.e.Import(ctx, func(tx Tx, w BulkWriter) error {
 		imp := &importer{tx: tx, w: w, res: &res}
 		if err := imp.run(ctx, spec, next); err != nil {
@@ -123,9 +129,9 @@ func (imp *importer) run(ctx context.Context, spec kb.PackageSpec, next func() (
 func (imp *importer) ensurePackage(ctx context.Context, spec kb.PackageSpec) error {
 	tx := imp.tx
 	vname, pname := strings.TrimSpace(spec.VendorName), strings.TrimSpace(spec.PackageName)
-	err := tx.QueryRow(ctx, `SELECT id FROM vendors WHERE customer_id IS NULL AND sort_name = $1`, Fold(vname)).Scan(&imp.res.VendorID)
+	err := tx.QueryRow(ctx, `SELECT id FROM vendors WHERE customer_id IS NULL AND sort_name = $1`, kb.Fold(vname)).Scan(&imp.res.VendorID)
 	if NoRows(err) {
-		err = tx.QueryRow(ctx, `INSERT INTO vendors(name, sort_name) VALUES ($1, $2) RETURNING id`, vname, Fold(vname)).Scan(&imp.res.VendorID)
+		err = tx.QueryRow(ctx, `INSERT INTO vendors(name, sort_name) VALUES ($1, $2) RETURNING id`, vname, kb.Fold(vname)).Scan(&imp.res.VendorID)
 		if err == nil {
 			err = tx.Reindex(ctx, IndexVendor, imp.res.VendorID)
 		}
@@ -137,10 +143,10 @@ func (imp *importer) ensurePackage(ctx context.Context, spec kb.PackageSpec) err
 	}
 	ct := kb.StoredContentType(spec.ContentType)
 	err = tx.QueryRow(ctx, `SELECT id, import_gen FROM packages WHERE vendor_id = $1 AND sort_name = $2`,
-		imp.res.VendorID, Fold(pname)).Scan(&imp.packageID, &imp.gen)
+		imp.res.VendorID, kb.Fold(pname)).Scan(&imp.packageID, &imp.gen)
 	if NoRows(err) {
 		err = tx.QueryRow(ctx, `INSERT INTO packages(vendor_id, name, sort_name, content_type, package_type) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-			imp.res.VendorID, pname, Fold(pname), int(ct), int(spec.PackageType)).Scan(&imp.packageID)
+			imp.res.VendorID, pname, kb.Fold(pname), int(ct), int(spec.PackageType)).Scan(&imp.packageID)
 		if err == nil {
 			err = tx.Reindex(ctx, IndexPackage, imp.packageID)
 		}
@@ -191,7 +197,7 @@ func (imp *importer) batch(ctx context.Context, rows []kb.ImportRow) error {
 		}
 		// A new title: its id comes once the batch knows how many it needs;
 		// until then refs holds -(its index in created)-1.
-		t = ImportTitle{ID: -int64(len(created)) - 1, Sort: Fold(p.Name), PubType: p.PubType}
+		t = ImportTitle{ID: -int64(len(created)) - 1, Sort: kb.Fold(p.Name), PubType: p.PubType}
 		created = append(created, i)
 		NoteNewTitle(p, t, byNorm, byHash)
 		refs[i] = t

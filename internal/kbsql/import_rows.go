@@ -2,6 +2,7 @@ package kbsql
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 
 	"github.com/kbserver/kbserver/internal/kb"
@@ -53,7 +54,7 @@ func rowIdents(v *[kb.KBARTFieldCount]string) []Ident {
 // matchHash identifies a title by folded name, publisher and type, for
 // import rows without a valid identifier.
 func matchHash(name, publisher string, t kb.ResourceType) int64 {
-	return int64(fnv64(0, Fold(name)+"|"+Fold(publisher)+"|"+t.String()))
+	return int64(fnv64(0, kb.Fold(name)+"|"+kb.Fold(publisher)+"|"+t.String()))
 }
 
 // fnv64 extends an FNV-1a hash with s; h 0 starts a new hash. Resources
@@ -98,6 +99,12 @@ func prepareRow(row *kb.ImportRow) (ImportRow, error) {
 	p := ImportRow{Row: row, Name: strings.TrimSpace(v[kbart.PublicationTitle]), Publisher: strings.TrimSpace(v[kbart.PublisherName])}
 	if p.Name == "" {
 		return p, kb.Errorf(kb.CodeMissing, "publication_title is empty")
+	}
+	// The KBART reader rejects such rows; a row from elsewhere must not
+	// break an index of the store either.
+	if err := errors.Join(kb.CheckText("publication_title", p.Name, kb.LimitName),
+		kb.CheckText("publisher_name", p.Publisher, kb.LimitName)); err != nil {
+		return p, err
 	}
 	p.PubType = row.PubType
 	if p.PubType == kb.ResourceAll {
@@ -144,7 +151,7 @@ func TitleJSON(row *kb.ImportRow) (subjects, contributors string) {
 func SortSubjects(ss []kb.Subject) string {
 	var b strings.Builder
 	for _, s := range ss {
-		f := Fold(s.Name)
+		f := kb.Fold(s.Name)
 		if f == "" {
 			continue
 		}

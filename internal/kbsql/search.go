@@ -47,6 +47,9 @@ func (m Match) orderBy(byName string) string {
 // where, with a name search.
 func nameList[T any](ctx context.Context, s *Store, alias, columns, from string, where []string, args Args, search string,
 	byName bool, page kb.Page, scan func(Rows) (T, error)) (int, []T, error) {
+	if err := kb.CheckSearch("Search", search); err != nil {
+		return 0, nil, err
+	}
 	m, ok := s.e.Search().NameMatch(alias, search, &args)
 	if !ok {
 		return 0, []T{}, nil
@@ -155,6 +158,9 @@ func (s *Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.
 	var m Match
 	switch {
 	case search:
+		if err := kb.CheckSearch("Search", q.Search); err != nil {
+			return list, err
+		}
 		if m, err = s.e.Search().TitleMatch(q, &args); err != nil {
 			return list, err
 		}
@@ -236,6 +242,9 @@ func (s *Store) TitleMatches(ctx context.Context, custID string, q kb.PubQuery, 
 	tq := kb.TitleQuery{Search: q.Search, Field: q.Field, Type: q.Type}
 	if q.ByName {
 		tq.OrderBy = kb.OrderName // no rank needed
+	}
+	if err := kb.CheckSearch("Search", q.Search); err != nil {
+		return err
 	}
 	var args Args
 	m, err := s.e.Search().TitleMatch(tq, &args)

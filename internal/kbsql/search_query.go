@@ -20,7 +20,8 @@ type AdvancedToken struct {
 // NOT (upper case; NOT is binary, "a NOT b") and parentheses. Adjacent
 // terms mean AND: the tokens it returns have the AND made explicit, and
 // they form a well-formed expression (each store renders it in its own
-// query syntax). A malformed search is a kb.CodeInvalid error.
+// query syntax). A malformed search, or one whose parentheses nest deeper
+// than kb.MaxSearchDepth, is a kb.CodeInvalid error.
 func ParseAdvanced(s string) ([]AdvancedToken, error) {
 	toks, err := advancedTokens(s)
 	if err != nil {
@@ -45,7 +46,9 @@ func ParseAdvanced(s string) ([]AdvancedToken, error) {
 			if prevTerm {
 				out = append(out, and)
 			}
-			depth++
+			if depth++; depth > kb.MaxSearchDepth {
+				return nil, invalidAdvanced("parentheses nest more than %d deep", kb.MaxSearchDepth)
+			}
 			out = append(out, t)
 			prevTerm = false
 		case ")":
@@ -98,7 +101,7 @@ func advancedTokens(s string) ([]AdvancedToken, error) {
 			if j == len(rs) {
 				return nil, invalidAdvanced("a quote is not closed")
 			}
-			ws := Words(string(rs[i+1 : j]))
+			ws := kb.Words(string(rs[i+1 : j]))
 			i = j + 1
 			prefix := i < len(rs) && rs[i] == '*'
 			if prefix {
@@ -116,7 +119,7 @@ func advancedTokens(s string) ([]AdvancedToken, error) {
 				toks = append(toks, AdvancedToken{Op: raw})
 				continue
 			}
-			toks = appendTerm(toks, Words(raw), strings.HasSuffix(raw, "*"))
+			toks = appendTerm(toks, kb.Words(raw), strings.HasSuffix(raw, "*"))
 		}
 	}
 	return toks, nil

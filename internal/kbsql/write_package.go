@@ -75,10 +75,13 @@ func (s *Store) UpdatePackage(ctx context.Context, custID string, vendorID, pack
 // content type (ContentAll keeps it), and its search index entry.
 func renameCustomPackage(ctx context.Context, tx Tx, p writePackage, name string, ct kb.ContentType) error {
 	if name != "" {
+		if err := kb.CheckText("A package name", name, kb.LimitName); err != nil {
+			return err
+		}
 		if err := checkCustomPackageName(ctx, tx, p.VendorID, name, p.ID); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `UPDATE packages SET name = $1, sort_name = $2 WHERE id = $3`, name, Fold(name), p.ID); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE packages SET name = $1, sort_name = $2 WHERE id = $3`, name, kb.Fold(name), p.ID); err != nil {
 			return fmt.Errorf("rename package %d: %w", p.ID, err)
 		}
 		if err := tx.Reindex(ctx, IndexPackage, p.ID); err != nil {
@@ -96,7 +99,7 @@ func renameCustomPackage(ctx context.Context, tx Tx, p writePackage, name string
 // checkCustomPackageName refuses a name another package of the customer's
 // vendor has (other than the package except).
 func checkCustomPackageName(ctx context.Context, tx Tx, vendorID int64, name string, except int64) error {
-	taken, err := exists(ctx, tx, `SELECT 1 FROM packages WHERE vendor_id = $1 AND sort_name = $2 AND id <> $3`, vendorID, Fold(name), except)
+	taken, err := exists(ctx, tx, `SELECT 1 FROM packages WHERE vendor_id = $1 AND sort_name = $2 AND id <> $3`, vendorID, kb.Fold(name), except)
 	if err != nil {
 		return fmt.Errorf("check package name: %w", err)
 	}
@@ -137,7 +140,7 @@ func (s *Store) CreateCustomPackage(ctx context.Context, custID string, vendorID
 		ct := kb.StoredContentType(cp.ContentType)
 		if err := tx.QueryRow(ctx, `INSERT INTO packages(vendor_id, name, sort_name, customer_id, content_type, package_type)
 			VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-			own, cp.Name, Fold(cp.Name), custID, int(ct), int(kb.PackageCustom)).Scan(&id); err != nil {
+			own, cp.Name, kb.Fold(cp.Name), custID, int(ct), int(kb.PackageCustom)).Scan(&id); err != nil {
 			return fmt.Errorf("create package %q: %w", cp.Name, err)
 		}
 		if err := tx.Reindex(ctx, IndexPackage, id); err != nil {

@@ -167,7 +167,7 @@ func addToCustomPackage(ctx context.Context, tx Tx, packageID, titleID int64, f 
 func checkCustomTitleName(ctx context.Context, tx Tx, custID string, packageID int64, name string, except int64) error {
 	taken, err := exists(ctx, tx, `SELECT 1 FROM resources r JOIN titles t ON t.id = r.title_id
 		WHERE r.package_id = $1 AND t.customer_id = $2 AND t.sort_name = $3 AND t.id <> $4`,
-		packageID, custID, Fold(name), except)
+		packageID, custID, kb.Fold(name), except)
 	if err != nil {
 		return fmt.Errorf("check title name: %w", err)
 	}
@@ -194,7 +194,7 @@ func (s *Store) CreateCustomTitle(ctx context.Context, custID string, vendorID, 
 		}
 		// A custom title has no subjects: sort_subjects stays ''.
 		if err := tx.QueryRow(ctx, `INSERT INTO titles(name, sort_name, pub_type, customer_id) VALUES ($1, $2, $3, $4) RETURNING id`,
-			ct.Name, Fold(ct.Name), int(ct.PubType), custID).Scan(&id); err != nil {
+			ct.Name, kb.Fold(ct.Name), int(ct.PubType), custID).Scan(&id); err != nil {
 			return fmt.Errorf("create title %q: %w", ct.Name, err)
 		}
 		if err := writeTitleFields(ctx, tx, id, &ct.TitleFields); err != nil {
@@ -225,9 +225,12 @@ func (s *Store) CreateCustomTitle(ctx context.Context, custID string, vendorID, 
 // the specification's title update body has neither). Its resources copy
 // its folded name and type.
 func writeTitleFields(ctx context.Context, tx Tx, id int64, f *kb.TitleFields) error {
+	if err := kb.CheckTitleFields(f); err != nil {
+		return err
+	}
 	if _, err := tx.Exec(ctx, `UPDATE titles SET name = $1, sort_name = $2, publisher = $3, sort_publisher = $4, pub_type = $5,
 		edition = $6, description = $7, peer_reviewed = $8 WHERE id = $9`,
-		f.Name, Fold(f.Name), f.Publisher, Fold(f.Publisher), int(f.PubType), f.Edition, f.Description,
+		f.Name, kb.Fold(f.Name), f.Publisher, kb.Fold(f.Publisher), int(f.PubType), f.Edition, f.Description,
 		f.PeerReviewed, id); err != nil {
 		return fmt.Errorf("update title %d: %w", id, err)
 	}
@@ -238,7 +241,7 @@ func writeTitleFields(ctx context.Context, tx Tx, id int64, f *kb.TitleFields) e
 		}
 	}
 	if _, err := tx.Exec(ctx, `UPDATE resources SET sort_name = $1, pub_type = $2 WHERE title_id = $3`,
-		Fold(f.Name), int(f.PubType), id); err != nil {
+		kb.Fold(f.Name), int(f.PubType), id); err != nil {
 		return fmt.Errorf("update resources of title %d: %w", id, err)
 	}
 	if err := tx.Reindex(ctx, IndexTitle, id); err != nil {

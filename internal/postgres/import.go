@@ -77,7 +77,7 @@ func (w bulk) Write(ctx context.Context, b *kbsql.ImportBatch) error {
 		for i, t := range b.Titles {
 			p := t.Row
 			subjects, contributors := kbsql.TitleJSON(p.Row)
-			rows[i] = []any{t.ID, p.Name, t.Sort, p.Publisher, kbsql.Fold(p.Publisher), kbsql.SortSubjects(p.Row.Subjects), int32(p.PubType),
+			rows[i] = []any{t.ID, p.Name, t.Sort, p.Publisher, kb.Fold(p.Publisher), kbsql.SortSubjects(p.Row.Subjects), int32(p.PubType),
 				p.Row.Description, p.Row.PeerReviewed, subjects, contributors, p.Match}
 		}
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"titles"}, titleColumns, pgx.CopyFromRows(rows)); err != nil {

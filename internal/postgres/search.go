@@ -42,8 +42,8 @@ func (search) NameMatch(alias, s string, args *kbsql.Args) (kbsql.Match, bool) {
 // to_tsquery as syntax.
 func prefixQuery(search, weight string) string {
 	var b strings.Builder
-	for _, w := range kbsql.Words(search) {
-		f := kbsql.Fold(w)
+	for _, w := range kb.Words(search) {
+		f := kb.Fold(w)
 		if f == "" {
 			continue
 		}
@@ -116,7 +116,7 @@ func sortColumn(f kb.SearchField) string {
 // folded. A word of combining marks only, which folds to nothing, keeps its
 // lower-case self: it matches nothing, as on SQLite.
 func foldWord(w string) string {
-	if f := kbsql.Fold(w); f != "" {
+	if f := kb.Fold(w); f != "" {
 		return f
 	}
 	return strings.ToLower(w)
@@ -169,7 +169,7 @@ func buildTitleMatch(q kb.TitleQuery, args *kbsql.Args) (titleMatch, error) {
 			return titleMatch{}, err
 		}
 	}
-	ws := kbsql.Words(search)
+	ws := kb.Words(search)
 	if len(ws) == 0 {
 		return titleMatch{none: true}, nil
 	}
@@ -187,12 +187,12 @@ func buildTitleMatch(q kb.TitleQuery, args *kbsql.Args) (titleMatch, error) {
 		if q.Field == kb.FieldSubject {
 			return word(phrase(ws, false, weight)), nil
 		}
-		return titleMatch{cond: sortCol + " = " + args.Add(kbsql.Fold(search))}, nil
+		return titleMatch{cond: sortCol + " = " + args.Add(kb.Fold(search))}, nil
 	case kb.SearchBeginsWith:
 		if q.Field == kb.FieldSubject {
 			return word(phrase(ws, true, weight)), nil
 		}
-		f := kbsql.Fold(search)
+		f := kb.Fold(search)
 		return titleMatch{cond: sortCol + " >= " + args.Add(f) + " AND " + sortCol + " < " + args.Add(f+kbsql.MaxRune)}, nil
 	case kb.SearchAny:
 		return word(joinLexemes(ws, " | ", false, weight)), nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
@@ -86,7 +87,7 @@ func (w *bulk) Write(ctx context.Context, b *kbsql.ImportBatch) error {
 		subjects, contributors := kbsql.TitleJSON(p.Row)
 		if err := w.exec(ctx, `INSERT INTO titles(id, name, sort_name, publisher, sort_publisher, pub_type, description, peer_reviewed,
 			subjects, contributors, match_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			t.ID, p.Name, t.Sort, p.Publisher, kbsql.Fold(p.Publisher), int(p.PubType), p.Row.Description, p.Row.PeerReviewed,
+			t.ID, p.Name, t.Sort, p.Publisher, kb.Fold(p.Publisher), int(p.PubType), p.Row.Description, p.Row.PeerReviewed,
 			subjects, contributors, p.Match); err != nil {
 			return fmt.Errorf("create titles: %w", err)
 		}

@@ -89,7 +89,7 @@ func buildTitleMatch(q kb.TitleQuery, args *kbsql.Args) (titleMatch, error) {
 			return titleMatch{}, err
 		}
 	}
-	ws := kbsql.Words(search)
+	ws := kb.Words(search)
 	if len(ws) == 0 {
 		return titleMatch{none: true}, nil
 	}
@@ -103,12 +103,12 @@ func buildTitleMatch(q kb.TitleQuery, args *kbsql.Args) (titleMatch, error) {
 		if q.Field == kb.FieldSubject {
 			return word(phrase), nil
 		}
-		return titleMatch{cond: sortCol + " = " + args.Add(kbsql.Fold(search)), sort: sortCol}, nil
+		return titleMatch{cond: sortCol + " = " + args.Add(kb.Fold(search)), sort: sortCol}, nil
 	case kb.SearchBeginsWith:
 		if q.Field == kb.FieldSubject {
 			return word(phrase + "*"), nil
 		}
-		f := kbsql.Fold(search)
+		f := kb.Fold(search)
 		return titleMatch{cond: sortCol + " >= " + args.Add(f) + " AND " + sortCol + " < " + args.Add(f+maxRune), sort: sortCol}, nil
 	case kb.SearchAny:
 		return word(joinQuoted(ws, " OR ", "")), nil
@@ -197,7 +197,7 @@ func isxnMatch(search string, t kb.SearchType, args *kbsql.Args) titleMatch {
 // ftsPrefixQuery turns a search string into an FTS5 query in which every
 // word must match as a word prefix; "" when it has no words.
 func ftsPrefixQuery(s string) string {
-	ws := kbsql.Words(s)
+	ws := kb.Words(s)
 	for i, w := range ws {
 		ws[i] = quote(w) + "*"
 	}

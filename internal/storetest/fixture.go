@@ -31,7 +31,7 @@ const (
 )
 
 // LoadFixture fills an empty store with the fixture.
-func LoadFixture(t *testing.T, s kb.Store) Fixture {
+func LoadFixture(t testing.TB, s kb.Store) Fixture {
 	t.Helper()
 	ctx := context.Background()
 	var f Fixture

@@ -38,6 +38,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("LinkOut", func(t *testing.T) { testLinkOut(t, open(t)) })
 	t.Run("Publications", func(t *testing.T) { testPublications(t, open(t)) })
 	t.Run("ERM", func(t *testing.T) { testERM(t, open(t)) })
+	t.Run("Limits", func(t *testing.T) { testLimits(t, open(t)) })
 }
 
 // Row describes one KBART row of a test package.
@@ -95,7 +96,7 @@ func KBARTRows(r *kbart.Reader) func() (kb.ImportRow, error) {
 }
 
 // Import imports rows as a package and fails the test on error.
-func Import(t *testing.T, s kb.Store, vendor, pkg string, ct kb.ContentType, rows []Row) kb.ImportResult {
+func Import(t testing.TB, s kb.Store, vendor, pkg string, ct kb.ContentType, rows []Row) kb.ImportResult {
 	t.Helper()
 	res, err := s.ImportPackage(context.Background(), kb.PackageSpec{VendorName: vendor, PackageName: pkg, ContentType: ct}, Rows(rows))
 	if err != nil {
@@ -112,7 +113,7 @@ func wantCode(t *testing.T, err error, code kb.Code) {
 	}
 }
 
-func must[T any](t *testing.T) func(T, error) T {
+func must[T any](t testing.TB) func(T, error) T {
 	return func(v T, err error) T {
 		t.Helper()
 		if err != nil {

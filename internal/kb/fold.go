@@ -1,7 +1,4 @@
-// Package kbsql holds what the SQL stores (internal/sqlite, internal/postgres)
-// compute the same way outside SQL: the folded forms of names, search words,
-// and the encodings of the columns both stores keep as text.
-package kbsql
+package kb
 
 import (
 	"strings"
@@ -11,7 +8,7 @@ import (
 )
 
 // Fold returns the form of a name used for ordering and for exact and
-// begins-with matching: lower case, diacritics removed, punctuation other
+// begins-with matching, which the stores keep beside the name and index: lower case, diacritics removed, punctuation other
 // than letters and digits turned into single spaces, trimmed.
 func Fold(s string) string {
 	ascii := true
