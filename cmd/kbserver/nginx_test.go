@@ -334,7 +334,7 @@ http {
 		t.Fatalf("nginx -t: %v\n%s%s\nsite configuration:\n%s", err, out, errLog(), site)
 	}
 	cmd := exec.Command(nginx, args...)
-	var output syncBuffer
+	var output apitest.Buffer
 	cmd.Stdout, cmd.Stderr = &output, &output
 	if err := cmd.Start(); err != nil {
 		return runningNginx{}, "", fmt.Errorf("start %s: %w", nginx, err)

@@ -1,41 +1,20 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 )
 
-// syncBuffer is a bytes.Buffer safe for a writer and a reader in
-// different goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // server is a kbserver serve running in the test.
 type server struct {
-	stdout, stderr *syncBuffer
+	stdout, stderr *apitest.Buffer
 	cancel         context.CancelFunc
 	done           chan error
 }
@@ -50,7 +29,7 @@ func startServe(t *testing.T, args ...string) *server {
 func startServeEnv(t *testing.T, env map[string]string, args ...string) *server {
 	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
-	s := &server{stdout: &syncBuffer{}, stderr: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
+	s := &server{stdout: &apitest.Buffer{}, stderr: &apitest.Buffer{}, cancel: cancel, done: make(chan error, 1)}
 	go func() {
 		s.done <- run(ctx, args, func(k string) string { return env[k] }, strings.NewReader(""), s.stdout, s.stderr)
 	}()

@@ -15,22 +15,22 @@ import (
 // assignment. relativeUrl is a pointer: it must be present, but may be
 // empty when link.url names the reference.
 type assignmentDto struct {
-	Access            string  `json:"access,omitempty"`
-	AssignmentContext string  `json:"assignmentContext,omitempty"`
-	AssignmentType    string  `json:"assignmentType,omitempty"`
-	CustomerID        string  `json:"customerId,omitempty"`
-	RelativeURL       *string `json:"relativeUrl,omitempty"`
+	Access            string  `json:"access,omitempty" limit:"short"`
+	AssignmentContext string  `json:"assignmentContext,omitempty" limit:"short"`
+	AssignmentType    string  `json:"assignmentType,omitempty" limit:"short"`
+	CustomerID        string  `json:"customerId,omitempty" limit:"id"`
+	RelativeURL       *string `json:"relativeUrl,omitempty" limit:"url"`
 	ExtensionObject   *struct {
-		ObjectDescription string `json:"objectDescription,omitempty"`
-		ObjectType        string `json:"objectType,omitempty"`
+		ObjectDescription string `json:"objectDescription,omitempty" limit:"short"`
+		ObjectType        string `json:"objectType,omitempty" limit:"id"`
 	} `json:"extensionObject,omitempty"`
 	Link *struct {
 		Application *struct {
-			Name            string `json:"name,omitempty"`
-			SoftwareVersion string `json:"softwareVersion,omitempty"`
+			Name            string `json:"name,omitempty" limit:"short"`
+			SoftwareVersion string `json:"softwareVersion,omitempty" limit:"short"`
 		} `json:"application,omitempty"`
-		Description string `json:"description,omitempty"`
-		URL         string `json:"url,omitempty"`
+		Description string `json:"description,omitempty" limit:"short"`
+		URL         string `json:"url,omitempty" limit:"url"`
 	} `json:"link,omitempty"`
 }
 

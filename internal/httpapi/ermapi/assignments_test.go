@@ -3,6 +3,7 @@ package ermapi_test
 import (
 	"net/url"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -186,5 +187,25 @@ func TestAssignmentRules(t *testing.T) {
 	f.ok(t, "POST", "assignment/"+doc, assignmentBody("external_document", "/vendors/1"), 201)
 	if got := f.ok(t, "GET", "assignment", nil, 200)["totalResults"]; got != 1.0 {
 		t.Errorf("%v assignments; only the last request was valid", got)
+	}
+}
+
+// TestAssignmentURLLimits: an assignment's relativeUrl and link.url, which
+// the stores index, are refused over kb.LimitURL (2,800 hard-to-compress
+// letters broke PostgreSQL's index of link URLs) and stored at it.
+func TestAssignmentURLLimits(t *testing.T) {
+	f := newFixture(t)
+	id := f.create(t, license, bodies[license]())
+	long := "/vendors/1/packages/" + strings.Repeat("p", 2800)
+	f.fail(t, "POST", "assignment/"+id, assignmentBody("license", long), 400,
+		"Attribute relativeUrl is 2,820 characters long: at most 2,000 are allowed.")
+	f.fail(t, "POST", "assignment/"+id, set(assignmentBody("license", ""), "link.url", "https://x/"+strings.Repeat("l", 2800)), 400,
+		"Attribute link.url is 2,810 characters long: at most 2,000 are allowed.")
+	f.fail(t, "GET", "license/assignment?url="+strings.Repeat("u", 2001), nil, 400,
+		"Parameter url is 2,001 characters long: at most 2,000 are allowed.")
+	atLimit := "/vendors/1/packages/" + strings.Repeat("p", 1980)
+	checkResult(t, f.ok(t, "POST", "assignment/"+id, assignmentBody("license", atLimit), 201), "assignmentId")
+	if got := assignmentIDs(t, f.ok(t, "GET", "assignment?relativeurl="+atLimit, nil, 200), 1); len(got) != 1 {
+		t.Errorf("the assignment of a 2,000-character URL: %v", got)
 	}
 }

@@ -155,7 +155,11 @@ func listObjects(st Store, k *kind) web.HandlerFunc {
 		if eq.Filter, err = searchFilter(q, k); err != nil {
 			return err
 		}
-		if url := q.Get("url"); url != "" && k.search == nil {
+		url, err := web.Text(q, "url", kb.LimitURL)
+		if err != nil {
+			return err
+		}
+		if url != "" && k.search == nil {
 			eq.Filter = &kb.ERMFilter{Field: kb.FieldDocumentURL, Text: url}
 		}
 		return writeList(w, r, st, k, eq)
@@ -167,7 +171,10 @@ func listObjects(st Store, k *kind) web.HandlerFunc {
 func listAssigned(st Store, k *kind) web.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		q := web.NewQuery(r)
-		url := q.Get("url")
+		url, err := web.Text(q, "url", kb.LimitURL)
+		if err != nil {
+			return err
+		}
 		if url == "" {
 			return kb.Errorf(kb.CodeMissing, "Parameter url is required: the reference (relativeUrl or link url of an assignment) whose licenses to list.")
 		}

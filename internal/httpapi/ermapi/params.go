@@ -58,7 +58,11 @@ func sortKeys(q web.Query, k *kind) ([]kb.ERMSort, error) {
 // an assignment id keeps the object it assigns (exactly); text fields keep
 // the objects whose field contains the value, in any case.
 func searchFilter(q web.Query, k *kind) (*kb.ERMFilter, error) {
-	name, value := q.Get("searchfield"), q.Get("searchvalue")
+	name := q.Get("searchfield")
+	value, err := web.Text(q, "searchvalue", kb.LimitSearch)
+	if err != nil {
+		return nil, err
+	}
 	start, end := q.Get("startdate"), q.Get("enddate")
 	if (start != "" || end != "") && k.kind != kb.KindLicense {
 		return nil, kb.Errorf(kb.CodeInvalid, "Parameters startdate and enddate are for licenses only.")

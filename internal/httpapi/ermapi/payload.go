@@ -31,13 +31,13 @@ type payload interface {
 // customerId and id must name the path's customer and object when given,
 // and the two dates are ignored.
 type extensionObject struct {
-	ObjectDescription string `json:"objectDescription,omitempty"`
-	ObjectType        string `json:"objectType,omitempty"`
-	Status            string `json:"status,omitempty"`
-	CustomerID        string `json:"customerId,omitempty"`
-	ID                string `json:"id,omitempty"`
-	DateCreated       string `json:"dateCreated,omitempty"`
-	DateLastUpdated   string `json:"dateLastUpdated,omitempty"`
+	ObjectDescription string `json:"objectDescription,omitempty" limit:"short"`
+	ObjectType        string `json:"objectType,omitempty" limit:"id"`
+	Status            string `json:"status,omitempty" limit:"id"`
+	CustomerID        string `json:"customerId,omitempty" limit:"id"`
+	ID                string `json:"id,omitempty" limit:"id"`
+	DateCreated       string `json:"dateCreated,omitempty" limit:"id"`
+	DateLastUpdated   string `json:"dateLastUpdated,omitempty" limit:"id"`
 }
 
 // adminAccessPayload is the specification's AdminAccessPayload.
@@ -52,9 +52,9 @@ type adminAccessPayload struct {
 	FederationAuthenticationSupported       string            `json:"federationAuthenticationSupported,omitempty"`
 	AuthenticationNotes                     string            `json:"authenticationNotes,omitempty"`
 	CustomerCanChoosePassword               string            `json:"customerCanChoosePassword,omitempty"`
-	DateIPRegistered                        string            `json:"dateIPRegistered,omitempty"`
+	DateIPRegistered                        string            `json:"dateIPRegistered,omitempty" limit:"id"`
 	HostID                                  string            `json:"hostID,omitempty"`
-	HostURL                                 string            `json:"hostURL,omitempty"`
+	HostURL                                 string            `json:"hostURL,omitempty" limit:"url"`
 	IPAddressNotes                          string            `json:"ipAddressNotes,omitempty"`
 	IPAddresses                             string            `json:"ipAddresses,omitempty"`
 	IPAuthenticationSupported               string            `json:"ipAuthenticationSupported,omitempty"`
@@ -63,7 +63,7 @@ type adminAccessPayload struct {
 	RegistrationID                          string            `json:"registrationID,omitempty"`
 	RegistrationInstructions                string            `json:"registrationInstructions,omitempty"`
 	RegistrationStatus                      string            `json:"registrationStatus,omitempty"`
-	RegistrationURL                         string            `json:"registrationURL,omitempty"`
+	RegistrationURL                         string            `json:"registrationURL,omitempty" limit:"url"`
 	RemoteAccessAllowed                     string            `json:"remoteAccessAllowed,omitempty"`
 	ShibbolethAuthenticationSupported       string            `json:"shibbolethAuthenticationSupported,omitempty"`
 	UsernamePasswordAuthenticationSupported string            `json:"usernamePasswordAuthenticationSupported,omitempty"`
@@ -88,12 +88,12 @@ type contactPayload struct {
 	ContactPoint *struct {
 		ContactType string `json:"contactType,omitempty"`
 		Description string `json:"description,omitempty"`
-		Email       string `json:"email,omitempty"`
-		Name        string `json:"name,omitempty"`
-		Telephone   string `json:"telephone,omitempty"`
+		Email       string `json:"email,omitempty" limit:"short"`
+		Name        string `json:"name,omitempty" limit:"short"`
+		Telephone   string `json:"telephone,omitempty" limit:"short"`
 	} `json:"contactPoint,omitempty"`
 	Organization *struct {
-		Name    string `json:"name,omitempty"`
+		Name    string `json:"name,omitempty" limit:"short"`
 		Address *struct {
 			AddressCountry  string `json:"addressCountry,omitempty"`
 			AddressLocality string `json:"addressLocality,omitempty"`
@@ -126,7 +126,7 @@ type externalDocumentPayload struct {
 		ExternalDocumentType string `json:"externalDocumentType,omitempty"`
 		FileFormat           string `json:"fileFormat,omitempty"`
 		Notes                string `json:"notes,omitempty"`
-		URL                  string `json:"url,omitempty"`
+		URL                  string `json:"url,omitempty" limit:"url"`
 	} `json:"externalDocument,omitempty"`
 }
 
@@ -152,8 +152,8 @@ type licensePayload struct {
 // licenseTerms is the license member of a LicenseWrapperPayload.
 type licenseTerms struct {
 	LicenseEndAdvanceNoticeRequired           *int64 `json:"licenseEndAdvanceNoticeRequired,omitempty"`
-	LicenseStartDate                          string `json:"licenseStartDate,omitempty"`
-	LicenseEndDate                            string `json:"licenseEndDate,omitempty"`
+	LicenseStartDate                          string `json:"licenseStartDate,omitempty" limit:"id"`
+	LicenseEndDate                            string `json:"licenseEndDate,omitempty" limit:"id"`
 	AllRightsReserved                         string `json:"allRightsReserved,omitempty"`
 	ApplicabaleCopyrightLaw                   string `json:"applicabaleCopyrightLaw,omitempty"` // sic, as the specification spells it
 	ArchivingAllowed                          string `json:"archivingAllowed,omitempty"`
@@ -201,10 +201,10 @@ type licenseTerms struct {
 	Reviewer                                  string `json:"reviewer,omitempty"`
 	ReviewerNotes                             string `json:"reviewerNotes,omitempty"`
 	ScholarlySharing                          string `json:"scholarlySharing,omitempty"`
-	URL1                                      string `json:"url1,omitempty"`
-	URL2                                      string `json:"url2,omitempty"`
-	URL3                                      string `json:"url3,omitempty"`
-	URL4                                      string `json:"url4,omitempty"`
+	URL1                                      string `json:"url1,omitempty" limit:"url"`
+	URL2                                      string `json:"url2,omitempty" limit:"url"`
+	URL3                                      string `json:"url3,omitempty" limit:"url"`
+	URL4                                      string `json:"url4,omitempty" limit:"url"`
 	WalkIns                                   string `json:"walkIns,omitempty"`
 }
 

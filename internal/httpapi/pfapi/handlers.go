@@ -211,7 +211,9 @@ func (h *handlers) packages(w http.ResponseWriter, r *http.Request) error {
 	if q.Page, err = web.Page(params, kb.PubDefaultCount); err != nil {
 		return err
 	}
-	q.Search = params.Get("search")
+	if q.Search, err = web.Search(params, "search"); err != nil {
+		return err
+	}
 	custID := customer(r)
 	l, err := h.store.CollectionPackages(r.Context(), custID, q)
 	if err != nil {

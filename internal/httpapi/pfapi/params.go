@@ -79,7 +79,9 @@ func all(r web.Query, name string) []string {
 func pubQuery(q web.Query) (kb.PubQuery, error) {
 	var p kb.PubQuery
 	var err error
-	p.Search = q.Get("search")
+	if p.Search, err = web.Search(q, "search"); err != nil {
+		return p, err
+	}
 	if p.Field, err = web.Enum(q, "searchfield", kb.FieldTitleName, web.ParseSearchField); err != nil {
 		return p, err
 	}

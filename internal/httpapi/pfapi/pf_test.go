@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -697,6 +698,12 @@ func TestPFBadRequests(t *testing.T) {
 		{"alphabrowser/menu/en?menuid=abc", "menuid"},
 		{"alphabrowser/menu/en?menuid=1&resourcetype=video", "resourcetype"},
 		{"alphabrowser/menu/x!y?menuid=1", "localeid"},
+		// Searches over the limits (20,000 words exhausted PostgreSQL's
+		// stack) and repeated parameters over theirs.
+		{"publications?search=" + url.QueryEscape(strings.TrimSpace(strings.Repeat("word ", 20000))), "Parameter search is 99,999 characters long: at most 1,000 are allowed."},
+		{"publications?search=" + url.QueryEscape(strings.TrimSpace(strings.Repeat("a ", 200))), "Parameter search has 200 words: at most 100 are allowed."},
+		{"packages?search=" + url.QueryEscape(strings.TrimSpace(strings.Repeat("a ", 200))), "Parameter search has 200 words: at most 100 are allowed."},
+		{"publications?search=x" + strings.Repeat("&packagefacet=1", 101), "Parameter packagefacet is given 101 times: at most 100 are allowed."},
 	} {
 		r, body := apitest.Do(t, noRedirect, "GET", f.srv.URL+"/pf/pfaccount/1001.main.az/"+tc.path, nil)
 		msg := r.Header.Get("X-Error-Message")

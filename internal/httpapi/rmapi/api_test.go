@@ -14,7 +14,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -40,7 +39,7 @@ const (
 type fixture struct {
 	srv     *httptest.Server
 	handler http.Handler
-	log     *syncBuffer
+	log     *apitest.Buffer
 	store   kb.Store // the store behind the server, for checks the API cannot make
 	dsn     string   // the store's --db value, for testdb.Exec
 
@@ -57,24 +56,6 @@ type fixture struct {
 	cookbook  int64 // "The Test Cookbook": a book in Beta Books
 	nowhere   int64 // an id that is no title
 	otherPkgs []int64
-}
-
-// syncBuffer is a bytes.Buffer safe for the server's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // kbartRow builds a KBART row from field index → value pairs.
@@ -138,7 +119,7 @@ func newFixture(t *testing.T) *fixture {
 
 // buildFixture fills the empty store st (whose --db value is dsn).
 func buildFixture(ctx context.Context, st kb.Store, dsn string) (*fixture, error) {
-	f := &fixture{log: &syncBuffer{}, dsn: dsn}
+	f := &fixture{log: &apitest.Buffer{}, dsn: dsn}
 
 	c1, err := st.AddCustomer(ctx, "cust1", "Customer One Library")
 	if err != nil {

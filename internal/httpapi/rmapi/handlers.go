@@ -193,7 +193,9 @@ func resourcePath(r *http.Request) (vendorID, packageID, titleID int64, err erro
 func vendorQuery(p web.Query) (kb.VendorQuery, error) {
 	var q kb.VendorQuery
 	var err error
-	q.Search = p.Get("search")
+	if q.Search, err = web.Search(p, "search"); err != nil {
+		return q, err
+	}
 	if q.OrderBy, err = web.OrderBy(p, "vendorname"); err != nil {
 		return q, err
 	}
@@ -207,7 +209,9 @@ func vendorQuery(p web.Query) (kb.VendorQuery, error) {
 func packageQuery(p web.Query) (kb.PackageQuery, error) {
 	var q kb.PackageQuery
 	var err error
-	q.Search = p.Get("search")
+	if q.Search, err = web.Search(p, "search"); err != nil {
+		return q, err
+	}
 	if q.Selection, err = web.Enum(p, "selection", kb.SelectionAll, web.ParseSelection); err != nil {
 		return q, err
 	}
@@ -227,7 +231,9 @@ func packageQuery(p web.Query) (kb.PackageQuery, error) {
 func titleQuery(p web.Query) (kb.TitleQuery, error) {
 	var q kb.TitleQuery
 	var err error
-	q.Search = p.Get("search")
+	if q.Search, err = web.Search(p, "search"); err != nil {
+		return q, err
+	}
 	if q.Field, err = web.Enum(p, "searchfield", kb.FieldTitleName, web.ParseSearchField); err != nil {
 		return q, err
 	}

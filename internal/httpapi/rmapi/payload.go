@@ -23,14 +23,14 @@ type rootPayload struct {
 
 // proxyDetailsPayload is the root proxy: an id alone.
 type proxyDetailsPayload struct {
-	ID *string `json:"id"`
+	ID *string `json:"id" limit:"id"`
 }
 
 // labelPayload is one custom label to set. Its id is a string in the
 // specification (labelid) and an integer in the answers; both are taken.
 type labelPayload struct {
 	ID                         *labelID `json:"id"`
-	DisplayLabel               *string  `json:"displayLabel"`
+	DisplayLabel               *string  `json:"displayLabel" limit:"label"`
 	DisplayOnFullTextFinder    *bool    `json:"displayOnFullTextFinder"`
 	DisplayOnPublicationFinder *bool    `json:"displayOnPublicationFinder"`
 }
@@ -49,7 +49,7 @@ func (id *labelID) UnmarshalJSON(b []byte) error {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil {
-		return kb.Errorf(kb.CodeInvalid, "Attribute labels.id must be an integer from 1 to 5 (a number or a string), not %s.", b)
+		return kb.Errorf(kb.CodeInvalid, "Attribute labels.id must be an integer from 1 to 5 (a number or a string), not %s.", kb.Abbrev(string(b), 40))
 	}
 	*id = labelID(n)
 	return nil
@@ -57,7 +57,7 @@ func (id *labelID) UnmarshalJSON(b []byte) error {
 
 // proxyPayload is proxyInfo / proxyInfoIn: a proxy id, or inherited.
 type proxyPayload struct {
-	ID        *string `json:"id"`
+	ID        *string `json:"id" limit:"id"`
 	Inherited *bool   `json:"inherited"`
 }
 
@@ -65,7 +65,7 @@ type proxyPayload struct {
 // customer's; clients send the whole token back as they read it, so the
 // other members are taken and ignored.
 type tokenPayload struct {
-	Value    *string `json:"value"`
+	Value    *string `json:"value" limit:"short"`
 	FactName *string `json:"factName"`
 	Prompt   *string `json:"prompt"`
 	HelpText *string `json:"helpText"`
@@ -73,13 +73,13 @@ type tokenPayload struct {
 
 // coveragePayload is coverageDates.
 type coveragePayload struct {
-	BeginCoverage *string `json:"beginCoverage"`
-	EndCoverage   *string `json:"endCoverage"`
+	BeginCoverage *string `json:"beginCoverage" limit:"id"`
+	EndCoverage   *string `json:"endCoverage" limit:"id"`
 }
 
 // embargoPayload is embargoPeriod; a null or zero value means no embargo.
 type embargoPayload struct {
-	EmbargoUnit  *string `json:"embargoUnit"`
+	EmbargoUnit  *string `json:"embargoUnit" limit:"id"`
 	EmbargoValue *int    `json:"embargoValue"`
 }
 
@@ -101,13 +101,13 @@ type packagePayload struct {
 	Proxy                    *proxyPayload    `json:"proxy"`
 	AllowOperatorToAddTitles *bool            `json:"allowOperatorToAddTitles"`
 	PackageToken             *tokenPayload    `json:"packageToken"`
-	PackageName              *string          `json:"packageName"`
+	PackageName              *string          `json:"packageName" limit:"name"`
 	ContentType              *int             `json:"contentType"`
 }
 
 // customPackagePayload is the body of POST vendors/{vendorid}/packages.
 type customPackagePayload struct {
-	PackageName    *string          `json:"packageName"`
+	PackageName    *string          `json:"packageName" limit:"name"`
 	ContentType    *int             `json:"contentType"`
 	CustomCoverage *coveragePayload `json:"customCoverage"`
 	Proxy          *proxyPayload    `json:"proxy"`
@@ -115,13 +115,13 @@ type customPackagePayload struct {
 
 // titleFieldsPayload holds the fields of a custom title.
 type titleFieldsPayload struct {
-	TitleName      *string `json:"titleName"`
-	PubType        *string `json:"pubType"`
-	PublisherName  *string `json:"publisherName"`
+	TitleName      *string `json:"titleName" limit:"name"`
+	PubType        *string `json:"pubType" limit:"id"`
+	PublisherName  *string `json:"publisherName" limit:"name"`
 	IsPeerReviewed *bool   `json:"isPeerReviewed"`
-	Edition        *string `json:"edition"`
+	Edition        *string `json:"edition" limit:"short"`
 	Description    *string `json:"description"`
-	URL            *string `json:"url"`
+	URL            *string `json:"url" limit:"url"`
 	// ContributorsList is the schema's name; the specification's example
 	// body calls it contributorIdList. Both are taken.
 	ContributorsList  []contributorPayload `json:"contributorsList"`
@@ -131,13 +131,13 @@ type titleFieldsPayload struct {
 
 // contributorPayload is contributorID: an author, editor or illustrator.
 type contributorPayload struct {
-	Type        *string `json:"type"`
-	Contributor *string `json:"contributor"`
+	Type        *string `json:"type" limit:"id"`
+	Contributor *string `json:"contributor" limit:"short"`
 }
 
 // identifierPayload is identifierCustom: an ISSN or ISBN.
 type identifierPayload struct {
-	ID      *string `json:"id"`
+	ID      *string `json:"id" limit:"id"`
 	Type    *int    `json:"type"`
 	Subtype *int    `json:"subtype"`
 }
@@ -146,13 +146,13 @@ type identifierPayload struct {
 // coverage statement, custom embargo and the user-defined fields.
 type customisationPayload struct {
 	CustomCoverageList  []coveragePayload `json:"customCoverageList"`
-	CoverageStatement   *string           `json:"coverageStatement"`
+	CoverageStatement   *string           `json:"coverageStatement" limit:"short"`
 	CustomEmbargoPeriod *embargoPayload   `json:"customEmbargoPeriod"`
-	UserDefinedField1   *string           `json:"userDefinedField1"`
-	UserDefinedField2   *string           `json:"userDefinedField2"`
-	UserDefinedField3   *string           `json:"userDefinedField3"`
-	UserDefinedField4   *string           `json:"userDefinedField4"`
-	UserDefinedField5   *string           `json:"userDefinedField5"`
+	UserDefinedField1   *string           `json:"userDefinedField1" limit:"short"`
+	UserDefinedField2   *string           `json:"userDefinedField2" limit:"short"`
+	UserDefinedField3   *string           `json:"userDefinedField3" limit:"short"`
+	UserDefinedField4   *string           `json:"userDefinedField4" limit:"short"`
+	UserDefinedField5   *string           `json:"userDefinedField5" limit:"short"`
 }
 
 // customTitlePayload is the body of POST …/packages/{packageid}/titles.

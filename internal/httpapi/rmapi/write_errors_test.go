@@ -55,7 +55,9 @@ func TestWriteValidation(t *testing.T) {
 			}{
 				{"unknown member", strings.Replace(rt.body, "{", `{"colour":"red",`, 1), 400, 1006, "Attribute colour is not allowed."},
 				{"member in another case", strings.Replace(rt.body, "{", `{"ISSELECTED":true,`, 1), 400, 1006, "Attribute ISSELECTED is not allowed…"},
-				{"wrong type", strings.Replace(rt.body, "{", `{"`+rt.member+`":12,`, 1), 400, 1006, "Attribute " + rt.member + " must be " + rt.kind + "."},
+				{"wrong type", `{"` + rt.member + `":12}`, 400, 1006, "Attribute " + rt.member + " must be " + rt.kind + "."},
+				{"member twice", `{"` + rt.member + `":null,"` + rt.member + `":null}`, 400, 1006, "Attribute " + rt.member + " is given twice: send each member once."},
+				{"not UTF-8", `{"` + rt.member + `":"caf` + "\xe9" + `"}`, 400, 1006, "Attribute " + rt.member + " is not valid UTF-8 text."},
 				{"malformed JSON", rt.body[:len(rt.body)-1] + ",}", 400, 1006, "The request body is not valid JSON: invalid character '}' looking for beginning of object key string…"},
 				{"truncated JSON", rt.body[:len(rt.body)-1], 400, 1006, "The request body is not valid JSON: it ends too early."},
 				{"two values", rt.body + rt.body, 400, 1006, "The request body must hold exactly one JSON value."},

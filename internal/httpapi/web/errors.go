@@ -109,5 +109,5 @@ func logInternal(r *http.Request, logger *slog.Logger, err error) {
 	logger.LogAttrs(r.Context(), slog.LevelError, "internal error",
 		slog.String("method", r.Method),
 		slog.String("route", r.Pattern),
-		slog.String("error", err.Error()))
+		slog.String("error", logText(err.Error())))
 }

@@ -35,7 +35,7 @@ func (f *fallbackWriter) WriteHeader(status int) {
 	var model ErrorModel
 	switch status {
 	case http.StatusNotFound:
-		model = ErrorModel{Code: kb.CodeNotFound, Message: fmt.Sprintf("No route for %s %s", f.r.Method, f.r.URL.Path)}
+		model = ErrorModel{Code: kb.CodeNotFound, Message: fmt.Sprintf("No route for %s %s", kb.Abbrev(f.r.Method, 20), kb.Abbrev(f.r.URL.Path, 200))}
 	case http.StatusMethodNotAllowed:
 		model = ErrorModel{Code: kb.CodeMethodNotAllowed, Message: fmt.Sprintf("Method %s is not allowed for %s; allowed: %s.",
 			f.r.Method, f.r.URL.Path, f.Header().Get("Allow"))}

@@ -8,8 +8,6 @@ import (
 	"io"
 	"net/http"
 	"reflect"
-	"slices"
-	"strings"
 
 	"github.com/kbserver/kbserver/internal/kb"
 )
@@ -47,6 +45,16 @@ func WriteJSON(w http.ResponseWriter, status int, v any) error {
 //     must be a boolean.";
 //   - a string holding a NUL character (\u0000), which no store keeps:
 //     CodeInvalid, "Attribute name must not contain NUL characters (\u0000).";
+//   - a string that is not valid UTF-8 (which encoding/json would turn
+//     into U+FFFD): CodeInvalid, "Attribute name is not valid UTF-8 text.";
+//   - a member given twice in one object (encoding/json would keep the
+//     last): CodeInvalid, "Attribute isSelected is given twice: send each
+//     member once.";
+//   - a string longer than its field's limit (the field's limit tag, a
+//     class of kb.TextLimit, else kb.LimitText): CodeInvalid,
+//     "Attribute packageName is 1,204 characters long: at most 1,000 are
+//     allowed.";
+//   - objects and arrays nested more than 32 deep: CodeInvalid;
 //   - a body over the server's limit: CodeTooLarge.
 //
 // A null member is left as the decoder leaves it (a nil pointer or slice),
@@ -70,10 +78,10 @@ func DecodeJSON(r *http.Request, v any) error {
 	if _, ok := tree.(map[string]any); !ok {
 		return kb.Errorf(kb.CodeInvalid, "The request body must be a JSON object.")
 	}
-	if err := checkMembers(tree, reflect.TypeOf(v), ""); err != nil {
+	if err := checkStream(body); err != nil {
 		return err
 	}
-	if err := checkJSONText(tree, ""); err != nil {
+	if err := checkMembers(tree, reflect.TypeOf(v), "", kb.LimitText); err != nil {
 		return err
 	}
 	if err := json.Unmarshal(body, v); err != nil {
@@ -96,86 +104,6 @@ func decodeOne(body []byte, v any) error {
 		return kb.Errorf(kb.CodeInvalid, "The request body must hold exactly one JSON value.")
 	}
 	return nil
-}
-
-// checkMembers walks a decoded JSON value along the Go type t that it will
-// be decoded into and reports the first member, in name order, that t has
-// no field for. Values whose type does not match t are left for
-// json.Unmarshal to report.
-func checkMembers(v any, t reflect.Type, path string) error {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch v := v.(type) {
-	case map[string]any:
-		if t.Kind() != reflect.Struct {
-			return nil
-		}
-		fields := jsonFields(t)
-		names := make([]string, 0, len(v))
-		for name := range v {
-			names = append(names, name)
-		}
-		slices.Sort(names)
-		for _, name := range names {
-			ft, ok := fields[name]
-			if !ok {
-				return unknownMember(path, name, fields)
-			}
-			if err := checkMembers(v[name], ft, joinPath(path, name)); err != nil {
-				return err
-			}
-		}
-	case []any:
-		if t.Kind() != reflect.Slice && t.Kind() != reflect.Array {
-			return nil
-		}
-		for i, e := range v {
-			if err := checkMembers(e, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// jsonFields maps the JSON member names of struct type t to the types of
-// their fields, with the fields of embedded structs promoted, as
-// encoding/json decodes them.
-func jsonFields(t reflect.Type) map[string]reflect.Type {
-	fields := map[string]reflect.Type{}
-	for f := range t.Fields() {
-		tag := f.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, _, _ := strings.Cut(tag, ",")
-		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
-			for n, ft := range jsonFields(f.Type) {
-				fields[n] = ft
-			}
-			continue
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		fields[name] = f.Type
-	}
-	return fields
-}
-
-// unknownMember is the error for a member the body may not have; it
-// suggests the allowed name that differs only in case.
-func unknownMember(path, name string, fields map[string]reflect.Type) error {
-	for known := range fields {
-		if strings.EqualFold(known, name) {
-			return kb.Errorf(kb.CodeInvalid, "Attribute %s is not allowed; did you mean %s?", joinPath(path, name), joinPath(path, known))
-		}
-	}
-	return kb.Errorf(kb.CodeInvalid, "Attribute %s is not allowed.", joinPath(path, name))
 }
 
 func joinPath(path, name string) string {

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"runtime/debug"
 	"time"
-	"unicode/utf8"
 
 	"github.com/kbserver/kbserver/internal/kb"
 )
@@ -19,6 +18,9 @@ type requestInfo struct {
 	Service string // the service of the matched route (Route.Service)
 	Quiet   bool   // log success at debug level (Route.Quiet)
 	CustID  string // the custid path parameter, when the route has one
+	// ClientGone is set when the client went away before the handler
+	// answered: the request is a client abort, whatever it returned.
+	ClientGone bool
 }
 
 // Observer is told about every request Serve serves, for metrics.
@@ -37,10 +39,24 @@ type Observer interface {
 const requestIDHeader = "X-Request-Id"
 
 // statusAborted is the status logged and counted for a request whose
-// handler aborted (http.ErrAbortHandler) before answering anything: the
-// client got no answer, only a dropped connection. It is nginx's code for
-// a request that ended without one.
+// handler aborted (http.ErrAbortHandler) before answering anything, or
+// whose client went away before the answer: the client got no answer (or
+// not all of it). It is nginx's code for a request that ended without one.
 const statusAborted = 499
+
+// maxLogText bounds a value a log line carries from a request (its path,
+// an error that may quote what it sent): a long one is cut, saying how
+// much was left out.
+const maxLogText = 300
+
+// logText cuts s to maxLogText bytes, saying how many it left out.
+func logText(s string) string {
+	if len(s) <= maxLogText {
+		return s
+	}
+	cut := kb.Truncate(s, maxLogText)
+	return cut + fmt.Sprintf("… (%d more bytes)", len(s)-len(cut))
+}
 
 // maxRequestID bounds the request id logged.
 const maxRequestID = 64
@@ -86,7 +102,7 @@ func Serve(next http.Handler, logger *slog.Logger, maxBody int64, observers ...O
 				logger.LogAttrs(r.Context(), slog.LevelError, "panic serving request",
 					slog.String("method", r.Method),
 					slog.String("route", info.Route),
-					slog.String("panic", fmt.Sprint(p)),
+					slog.String("panic", logText(fmt.Sprint(p))),
 					slog.String("stack", string(debug.Stack())))
 				if !rec.started() {
 					WriteErrorModel(rec, http.StatusInternalServerError,
@@ -95,7 +111,7 @@ func Serve(next http.Handler, logger *slog.Logger, maxBody int64, observers ...O
 			}
 			elapsed := time.Since(start)
 			status := rec.statusCode()
-			if aborted && !rec.started() {
+			if (aborted && !rec.started()) || info.ClientGone {
 				status = statusAborted
 			}
 			for _, o := range observers {
@@ -103,20 +119,20 @@ func Serve(next http.Handler, logger *slog.Logger, maxBody int64, observers ...O
 			}
 			attrs := []slog.Attr{
 				slog.String("method", r.Method),
-				slog.String("path", r.URL.Path),
+				slog.String("path", logText(r.URL.Path)),
 				slog.String("route", info.Route),
 				slog.String("service", info.Service),
 				slog.Int("status", status),
 				slog.Duration("duration", elapsed),
 			}
 			if info.CustID != "" {
-				attrs = append(attrs, slog.String("custid", info.CustID))
+				attrs = append(attrs, slog.String("custid", logText(info.CustID)))
 			}
-			if aborted {
+			if aborted || info.ClientGone {
 				attrs = append(attrs, slog.Bool("aborted", true))
 			}
 			if id := r.Header.Get(requestIDHeader); id != "" {
-				attrs = append(attrs, slog.String("request_id", truncate(id, maxRequestID)))
+				attrs = append(attrs, slog.String("request_id", kb.Truncate(id, maxRequestID)))
 			}
 			level := slog.LevelInfo
 			if info.Quiet && status < 400 {
@@ -168,15 +184,4 @@ func (s *statusRecorder) statusCode() int {
 		return http.StatusOK
 	}
 	return s.status
-}
-
-// truncate cuts s to at most n bytes, on a rune boundary.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

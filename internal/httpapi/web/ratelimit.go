@@ -53,7 +53,7 @@ func (t Throttle) take(ctx context.Context, w http.ResponseWriter, bucket string
 		if logger == nil {
 			logger = slog.Default()
 		}
-		logger.LogAttrs(ctx, slog.LevelWarn, "rate limiter failed: request let through", slog.String("error", err.Error()))
+		logger.LogAttrs(ctx, slog.LevelWarn, "rate limiter failed: request let through", slog.String("error", logText(err.Error())))
 		return nil
 	}
 	if wait <= 0 {

@@ -81,12 +81,23 @@ func (a adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		return
 	}
+	if r.Context().Err() != nil {
+		// The client went away while the handler worked (the store's
+		// error is then mostly "context canceled"): there is nobody to
+		// answer, and it is no fault of the server's. Serve logs and
+		// counts the request as a client abort.
+		if info := infoFrom(r.Context()); info != nil {
+			info.ClientGone = true
+		}
+		a.logger.LogAttrs(r.Context(), slog.LevelDebug, "client gone before the answer",
+			slog.String("route", r.Pattern), slog.String("error", logText(err.Error())))
+		return
+	}
 	if tw.started {
-		// The answer has begun (for example, the client went away while a
-		// list was being written); there is no way to report the error
-		// to the client any more.
+		// The answer has begun; there is no way to report the error to
+		// the client any more.
 		a.logger.LogAttrs(r.Context(), slog.LevelError, "handler failed after the response started",
-			slog.String("route", r.Pattern), slog.String("error", err.Error()))
+			slog.String("route", r.Pattern), slog.String("error", logText(err.Error())))
 		return
 	}
 	if a.route.HeaderErrors {

@@ -263,20 +263,28 @@ func TestBodyLimit(t *testing.T) {
 	}
 }
 
+// decodeInner, decodeEmbedded and decodePayload are a payload of the
+// shapes the services' payloads have, for TestDecodeJSON and
+// FuzzDecodeJSON.
+type decodeInner struct {
+	Begin *string `json:"beginCoverage"`
+}
+
+type decodeEmbedded struct {
+	Note *string `json:"note"`
+}
+
+type decodePayload struct {
+	A        int               `json:"a"`
+	Selected *bool             `json:"isSelected"`
+	Cover    *decodeInner      `json:"customCoverage"`
+	List     []decodeInner     `json:"customCoverageList"`
+	Name     string            `json:"name" limit:"name"`
+	Other    map[string]string `json:"other"`
+	decodeEmbedded
+}
+
 func TestDecodeJSON(t *testing.T) {
-	type inner struct {
-		Begin *string `json:"beginCoverage"`
-	}
-	type embedded struct {
-		Note *string `json:"note"`
-	}
-	type payload struct {
-		A        int     `json:"a"`
-		Selected *bool   `json:"isSelected"`
-		Cover    *inner  `json:"customCoverage"`
-		List     []inner `json:"customCoverageList"`
-		embedded
-	}
 	tests := []struct {
 		body    string
 		code    kb.Code
@@ -290,11 +298,26 @@ func TestDecodeJSON(t *testing.T) {
 		{`{"a":1.5}`, kb.CodeInvalid, "Attribute a must be an integer."},
 		{`{"isSelected":"yes"}`, kb.CodeInvalid, "Attribute isSelected must be a boolean."},
 		{`{"customCoverage":{"beginCoverage":"2001\u0000"}}`, kb.CodeInvalid, "Attribute customCoverage.beginCoverage must not contain NUL characters (\\u0000)."},
-		{`{"customCoverageList":[{"beginCoverage":"a\u0000b"}]}`, kb.CodeInvalid, "Attribute customCoverageList.beginCoverage must not contain NUL characters (\\u0000)."},
+		{`{"customCoverageList":[{"beginCoverage":"a\u0000b"}]}`, kb.CodeInvalid, "Attribute customCoverageList[0].beginCoverage must not contain NUL characters (\\u0000)."},
+		{`{"isSelected":true,"isSelected":false}`, kb.CodeInvalid, "Attribute isSelected is given twice: send each member once."},
+		{`{"customCoverage":{"beginCoverage":"","beginCoverage":""}}`, kb.CodeInvalid, "Attribute customCoverage.beginCoverage is given twice: send each member once."},
+		{`{"customCoverageList":[{},{"end":"","end":""}]}`, kb.CodeInvalid, "Attribute customCoverageList[1].end is given twice: send each member once."},
+		{`{"note":"caf` + "\xe9" + `"}`, kb.CodeInvalid, "Attribute note is not valid UTF-8 text."},
+		{`{"customCoverageList":[{"beginCoverage":"2001"},{"beginCoverage":"` + "\xff" + `"}]}`, kb.CodeInvalid, "Attribute customCoverageList[1].beginCoverage is not valid UTF-8 text."},
+		{`{"n` + "\xc3" + `ote":"x"}`, kb.CodeInvalid, "A member name of the body is not valid UTF-8 text."},
+		{`{"customCoverage":{"beginCoverage":"\udc00"}}`, kb.CodeInvalid, "Attribute customCoverage.beginCoverage holds the escape \\udc00, half of a surrogate pair: no character."},
+		{`{"note":"` + strings.Repeat("é", 10001) + `"}`, kb.CodeInvalid, "Attribute note is 10,001 characters long: at most 10,000 are allowed."},
+		{`{"note":"` + strings.Repeat("é", 10000) + `"}`, 0, ""},
+		{`{"name":"` + strings.Repeat("x", 1001) + `"}`, kb.CodeInvalid, "Attribute name is 1,001 characters long: at most 1,000 are allowed."},
+		{`{"other":{"k":"` + strings.Repeat("x", 10001) + `"}}`, kb.CodeInvalid, "Attribute other.k is 10,001 characters long: at most 10,000 are allowed."},
+		{`{"other":{"` + strings.Repeat("k", 1001) + `":"v"}}`, kb.CodeInvalid, "A member name of other is 1,001 characters long: at most 1,000 are allowed."},
 		{`{"customCoverage":{"beginCoverage":1}}`, kb.CodeInvalid, "Attribute customCoverage.beginCoverage must be a string."},
 		{`{"customCoverage":[]}`, kb.CodeInvalid, "Attribute customCoverage must be an object."},
 		{`{"customCoverageList":{}}`, kb.CodeInvalid, "Attribute customCoverageList must be an array."},
 		{`{"a":1} {}`, kb.CodeInvalid, "The request body must hold exactly one JSON value."},
+		{`{"customCoverageList":` + strings.Repeat("[", 32) + strings.Repeat("]", 32) + `}`, kb.CodeInvalid,
+			"The request body nests objects and arrays more than 32 deep: at most 32 levels are allowed."},
+		{`{"customCoverageList":` + strings.Repeat("[", 31) + strings.Repeat("]", 31) + `}`, kb.CodeInvalid, "Attribute customCoverageList must be an object."},
 		{`[]`, kb.CodeInvalid, "The request body must be a JSON object."},
 		{`null`, kb.CodeInvalid, "The request body must be a JSON object."},
 		{`"x"`, kb.CodeInvalid, "The request body must be a JSON object."},
@@ -309,7 +332,7 @@ func TestDecodeJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		req := httptest.NewRequest("POST", "/", strings.NewReader(tt.body))
-		var v payload
+		var v decodePayload
 		err := DecodeJSON(req, &v)
 		if got := kb.ErrorCode(err); got != tt.code {
 			t.Errorf("DecodeJSON(%q) code = %d (%v), want %d", tt.body, got, err, tt.code)
@@ -320,7 +343,7 @@ func TestDecodeJSON(t *testing.T) {
 	}
 	req := httptest.NewRequest("POST", "/", nil)
 	req.Body = nil
-	var v payload
+	var v decodePayload
 	if err := DecodeJSON(req, &v); kb.ErrorCode(err) != kb.CodeMissing {
 		t.Errorf("nil body: %v, want code %d", err, kb.CodeMissing)
 	}
