@@ -79,20 +79,34 @@ type StateWriter interface {
 
 // Importer loads KBART title lists into the knowledge base.
 type Importer interface {
-	// ImportPackage creates or reuses the vendor and package by name and
-	// makes the package's titles exactly the rows that next yields (until
-	// it returns io.EOF): new titles are added, changed ones updated, and
-	// titles no longer listed removed from the package. It is one
-	// transaction: on any error, nothing is changed.
+	// ImportPackage creates or reuses the vendor and the package by name
+	// and makes the package's titles the rows that next yields (until it
+	// returns io.EOF), keeping every customer's work (import_rules.go):
+	// rows are matched to the package's titles by the provider's title_id,
+	// then by identifier, then by name, publisher and type; new titles are
+	// added, changed ones updated, and titles no longer listed leave the
+	// package with the customers' state on them kept aside, to come back
+	// with them. Every change is recorded with the import's id. The
+	// package changes in one short transaction at the end: readers see it
+	// before the import or after, and customers' writes are held up only
+	// that long. With spec.DryRun nothing is changed, and the result
+	// counts what the import would do.
 	ImportPackage(ctx context.Context, spec PackageSpec, next func() (ImportRow, error)) (ImportResult, error)
 }
 
-// PackageSpec names the package an import fills.
+// PackageSpec names the package an import fills, and how.
 type PackageSpec struct {
 	VendorName  string
 	PackageName string
 	ContentType ContentType // ContentAll is taken as ContentUnknown
 	PackageType PackageType
+	// ExtraColumns names the non-standard KBART columns whose values the
+	// rows carry (ImportRow.Extra): kept with the rows and given back in
+	// KBART files after the standard columns.
+	ExtraColumns []string
+	// DryRun reads and matches the rows and counts what the import would
+	// do, changing nothing.
+	DryRun bool
 }
 
 // KBARTFieldCount is the number of fields of a KBART Phase II row.
@@ -103,6 +117,7 @@ const KBARTFieldCount = 25
 type ImportRow struct {
 	Line         int // source line, for messages
 	KBART        [KBARTFieldCount]string
+	Extra        []string // values of PackageSpec.ExtraColumns, in order
 	Subjects     []Subject
 	Contributors []Contributor
 	Description  string
@@ -111,16 +126,38 @@ type ImportRow struct {
 	// publication_type (serial → Journal, monograph → Book) when not
 	// ResourceAll.
 	PubType ResourceType
+	// Rejected marks a row the reader could not read: KBART holds what
+	// could be read of it. It adds and changes nothing; it keeps the
+	// title it stands for (matched by title_id, identifier or URL) in the
+	// package, and when it matches none, the import removes nothing.
+	Rejected bool
 }
 
-// ImportResult counts what an import did.
+// ImportResult counts what an import did, or with DryRun would do.
 type ImportResult struct {
-	VendorID         int64
-	PackageID        int64
-	Rows             int // rows received
-	TitlesCreated    int
-	TitlesMatched    int // rows matched to an existing title
-	ResourcesAdded   int
-	ResourcesUpdated int
-	ResourcesRemoved int
+	ImportID           int64 // the id its recorded changes carry; 0 for a dry run
+	VendorID           int64 // 0 for a dry run that would create the vendor
+	PackageID          int64 // 0 for a dry run that would create the package
+	Rows               int   // rows received, rejected ones included
+	RowsRejected       int   // rows marked Rejected
+	TitlesCreated      int
+	TitlesMatched      int // rows matched to an existing title
+	TitlesRenamed      int // titles whose name, publisher or type the import changed
+	TitlesReidentified int // titles whose identifiers the import changed
+	ResourcesAdded     int
+	ResourcesUpdated   int
+	ResourcesRemoved   int
+	// ResourcesKept counts the titles not listed that stay in the package
+	// because rejected rows may stand for them (RemovalsHeld), or that a
+	// rejected row stands for.
+	ResourcesKept int
+	// RemovalsHeld is set when a rejected row matched none of the
+	// package's titles: then no title leaves the package.
+	RemovalsHeld bool
+	// CustomersAffected counts the customers who had selected or
+	// customised a title the import removes; their state on it is kept.
+	CustomersAffected int
+	// ResourcesRestored counts the titles back in the package whose
+	// customers' state came back with them.
+	ResourcesRestored int
 }

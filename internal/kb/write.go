@@ -20,8 +20,9 @@ type HoldingsWriter interface {
 	UpdateResource(ctx context.Context, custID string, vendorID, packageID, titleID int64, u ResourceUpdate) error
 	CreateCustomTitle(ctx context.Context, custID string, vendorID, packageID int64, t CustomTitle) (titleID int64, err error)
 	UpdateRoot(ctx context.Context, custID string, r RootSettings) error
-	// Changes lists the customer's recorded changes, newest first.
-	Changes(ctx context.Context, custID string, limit int) ([]Change, error)
+	// Changes lists recorded changes, a customer's or the knowledge
+	// base's, newest first.
+	Changes(ctx context.Context, q ChangeQuery) ([]Change, error)
 }
 
 // VendorUpdate is a customer's state of a vendor.
@@ -92,15 +93,29 @@ type CustomTitle struct {
 	UserDefined       [5]string
 }
 
-// Change is one recorded change of a customer's holdings.
+// Change is one recorded change: of a customer's holdings, made through
+// the API or the command line, or of the knowledge base, made by an
+// import (CustomerID "", ImportID set).
 type Change struct {
-	ID     int64
-	At     string // RFC 3339, UTC
-	KeyID  int64  // the API key that made it; 0 from the command line
-	Object string // e.g. "package 12", "resource 12/345", "vendor 3", "root"
-	Action string // e.g. "update", "create", "delete"
-	Before string // JSON of the state before; "" for a creation
-	After  string // JSON of the state after; "" for a deletion
+	ID         int64
+	At         string // RFC 3339, UTC
+	CustomerID string // "" for a change of the knowledge base
+	KeyID      int64  // the API key that made it; 0 from the command line or an import
+	ImportID   int64  // the import that made it; 0 for a customer's change
+	PackageID  int64  // the package it concerns; 0 for none (or a change older than the column)
+	Object     string // e.g. "package 12", "resource 12/345", "title 345", "vendor 3", "root"
+	Action     string // e.g. "update", "create", "delete"; for an import's, ImportAction
+	Before     string // JSON of the state before; "" for a creation
+	After      string // JSON of the state after; "" for a deletion
+}
+
+// ChangeQuery selects recorded changes, newest first.
+type ChangeQuery struct {
+	CustomerID string // the customer's own changes ("" with KB: none)
+	KB         bool   // the knowledge base's changes (an import's)
+	PackageID  int64  // only those of this package (0: any)
+	ImportID   int64  // only those of this import (0: any)
+	Limit      int    // at most this many; negative: all
 }
 
 type actorKey struct{}

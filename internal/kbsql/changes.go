@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
@@ -19,13 +21,14 @@ type stateFunc func(ctx context.Context, tx Tx) (string, error)
 // insert whatever the size of the object changed.
 type change struct {
 	custID, object, action string
+	packageID              int64     // the package it concerns, 0 for none
 	state                  stateFunc // nil: the change records no state
 	before                 string
 }
 
 // beginChange reads the state before the change.
-func beginChange(ctx context.Context, tx Tx, custID, object, action string, state stateFunc) (*change, error) {
-	c := &change{custID: custID, object: object, action: action, state: state}
+func beginChange(ctx context.Context, tx Tx, custID string, packageID int64, object, action string, state stateFunc) (*change, error) {
+	c := &change{custID: custID, packageID: packageID, object: object, action: action, state: state}
 	if state != nil {
 		var err error
 		if c.before, err = state(ctx, tx); err != nil {
@@ -45,8 +48,12 @@ func (c *change) commit(ctx context.Context, tx Tx) error {
 			return fmt.Errorf("record change of %s: %w", c.object, err)
 		}
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO changes(customer_id, at, key_id, object, action, before, after) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		c.custID, time.Now().UTC(), kb.ActorFrom(ctx), c.object, c.action, c.before, after); err != nil {
+	var pkg *int64
+	if c.packageID != 0 {
+		pkg = &c.packageID
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO changes(customer_id, at, key_id, object, action, before, after, package_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		c.custID, time.Now().UTC(), kb.ActorFrom(ctx), c.object, c.action, c.before, after, pkg); err != nil {
 		return fmt.Errorf("record change of %s: %w", c.object, err)
 	}
 	return bumpVersion(ctx, tx, CustomerVersion(c.custID))
@@ -131,24 +138,45 @@ func jsonOr(s, none string) json.RawMessage {
 	return json.RawMessage(s)
 }
 
-// Changes lists the customer's recorded changes, newest first; a negative
-// limit lists them all.
-func (s *Store) Changes(ctx context.Context, custID string, limit int) ([]kb.Change, error) {
-	q := `SELECT id, at, key_id, object, action, before, after FROM changes WHERE customer_id = $1 ORDER BY id DESC`
-	args := []any{custID}
-	if limit >= 0 {
-		q += ` LIMIT $2`
-		args = append(args, limit)
+// Changes lists recorded changes, newest first (kb.ChangeQuery).
+func (s *Store) Changes(ctx context.Context, q kb.ChangeQuery) ([]kb.Change, error) {
+	var where []string
+	var args []any
+	arg := func(v any) string {
+		args = append(args, v)
+		return "$" + strconv.Itoa(len(args))
 	}
-	cs, err := queryAll(ctx, s.e.Read(), q, args, func(r Rows) (kb.Change, error) {
+	var who []string
+	if q.CustomerID != "" {
+		who = append(who, `customer_id = `+arg(q.CustomerID))
+	}
+	if q.KB {
+		who = append(who, `customer_id = ''`)
+	}
+	if len(who) == 0 {
+		return []kb.Change{}, nil
+	}
+	where = append(where, "("+strings.Join(who, " OR ")+")")
+	if q.PackageID != 0 {
+		where = append(where, `package_id = `+arg(q.PackageID))
+	}
+	if q.ImportID != 0 {
+		where = append(where, `import_id = `+arg(q.ImportID))
+	}
+	query := `SELECT id, at, customer_id, key_id, COALESCE(import_id, 0), COALESCE(package_id, 0), object, action, before, after
+		FROM changes WHERE ` + strings.Join(where, " AND ") + ` ORDER BY id DESC`
+	if q.Limit >= 0 {
+		query += ` LIMIT ` + arg(q.Limit)
+	}
+	cs, err := queryAll(ctx, s.e.Read(), query, args, func(r Rows) (kb.Change, error) {
 		var c kb.Change
 		var at Time
-		err := r.Scan(&c.ID, &at, &c.KeyID, &c.Object, &c.Action, &c.Before, &c.After)
+		err := r.Scan(&c.ID, &at, &c.CustomerID, &c.KeyID, &c.ImportID, &c.PackageID, &c.Object, &c.Action, &c.Before, &c.After)
 		c.At = at.T.UTC().Format(time.RFC3339Nano)
 		return c, err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("changes of %s: %w", custID, err)
+		return nil, fmt.Errorf("changes: %w", err)
 	}
 	if cs == nil {
 		cs = []kb.Change{}

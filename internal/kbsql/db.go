@@ -105,10 +105,8 @@ type Engine interface {
 	// state fn changes ("" for none): the customer's writes run one after
 	// another (on SQLite all writes do).
 	Write(ctx context.Context, custID string, fn func(Tx) error) error
-	// Import runs fn in one write transaction that holds the import lock
-	// (imports run one at a time), with the engine's bulk path of an
-	// import.
-	Import(ctx context.Context, fn func(Tx, BulkWriter) error) error
+	// Import returns the engine's part of an import (import.go).
+	Import() ImportEngine
 	// Dialect returns the SQL fragments the engine writes its own way.
 	Dialect() Dialect
 	// Search returns the engine's translation of searches.

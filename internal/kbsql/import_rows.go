@@ -74,13 +74,28 @@ func fnv64(h uint64, s string) uint64 {
 // cleaned of tabs and line breaks, its trimmed name and publisher, its
 // resource type, identifiers and match hash.
 type ImportRow struct {
-	Row       *kb.ImportRow
-	Name      string
-	Publisher string
-	PubType   kb.ResourceType
-	Idents    []Ident
-	HasValid  bool // some identifier is valid: the row matches by identifier only
-	Match     int64
+	Row        *kb.ImportRow
+	Name       string
+	Publisher  string
+	PubType    kb.ResourceType
+	Idents     []Ident
+	HasValid   bool // some identifier is valid: the row matches by identifier only
+	Match      int64
+	ProviderID string // the KBART title_id
+	URL        string
+}
+
+// Key returns what tells the row's item from others of its name (kb.SameItem).
+func (p *ImportRow) Key() kb.ItemKey { return kb.ItemKey{ProviderID: p.ProviderID, URL: p.URL} }
+
+// Line returns the row as the resource stores it: its fields, then its
+// non-standard columns' values, tab-separated.
+func (p *ImportRow) Line() string {
+	line := strings.Join(p.Row.KBART[:], "\t")
+	for _, v := range p.Row.Extra {
+		line += "\t" + fieldBreaks.Replace(v)
+	}
+	return line
 }
 
 // fieldBreaks turns the separators of stored KBART rows into spaces.
@@ -96,7 +111,8 @@ func prepareRow(row *kb.ImportRow) (ImportRow, error) {
 			v[i] = fieldBreaks.Replace(v[i])
 		}
 	}
-	p := ImportRow{Row: row, Name: strings.TrimSpace(v[kbart.PublicationTitle]), Publisher: strings.TrimSpace(v[kbart.PublisherName])}
+	p := ImportRow{Row: row, Name: strings.TrimSpace(v[kbart.PublicationTitle]), Publisher: strings.TrimSpace(v[kbart.PublisherName]),
+		ProviderID: strings.TrimSpace(v[kbart.TitleID]), URL: strings.TrimSpace(v[kbart.TitleURL])}
 	if p.Name == "" {
 		return p, kb.Errorf(kb.CodeMissing, "publication_title is empty")
 	}
@@ -161,18 +177,6 @@ func SortSubjects(ss []kb.Subject) string {
 		b.WriteString(f)
 	}
 	return b.String()
-}
-
-// hasLine reports whether text, lines separated by \n, has the line.
-func hasLine(text, line string) bool {
-	for text != "" {
-		l, rest, _ := strings.Cut(text, "\n")
-		if l == line {
-			return true
-		}
-		text = rest
-	}
-	return false
 }
 
 // CoverageJSON returns a KBART row's managed coverage range as JSON

@@ -133,7 +133,7 @@ func (s *Store) UpdateVendor(ctx context.Context, custID string, vendorID int64,
 		if err != nil {
 			return err
 		}
-		c, err := beginChange(ctx, tx, custID, fmt.Sprintf("vendor %d", vendorID), "update", vendorState(custID, vendorID))
+		c, err := beginChange(ctx, tx, custID, 0, fmt.Sprintf("vendor %d", vendorID), "update", vendorState(custID, vendorID))
 		if err != nil {
 			return err
 		}
@@ -161,7 +161,7 @@ func (s *Store) UpdateRoot(ctx context.Context, custID string, r kb.RootSettings
 		if err := checkProxy(ctx, tx, custID, proxy); err != nil {
 			return err
 		}
-		c, err := beginChange(ctx, tx, custID, "root", "update", rootState(custID))
+		c, err := beginChange(ctx, tx, custID, 0, "root", "update", rootState(custID))
 		if err != nil {
 			return err
 		}

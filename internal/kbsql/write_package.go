@@ -20,7 +20,7 @@ func (s *Store) UpdatePackage(ctx context.Context, custID string, vendorID, pack
 		if p.Custom && !u.Selected {
 			return deleteCustomPackage(ctx, tx, custID, p)
 		}
-		c, err := beginChange(ctx, tx, custID, fmt.Sprintf("package %d", packageID), "update", packageState(custID, packageID))
+		c, err := beginChange(ctx, tx, custID, packageID, fmt.Sprintf("package %d", packageID), "update", packageState(custID, packageID))
 		if err != nil {
 			return err
 		}
@@ -146,7 +146,7 @@ func (s *Store) CreateCustomPackage(ctx context.Context, custID string, vendorID
 		if err := tx.Reindex(ctx, IndexPackage, id); err != nil {
 			return err
 		}
-		c, err := beginChange(ctx, tx, custID, fmt.Sprintf("package %d", id), "create", packageState(custID, id))
+		c, err := beginChange(ctx, tx, custID, id, fmt.Sprintf("package %d", id), "create", packageState(custID, id))
 		if err != nil {
 			return err
 		}
@@ -180,7 +180,7 @@ func (s *Store) DeleteCustomPackage(ctx context.Context, custID string, vendorID
 // deleteCustomPackage deletes a custom package, the customer's state of it
 // and the customer's custom titles it leaves in no package.
 func deleteCustomPackage(ctx context.Context, tx Tx, custID string, p writePackage) error {
-	c, err := beginChange(ctx, tx, custID, fmt.Sprintf("package %d", p.ID), "delete", packageState(custID, p.ID))
+	c, err := beginChange(ctx, tx, custID, p.ID, fmt.Sprintf("package %d", p.ID), "delete", packageState(custID, p.ID))
 	if err != nil {
 		return err
 	}

@@ -26,7 +26,7 @@ func (s *Store) UpdateResource(ctx context.Context, custID string, vendorID, pac
 		if err != nil {
 			return fmt.Errorf("title %d: %w", titleID, err)
 		}
-		c, err := beginChange(ctx, tx, custID, fmt.Sprintf("resource %d/%d", packageID, titleID), "update", resourceState(custID, packageID, titleID))
+		c, err := beginChange(ctx, tx, custID, packageID, fmt.Sprintf("resource %d/%d", packageID, titleID), "update", resourceState(custID, packageID, titleID))
 		if err != nil {
 			return err
 		}
@@ -203,7 +203,7 @@ func (s *Store) CreateCustomTitle(ctx context.Context, custID string, vendorID, 
 		if err := addToCustomPackage(ctx, tx, packageID, id, &ct.TitleFields); err != nil {
 			return err
 		}
-		c, err := beginChange(ctx, tx, custID, fmt.Sprintf("resource %d/%d", packageID, id), "create", resourceState(custID, packageID, id))
+		c, err := beginChange(ctx, tx, custID, packageID, fmt.Sprintf("resource %d/%d", packageID, id), "create", resourceState(custID, packageID, id))
 		if err != nil {
 			return err
 		}

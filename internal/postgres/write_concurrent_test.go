@@ -52,7 +52,7 @@ func TestConcurrentWrites(t *testing.T) {
 	if err != nil || len(titles) != 3 {
 		t.Fatalf("titles of Alpha Journals: %v, %v", titles, err)
 	}
-	before, err := a.Changes(ctx, "c1", -1)
+	before, err := a.Changes(ctx, kb.ChangeQuery{CustomerID: "c1", Limit: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestConcurrentWrites(t *testing.T) {
 		}
 	}
 
-	all, err := a.Changes(ctx, "c1", -1)
+	all, err := a.Changes(ctx, kb.ChangeQuery{CustomerID: "c1", Limit: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

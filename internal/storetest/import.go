@@ -93,7 +93,7 @@ func testReimport(t *testing.T, s kb.Store) {
 		{Title: "A New Title", Online: "2434-561X", URL: "https://beta.example/new", Publisher: "Beta Media", Type: "serial"}, // duplicate row
 	}
 	res := Import(t, s, "beta aggregator", "BETA COMPLETE", kb.ContentAggregatedFullText, rows)
-	want := kb.ImportResult{VendorID: res.VendorID, PackageID: res.PackageID, Rows: 4, TitlesCreated: 1, TitlesMatched: 3,
+	want := kb.ImportResult{ImportID: res.ImportID, VendorID: res.VendorID, PackageID: res.PackageID, Rows: 4, TitlesCreated: 1, TitlesMatched: 3,
 		ResourcesAdded: 1, ResourcesUpdated: 1, ResourcesRemoved: 1}
 	if diff := cmp.Diff(want, res); diff != "" {
 		t.Errorf("re-import result (-want +got):\n%s", diff)

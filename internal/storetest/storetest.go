@@ -28,6 +28,8 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Import", func(t *testing.T) { testImport(t, open(t)) })
 	t.Run("Reimport", func(t *testing.T) { testReimport(t, open(t)) })
 	t.Run("ImportRollback", func(t *testing.T) { testImportRollback(t, open(t)) })
+	t.Run("KBUpdates", func(t *testing.T) { testKBUpdates(t, open(t)) })
+	t.Run("ImportIdentity", func(t *testing.T) { testImportIdentity(t, open(t)) })
 	t.Run("Vendors", func(t *testing.T) { testVendors(t, open(t)) })
 	t.Run("Packages", func(t *testing.T) { testPackages(t, open(t)) })
 	t.Run("TitleSearch", func(t *testing.T) { testTitleSearch(t, open(t)) })
@@ -44,14 +46,16 @@ func Run(t *testing.T, open Opener) {
 // Row describes one KBART row of a test package.
 type Row struct {
 	Title, Print, Online, First, Last, URL, Publisher, Type, Embargo string
+	ID                                                               string // the provider's title_id
 	Subjects                                                         []string
+	Rejected                                                         bool // a row the reader rejected
 }
 
 // KBART returns the row as an import row.
 func (r Row) KBART(line int) kb.ImportRow {
 	var v [kb.KBARTFieldCount]string
-	v[0], v[1], v[2], v[3], v[6], v[9], v[12], v[15], v[16] = r.Title, r.Print, r.Online, r.First, r.Last, r.URL, r.Embargo, r.Publisher, r.Type
-	ir := kb.ImportRow{Line: line, KBART: v}
+	v[0], v[1], v[2], v[3], v[6], v[9], v[11], v[12], v[15], v[16] = r.Title, r.Print, r.Online, r.First, r.Last, r.URL, r.ID, r.Embargo, r.Publisher, r.Type
+	ir := kb.ImportRow{Line: line, KBART: v, Rejected: r.Rejected}
 	for _, s := range r.Subjects {
 		ir.Subjects = append(ir.Subjects, kb.Subject{Type: "TLI", Name: s})
 	}

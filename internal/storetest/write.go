@@ -383,7 +383,7 @@ func testRootAndHistory(t *testing.T, s kb.Store) {
 	if err := s.UpdatePackage(ctx, "c1", f.AlphaVendor, f.AlphaJournals, kb.PackageUpdate{Selected: true}); err != nil {
 		t.Fatal(err)
 	}
-	cs, err := s.Changes(ctx, "c1", 10)
+	cs, err := s.Changes(ctx, kb.ChangeQuery{CustomerID: "c1", Limit: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -397,7 +397,7 @@ func testRootAndHistory(t *testing.T, s kb.Store) {
 	if cs[1].Object != "root" || !strings.Contains(cs[1].After, "Local note") {
 		t.Errorf("root change = %+v", cs[1])
 	}
-	if cs, _ := s.Changes(ctx, "c2", 10); len(cs) != 0 {
+	if cs, _ := s.Changes(ctx, kb.ChangeQuery{CustomerID: "c2", Limit: 10}); len(cs) != 0 {
 		t.Errorf("c2 has c1's changes: %+v", cs)
 	}
 }

@@ -32,7 +32,7 @@ func writeRoutes(f *fixture) []writeRoute {
 // changeCount returns the number of changes recorded for cust1.
 func (f *fixture) changeCount(t *testing.T) int {
 	t.Helper()
-	cs, err := f.store.Changes(t.Context(), "cust1", 1000)
+	cs, err := f.store.Changes(t.Context(), kb.ChangeQuery{CustomerID: "cust1", Limit: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func TestChangeHistory(t *testing.T) {
 	}
 	f.mustWrite(t, http.StatusNoContent, http.MethodPut, p("/vendors/%d/packages/%d/titles/%d", f.alphaVendor, f.alphaJournals, f.testing),
 		`{"isSelected":true,"userDefinedField1":"recorded"}`)
-	cs, err := f.store.Changes(t.Context(), "cust1", 1)
+	cs, err := f.store.Changes(t.Context(), kb.ChangeQuery{CustomerID: "cust1", Limit: 1})
 	if err != nil || len(cs) != 1 {
 		t.Fatalf("changes %v, %v", cs, err)
 	}

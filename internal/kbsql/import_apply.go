@@ -1,0 +1,226 @@
+package kbsql
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// The third phase of an import: one transaction applies what the first two
+// staged, with set-based statements whose work is proportional to what
+// changes. Every statement reads the staging tables of this import ($2 is
+// the import's id where it appears, $1 the package's).
+
+// apply applies the staged import in tx.
+func (imp *importer) apply(ctx context.Context, tx Tx) error {
+	if err := imp.ensurePackage(ctx, tx); err != nil {
+		return err
+	}
+	imp.res.VendorID, imp.res.PackageID, imp.res.ImportID = imp.vendorID, imp.packageID, imp.id
+	P, I := imp.packageID, imp.id
+	now := time.Now().UTC()
+	if err := imp.ie.CreateTitles(ctx, tx, I, P); err != nil {
+		return fmt.Errorf("create titles: %w", err)
+	}
+	d := func(kind int) string { return strconv.Itoa(kind) }
+	inDelta := func(kind int) string {
+		return `(SELECT title_id FROM import_delta WHERE import_id = $2 AND kind = ` + d(kind) + `)`
+	}
+	steps := []struct {
+		what string
+		sql  string
+		args []any
+	}{
+		{"add identifiers", `INSERT INTO title_identifiers(title_id, type, subtype, value, norm, valid)
+			SELECT title_id, type, subtype, value, norm, valid FROM import_idents WHERE import_id = $1 ON CONFLICT DO NOTHING`, []any{I}},
+		{"remove identifiers", `DELETE FROM title_identifiers WHERE title_id IN (SELECT title_id FROM import_delta WHERE import_id = $1 AND kind = ` + d(deltaUnident) + `)
+			AND EXISTS (SELECT 1 FROM import_delta d WHERE d.import_id = $1 AND d.kind = ` + d(deltaUnident) + ` AND d.title_id = title_identifiers.title_id
+			AND d.ident_type = title_identifiers.type AND d.ident_subtype = title_identifiers.subtype AND d.ident_value = title_identifiers.value)`, []any{I}},
+		{"update titles", `UPDATE titles SET (name, sort_name, publisher, sort_publisher, pub_type, match_hash) =
+			(SELECT d.name, d.sort_name, d.publisher, d.sort_publisher, d.pub_type, d.match_hash FROM import_delta d
+				WHERE d.import_id = $1 AND d.kind = ` + d(deltaTitle) + ` AND d.title_id = titles.id)
+			WHERE id IN (SELECT title_id FROM import_delta WHERE import_id = $1 AND kind = ` + d(deltaTitle) + `)`, []any{I}},
+		{"update titles' resources", `UPDATE resources SET (sort_name, pub_type) = (SELECT t.sort_name, t.pub_type FROM titles t WHERE t.id = resources.title_id)
+			WHERE title_id IN (SELECT title_id FROM import_delta WHERE import_id = $1 AND kind = ` + d(deltaTitle) + `)`, []any{I}},
+		{"claim titles", `UPDATE titles SET source_package_id = $1 WHERE source_package_id IS NULL AND customer_id IS NULL
+			AND id IN (SELECT title_id FROM import_rows WHERE import_id = $2 AND keep = FALSE)`, []any{P, I}},
+		// Titles leaving the package: their keys and the customers' state
+		// on them are kept aside, then they go.
+		{"retire resources", `INSERT INTO retired_resources(package_id, title_id, provider_id, norm, match_hash, url, retired, import_id)
+			SELECT $1, r.title_id, r.provider_id,
+				COALESCE((SELECT min(ti.norm) FROM title_identifiers ti WHERE ti.title_id = r.title_id AND ti.valid = TRUE), ''),
+				t.match_hash, r.url, $3, $2
+			FROM resources r JOIN titles t ON t.id = r.title_id
+			WHERE r.package_id = $1 AND r.title_id IN ` + inDelta(deltaRemove) + `
+			ON CONFLICT (package_id, title_id) DO UPDATE SET provider_id = excluded.provider_id, norm = excluded.norm,
+				match_hash = excluded.match_hash, url = excluded.url, retired = excluded.retired, import_id = excluded.import_id`, []any{P, I, now}},
+		{"retire customers' state", `INSERT INTO retired_customer_resources(` + customerResourceColumns + `)
+			SELECT ` + customerResourceColumns + ` FROM customer_resources
+			WHERE package_id = $1 AND title_id IN ` + inDelta(deltaRemove) + `
+			ON CONFLICT (package_id, title_id, customer_id) DO UPDATE SET ` + excludedColumns(customerResourceColumns), []any{P, I}},
+		{"remove customers' state", `DELETE FROM customer_resources WHERE package_id = $1 AND title_id IN ` + inDelta(deltaRemove), []any{P, I}},
+		{"remove resources", `DELETE FROM resources WHERE package_id = $1 AND title_id IN ` + inDelta(deltaRemove), []any{P, I}},
+		// Titles joining the package, with the customers' state they
+		// had when they left it.
+		{"add resources", `INSERT INTO resources(package_id, title_id, sort_name, pub_type, url, coverage, embargo_unit, embargo_value,
+			kbart, kbart_hash, gen, provider_id)
+			SELECT $1, d.title_id, t.sort_name, t.pub_type, d.url, d.coverage, d.embargo_unit, d.embargo_value, d.kbart, d.kbart_hash, 0, d.provider_id
+			FROM import_delta d JOIN titles t ON t.id = d.title_id WHERE d.import_id = $2 AND d.kind = ` + d(deltaAdd), []any{P, I}},
+		{"restore customers' state", `INSERT INTO customer_resources(` + customerResourceColumns + `)
+			SELECT ` + customerResourceColumns + ` FROM retired_customer_resources
+			WHERE package_id = $1 AND title_id IN ` + inDelta(deltaAdd) + ` ON CONFLICT DO NOTHING`, []any{P, I}},
+		{"forget restored state", `DELETE FROM retired_customer_resources WHERE package_id = $1 AND title_id IN ` + inDelta(deltaAdd), []any{P, I}},
+		{"forget returned titles", `DELETE FROM retired_resources WHERE package_id = $1 AND title_id IN ` + inDelta(deltaAdd), []any{P, I}},
+		{"update resources", `UPDATE resources SET (url, coverage, embargo_unit, embargo_value, kbart, kbart_hash, provider_id) =
+			(SELECT d.url, d.coverage, d.embargo_unit, d.embargo_value, d.kbart, d.kbart_hash, d.provider_id FROM import_delta d
+				WHERE d.import_id = $2 AND d.kind = ` + d(deltaUpdate) + ` AND d.title_id = resources.title_id)
+			WHERE package_id = $1 AND title_id IN ` + inDelta(deltaUpdate), []any{P, I}},
+		{"record changes", `INSERT INTO changes(customer_id, at, key_id, object, action, before, after, import_id, package_id)
+			SELECT '', $3, 0, object, action, before, after, $2, $1 FROM import_delta WHERE import_id = $2 AND action <> '' ORDER BY kind, title_id`,
+			[]any{P, I, now}},
+		{"count titles", `UPDATE packages SET title_count = (SELECT count(*) FROM resources WHERE package_id = $1) WHERE id = $1`, []any{P}},
+	}
+	for _, s := range steps {
+		if _, err := tx.Exec(ctx, s.sql, s.args...); err != nil {
+			return fmt.Errorf("%s: %w", s.what, err)
+		}
+	}
+	if err := imp.reindexRenamed(ctx, tx); err != nil {
+		return err
+	}
+	if err := imp.removeOrphans(ctx, tx); err != nil {
+		return err
+	}
+	if err := imp.applyMarks(ctx, tx); err != nil {
+		return err
+	}
+	if imp.firstGen && imp.res.ResourcesAdded > 0 {
+		if _, err := tx.Exec(ctx, `INSERT INTO changes(customer_id, at, key_id, object, action, before, after, import_id, package_id)
+			VALUES ('', $1, 0, $2, $3, '', $4, $5, $6)`, now, fmt.Sprintf("package %d", P), kb.ImportFirst,
+			JSONObject("titles", imp.res.ResourcesAdded, "rows", imp.res.Rows-imp.res.RowsRejected), I, P); err != nil {
+			return fmt.Errorf("record changes: %w", err)
+		}
+	}
+	if err := purgeRetired(ctx, tx, now.Add(-kb.RetiredKept)); err != nil {
+		return err
+	}
+	if err := recordImport(ctx, tx, imp.res); err != nil {
+		return err
+	}
+	return bumpVersion(ctx, tx, KBVersion)
+}
+
+// customerResourceColumns are the columns of customer_resources, which
+// retired_customer_resources copies.
+const customerResourceColumns = `customer_id, package_id, title_id, selected, hidden, custom_coverage, coverage_statement,
+	embargo_unit, embargo_value, proxy_id, udf`
+
+// excludedColumns is the SET list of an upsert that takes every column of
+// the new row.
+func excludedColumns(cols string) string {
+	var b strings.Builder
+	for i, c := range strings.Split(cols, ",") {
+		c = strings.TrimSpace(c)
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(c + " = excluded." + c)
+	}
+	return b.String()
+}
+
+// ensurePackage creates the vendor and the package when the import is
+// their first, and sets the package's content type, type, generation and
+// non-standard columns.
+func (imp *importer) ensurePackage(ctx context.Context, tx Tx) error {
+	spec := imp.spec
+	if imp.vendorID == 0 {
+		if err := tx.QueryRow(ctx, `INSERT INTO vendors(name, sort_name) VALUES ($1, $2) RETURNING id`,
+			spec.VendorName, kb.Fold(spec.VendorName)).Scan(&imp.vendorID); err != nil {
+			return fmt.Errorf("create vendor: %w", err)
+		}
+		if err := tx.Reindex(ctx, IndexVendor, imp.vendorID); err != nil {
+			return fmt.Errorf("create vendor: %w", err)
+		}
+	}
+	ct := kb.StoredContentType(spec.ContentType)
+	if imp.packageID == 0 {
+		if err := tx.QueryRow(ctx, `INSERT INTO packages(vendor_id, name, sort_name, content_type, package_type) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+			imp.vendorID, spec.PackageName, kb.Fold(spec.PackageName), int(ct), int(spec.PackageType)).Scan(&imp.packageID); err != nil {
+			return fmt.Errorf("create package: %w", err)
+		}
+		if err := tx.Reindex(ctx, IndexPackage, imp.packageID); err != nil {
+			return fmt.Errorf("create package: %w", err)
+		}
+	}
+	if _, err := tx.Exec(ctx, `UPDATE packages SET content_type = $1, package_type = $2, import_gen = import_gen + 1, kbart_extra = $3 WHERE id = $4`,
+		int(ct), int(spec.PackageType), strings.Join(spec.ExtraColumns, "\t"), imp.packageID); err != nil {
+		return fmt.Errorf("update package: %w", err)
+	}
+	return nil
+}
+
+// reindexRenamed brings the search index of the renamed titles up to date.
+func (imp *importer) reindexRenamed(ctx context.Context, tx Tx) error {
+	if imp.res.TitlesRenamed == 0 {
+		return nil
+	}
+	ids, err := queryAll(ctx, tx, `SELECT title_id FROM import_delta WHERE import_id = $1 AND kind = `+strconv.Itoa(deltaTitle), []any{imp.id}, scanInt64)
+	if err != nil {
+		return fmt.Errorf("renamed titles: %w", err)
+	}
+	return tx.Reindex(ctx, IndexTitle, ids...)
+}
+
+// removeOrphans deletes the managed titles that left their last package
+// (a retired resource keeps the id: a title that comes back gets it).
+func (imp *importer) removeOrphans(ctx context.Context, tx Tx) error {
+	if imp.res.ResourcesRemoved == 0 {
+		return nil
+	}
+	ids, err := queryAll(ctx, tx, `SELECT title_id FROM import_delta WHERE import_id = $1 AND kind = `+strconv.Itoa(deltaRemove), []any{imp.id}, scanInt64)
+	if err != nil {
+		return fmt.Errorf("removed titles: %w", err)
+	}
+	return removeOrphanTitles(ctx, tx, "", ids)
+}
+
+// applyMarks replaces the package's snapshot marks with the diff's, when
+// its resources changed.
+func (imp *importer) applyMarks(ctx context.Context, tx Tx) error {
+	if !imp.marksChange {
+		return nil
+	}
+	for _, s := range []struct {
+		sql  string
+		args []any
+	}{
+		{`DELETE FROM package_marks WHERE package_id = $1`, []any{imp.packageID}},
+		{`INSERT INTO package_marks(package_id, title_id, row_offset) SELECT $1, title_id, kbart_hash FROM import_delta
+			WHERE import_id = $2 AND kind = ` + strconv.Itoa(deltaMark), []any{imp.packageID, imp.id}},
+		{`UPDATE packages SET kbart_rows = $2, marks_ok = TRUE WHERE id = $1`, []any{imp.packageID, imp.kbartRows}},
+	} {
+		if _, err := tx.Exec(ctx, s.sql, s.args...); err != nil {
+			return fmt.Errorf("marks of package %d: %w", imp.packageID, err)
+		}
+	}
+	return nil
+}
+
+// purgeRetired forgets the retired state older than before.
+func purgeRetired(ctx context.Context, tx Tx, before time.Time) error {
+	for _, q := range []string{
+		`DELETE FROM retired_customer_resources WHERE EXISTS (SELECT 1 FROM retired_resources rr
+			WHERE rr.package_id = retired_customer_resources.package_id AND rr.title_id = retired_customer_resources.title_id AND rr.retired < $1)`,
+		`DELETE FROM retired_resources WHERE retired < $1`,
+	} {
+		if _, err := tx.Exec(ctx, q, before); err != nil {
+			return fmt.Errorf("purge retired state: %w", err)
+		}
+	}
+	return nil
+}
