@@ -33,7 +33,8 @@ func corpusDir(t *testing.T) string {
 type corpusFile struct {
 	refused error // non-nil when NewReader refused the file
 	result
-	repeats int // rejected rows that are repeated header lines
+	repeats int      // rejected rows that are repeated header lines
+	extra   []string // Reader.ExtraColumns
 }
 
 // readCorpusFile reads one file (gunzipping .gz files) to the end.
@@ -63,7 +64,7 @@ func readCorpusFile(path string) (*corpusFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	cf := &corpusFile{result: *res}
+	cf := &corpusFile{result: *res, extra: r.ExtraColumns()}
 	for _, re := range res.rejected {
 		if re.Reason == reasonRepeatedHeader {
 			cf.repeats++
@@ -314,10 +315,11 @@ func TestRealCorpusFiles(t *testing.T) {
 		return Row{}
 	}
 	type check struct {
-		file    string
-		line    int
-		values  map[Field]string
-		repairs []string // each must be among the row's repairs
+		file     string
+		line     int
+		values   map[Field]string
+		repairs  []string  // each must be among the row's repairs
+		problems []Problem // each must be among the row's problems (see hasProblem)
 	}
 	checks := []check{
 		{ // Every data row shifted one column to the right by an empty field.
@@ -325,7 +327,8 @@ func TestRealCorpusFiles(t *testing.T) {
 			values: map[Field]string{PublicationTitle: "Journal of Cataract and Refractive Surgery",
 				PrintIdentifier: "1873-4502", OnlineIdentifier: "0886-3350", TitleID: "ISSN_18734502_74",
 				CoverageDepth: "fulltext", Notes: "Queued", PublisherName: "Wolters Kluwer Health", PublicationType: "serial"},
-			repairs: []string{"row starts with an extra empty field: values moved one column to the left", `publication_type "Serial" read as serial`},
+			repairs:  []string{"row starts with an extra empty field: values moved one column to the left"},
+			problems: []Problem{{Kind: Normalized, Field: "publication_type", Original: "Serial", Action: "read as serial"}},
 		},
 		{
 			file: "chocula/kbart_Portico.txt", line: 6,
@@ -337,14 +340,14 @@ func TestRealCorpusFiles(t *testing.T) {
 			values: map[Field]string{PublicationTitle: "911 and the War on Terror", PrintIdentifier: "9780748633807",
 				OnlineIdentifier: "9780748632411", FirstAuthor: "Holloway", PublicationType: "monograph",
 				DateMonographPublishedPrint: "2008-05-19", DateMonographPublishedOnline: "2013-08-05", AccessType: "P"},
-			repairs: []string{`date_monograph_published_print "2008-05-19 00:00:00" read as 2008-05-19`},
+			problems: []Problem{{Kind: Normalized, Field: "date_monograph_published_print", Original: "2008-05-19 00:00:00", Action: "read as 2008-05-19"}},
 		},
 		{ // CR-only line endings, quoted values, Phase I header.
 			file: "gokb/os_test/AnnualReviews_SciencesCollection34_2011-04-27.txt", line: 15,
 			values: map[Field]string{PublicationTitle: "Annual Review of Ecology, Evolution and Systematics",
 				PrintIdentifier: "1543-592X", OnlineIdentifier: "1545-2069", DateFirstIssueOnline: "2003", NumFirstVolOnline: "34",
 				TitleURL: "http://www.annualreviews.org/journal/ecolsys", TitleID: "ecolsys", PublicationType: "serial"},
-			repairs: []string{"publication_type is empty: inferred serial (ISSN identifier)"},
+			problems: []Problem{{Kind: Normalized, Field: "publication_type", Action: "inferred serial", Reason: "the file has no publication_type column: ISSN identifier"}},
 		},
 		{
 			file: "gokb/os_test/AnnualReviews_SciencesCollection34_2011-04-27.txt", line: 48,
@@ -405,6 +408,11 @@ func TestRealCorpusFiles(t *testing.T) {
 					t.Errorf("repairs %q lack %q", row.Repairs, want)
 				}
 			}
+			for _, want := range c.problems {
+				if !hasProblem(row.Problems, want) {
+					t.Errorf("problems %+v lack %+v", row.Problems, want)
+				}
+			}
 		})
 	}
 
@@ -417,7 +425,7 @@ func TestRealCorpusFiles(t *testing.T) {
 		t.Errorf("AnnualReviews: %d rows, notes %q", len(cf.rows), cf.notes)
 	}
 	if cf := file("gokb/ebooks/askews/KB_20151028145707.csv"); len(cf.rows) != 12769 ||
-		!hasNote(cf.notes, "non-standard columns ignored: doi, title_image") || !hasNote(cf.notes, "CSV-style double quotes") {
+		!hasNote(cf.notes, "non-standard columns kept as extra columns: DOI, title_image") || !hasNote(cf.notes, "CSV-style double quotes") {
 		t.Errorf("askews: %d rows, notes %q", len(cf.rows), cf.notes)
 	}
 	if cf := file("chocula/kbart_Portico.txt"); len(cf.rejected) != 0 {

@@ -47,6 +47,11 @@ type dateResult struct {
 	// phrase for the repair note ("read as", "ambiguous ...", "invalid").
 	how     string
 	invalid bool
+	// normalized is set when the change is harmless: a time of day
+	// 00:00:00 dropped from a timestamp.
+	normalized bool
+	// reason says why the value was changed, for Problem.Reason.
+	reason string
 }
 
 // parse normalises one date value of field f (already trimmed). For a
@@ -62,7 +67,13 @@ func (p *dateParser) parse(f Field, s string) dateResult {
 	// Timestamps: 2008-05-19 00:00:00, 2008-05-19T00:00:00Z.
 	if len(s) > 10 && (s[10] == ' ' || s[10] == 'T') && isTimeSuffix(s[11:]) {
 		if y, m, d, ok := parseISO(s[:10]); ok && validISO(y, m, d) {
-			return readAs(s[:10])
+			r := readAs(s[:10])
+			r.reason = "a timestamp: its time of day is dropped"
+			if isMidnight(s[11:]) {
+				r.normalized = true
+				r.reason = "a timestamp at midnight: its time of day 00:00:00 is dropped"
+			}
+			return r
 		}
 		return invalidDate(s)
 	}
@@ -70,7 +81,9 @@ func (p *dateParser) parse(f Field, s string) dateResult {
 	if len(s) > 2 && s[0] == '[' && s[len(s)-1] == ']' {
 		inner := strings.TrimSpace(s[1 : len(s)-1])
 		if y, ok := atoiDigits(inner); ok && len(inner) == 4 && validDate(y, 0, 0) {
-			return readAs(inner)
+			r := readAs(inner)
+			r.reason = "a year in brackets"
+			return r
 		}
 		return invalidDate(s)
 	}
@@ -89,7 +102,9 @@ func (p *dateParser) parse(f Field, s string) dateResult {
 	if r, ok := p.parseRange(f, s); ok {
 		return r
 	}
-	if strings.IndexByte(s, '/') >= 0 || strings.Count(s, ".") == 2 {
+	// Numbers separated by slashes or dots; a value with letters goes on
+	// to textYear ("1905 Jan.-Mar." has two dots but is not d.m.y).
+	if (strings.IndexByte(s, '/') >= 0 || strings.Count(s, ".") == 2) && !hasLetter(s) {
 		return p.parseSlash(s)
 	}
 	// Loose ISO: 2010-1-5, 2010-01.
@@ -110,30 +125,20 @@ func (p *dateParser) parse(f Field, s string) dateResult {
 	return textYear(f, s)
 }
 
-// textYear reads the year out of a value that starts with one and goes on
-// in words ("1929 Jan.-June", "1901 September 21 - 1909"). For
-// date_last_issue_online a year ending the value is preferred.
-func textYear(f Field, s string) dateResult {
-	const how = "is not a date but names a year: read as"
-	if f == DateLastIssueOnline && len(s) > 5 {
-		if y := s[len(s)-4:]; isDigits(y) && !isDigit(s[len(s)-5]) && isDigits(s[:4]) {
-			if n, _ := atoiDigits(y); validDate(n, 0, 0) {
-				return dateResult{norm: y, how: how}
-			}
-		}
-	}
-	if len(s) > 5 && isDigits(s[:4]) && (s[4] == ' ' || s[4] == ',') && hasLetter(s[5:]) {
-		if n, _ := atoiDigits(s[:4]); validDate(n, 0, 0) {
-			return dateResult{norm: s[:4], how: how}
-		}
-	}
-	return invalidDate(s)
-}
-
 // hasLetter reports whether s has an ASCII letter.
 func hasLetter(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i] | 0x20; c >= 'a' && c <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+// hasDigit reports whether s has an ASCII digit.
+func hasDigit(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isDigit(s[i]) {
 			return true
 		}
 	}
@@ -171,6 +176,7 @@ func (p *dateParser) parseNumber(s string) dateResult {
 			if validDate(t.Year(), 0, 0) {
 				r := readAs(formatDate(t.Year(), int(t.Month()), t.Day()))
 				r.how = "read as an Excel serial day number:"
+				r.reason = "an Excel serial day number"
 				return r
 			}
 		}
@@ -199,7 +205,8 @@ func (p *dateParser) parseRange(f Field, s string) (dateResult, bool) {
 	if f == DateLastIssueOnline {
 		y, which = b, "last"
 	}
-	return dateResult{norm: y, how: "is a range of years: read as its " + which + " year,"}, true
+	return dateResult{norm: y, how: "is a range of years: read as its " + which + " year,",
+		reason: "a range of years: its " + which + " year is used"}, true
 }
 
 // parseSlash reads dates written with slashes or dots: yyyy/mm/dd,
@@ -292,15 +299,45 @@ func (p *dateParser) parseSlash(s string) dateResult {
 	r := readAs(formatDate(y, m, d))
 	if how != "" {
 		r.how = how
+		r.reason = strings.TrimSuffix(how[len("is "):], ",")
 	}
 	return r
 }
 
 // readAs returns a successful result for a reformatted value.
-func readAs(norm string) dateResult { return dateResult{norm: norm, how: "read as"} }
+func readAs(norm string) dateResult {
+	return dateResult{norm: norm, how: "read as", reason: "not written YYYY, YYYY-MM or YYYY-MM-DD"}
+}
+
+// reasonWordDate is the Problem.Reason for a word in a date column.
+const reasonWordDate = "a word, not a date"
 
 // invalidDate returns the result for a value that is not a usable date.
-func invalidDate(string) dateResult { return dateResult{how: "is not a valid date", invalid: true} }
+// Its reason tells a word (free text, a publisher's name, "Serial") from a
+// malformed or impossible date.
+func invalidDate(s string) dateResult {
+	reason := "not a valid date (YYYY, YYYY-MM or YYYY-MM-DD with a year from 1000 to 2100)"
+	if hasLetter(s) && !hasDigit(s) {
+		reason = reasonWordDate
+	}
+	return dateResult{how: "is not a valid date", invalid: true, reason: reason}
+}
+
+// isMidnight reports whether the time part of a timestamp (see
+// isTimeSuffix) is midnight: 00:00, 00:00:00, 00:00:00.000, with or
+// without a zone.
+func isMidnight(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '0', ':', '.':
+		case 'Z', '+', '-':
+			return i > 0
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // parseISO parses the shape of canonical YYYY, YYYY-MM or YYYY-MM-DD. It
 // returns the numbers with -1 for the absent parts, so that an explicit 00

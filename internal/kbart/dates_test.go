@@ -67,6 +67,31 @@ func TestParseDate(t *testing.T) {
 		{"text with year", DateMonographPublishedPrint, "1929 Jan.-June", "1929", "is not a date but names a year: read as"},
 		{"text with years first", DateMonographPublishedPrint, "1901 September 21 - 1909", "1901", "names a year"},
 		{"text with years last", DateLastIssueOnline, "1901 September 21 - 1909", "1909", "names a year"},
+		// Archive lists (AM Digital): months with dots are not d.m.y.
+		{"months with dots", DateMonographPublishedPrint, "1905 Jan.-Mar.", "1905", "names a year"},
+		{"months with dots last", DateLastIssueOnline, "1905 Jan.-Mar.", "1905", "names a year"},
+		{"months with dots, no dash", DateMonographPublishedPrint, "1900 Jan. Mar.", "1900", "names a year"},
+		{"months across years", DateMonographPublishedPrint, "1853 Sept.-1854 Jan.", "1853", "names a year"},
+		{"months across years last", DateLastIssueOnline, "1853 Sept.-1854 Jan.", "1854", "names a year"},
+		{"spaced months across years", DateMonographPublishedPrint, "1865 Nov. - 1867 Mar.", "1865", "names a year"},
+		{"days after months", DateMonographPublishedPrint, "1884 Nov.15-1885 Feb.26", "1884", "names a year"},
+		{"days after months last", DateLastIssueOnline, "1884 Nov.15-1885 Feb.26", "1885", "names a year"},
+		{"range then month", DateMonographPublishedPrint, "1883-1884 June", "1883", "names a year"},
+		{"range then month last", DateLastIssueOnline, "1883-1884 June", "1884", "names a year"},
+		{"list of years", DateMonographPublishedOnline, "1873, 1885-1887", "1873", "names a year"},
+		{"list of years last", DateLastIssueOnline, "1873, 1885-1887", "1887", "names a year"},
+		{"bracketed last year", DateMonographPublishedPrint, "1896-[1901]", "1896", "names a year"},
+		{"bracketed last year last", DateLastIssueOnline, "1896-[1901]", "1901", "names a year"},
+		{"months before year", DateMonographPublishedPrint, "Jul-Sep 1853", "1853", "names a year"},
+		{"full month names", DateFirstIssueOnline, "March 1999 - October 2001", "1999", "names a year"},
+		{"circa", DateMonographPublishedPrint, "ca. 1850", "1850", "names a year"},
+		{"misspelt month after a year", DateMonographPublishedPrint, "1881 Julu-Dec.", "1881", "names a year"},
+		{"word", DateMonographPublishedPrint, "Corwin", "", "is not a valid date"},
+		{"words around a year", DateFirstIssueOnline, "Coverage from 1990", "", "is not a valid date"},
+		{"word with month names only", DateFirstIssueOnline, "Jan.-Mar.", "", "is not a valid date"},
+		{"year out of range in words", DateMonographPublishedPrint, "0905 Jan.-Mar.", "", "is not a valid date"},
+		{"day number too big", DateMonographPublishedPrint, "Jan 45 1905", "", "is not a valid date"},
+		{"midnight timestamp with zone", DateMonographPublishedPrint, "2008-05-19T00:00:00Z", "2008-05-19", "read as"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -80,6 +105,54 @@ func TestParseDate(t *testing.T) {
 			}
 			if tt.how == "" && got.how != "" || !strings.Contains(got.how, tt.how) {
 				t.Errorf("parse(%q).how = %q, want %q", tt.in, got.how, tt.how)
+			}
+			if got.how != "" && got.reason == "" {
+				t.Errorf("parse(%q) has no reason", tt.in)
+			}
+		})
+	}
+}
+
+// TestDateProblems checks the kind and reason of the problem each date
+// change gives: a midnight time of day is a normalisation, a word is
+// flagged and cleared.
+func TestDateProblems(t *testing.T) {
+	tests := []struct {
+		name  string
+		field Field
+		in    string
+		want  Problem
+	}{
+		{"midnight", DateMonographPublishedPrint, "2008-05-19 00:00:00",
+			Problem{Kind: Normalized, Action: "read as 2008-05-19", Reason: "time of day 00:00:00 is dropped"}},
+		{"time of day", DateMonographPublishedPrint, "2008-05-19 12:30:00",
+			Problem{Kind: Repaired, Action: "read as 2008-05-19", Reason: "a timestamp: its time of day is dropped"}},
+		{"slash date", DateFirstIssueOnline, "15/11/2010",
+			Problem{Kind: Repaired, Action: "read as 2010-11-15", Reason: "not written YYYY, YYYY-MM or YYYY-MM-DD"}},
+		{"months in words", DateMonographPublishedPrint, "1905 Jan.-Mar.",
+			Problem{Kind: Repaired, Action: "read as 1905", Reason: "not a date but names a year"}},
+		{"years in words, last", DateLastIssueOnline, "1853 Sept.-1854 Jan.",
+			Problem{Kind: Repaired, Action: "read as 1854", Reason: "names years: the last one is used"}},
+		{"range", DateMonographPublishedPrint, "1848-1857",
+			Problem{Kind: Repaired, Action: "read as 1848", Reason: "a range of years: its first year is used"}},
+		{"word", DateMonographPublishedPrint, "Monograph",
+			Problem{Kind: Flagged, Action: "cleared", Reason: "a word, not a date"}},
+		{"impossible date", DateFirstIssueOnline, "0000-00-00",
+			Problem{Kind: Flagged, Action: "cleared", Reason: "not a valid date"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			row := readRow(t, map[Field]string{tt.field: tt.in, PublicationType: "serial"})
+			want := tt.want
+			want.Field, want.Original = tt.field.String(), tt.in
+			if !hasProblem(row.Problems, want) {
+				t.Errorf("problems %+v lack %+v", row.Problems, want)
+			}
+			if got, msg := len(row.Repairs), want.Kind != Normalized; msg != (got == 1) {
+				t.Errorf("repairs %q", row.Repairs)
+			}
+			if want.Kind == Flagged && row.Values[tt.field] != "" {
+				t.Errorf("%s kept: %q", tt.field, row.Values[tt.field])
 			}
 		})
 	}

@@ -4,17 +4,26 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzReader feeds arbitrary input to the Reader. The seed corpus is in
 // testdata/fuzz/FuzzReader. For every input: no panic; NewReader either
-// accepts it or refuses it with ErrNotKBART; every row has a title and no
-// tab or line break in its values; and writing the rows with Writer and
-// reading them again gives the same values, with no row rejected.
+// accepts it or refuses it with ErrNotKBART; every row has a title, no tab
+// or line break in its values or extra values, as many extra values as the
+// reader has extra columns, none longer than 10,000 characters, and
+// problems that agree with its repair messages (see checkProblems); every
+// rejected row has a line, a reason and a Problem of kind Rejected; and
+// writing the rows with Writer, extra columns included, and reading them
+// again gives the same extra columns and the same values, with no row
+// rejected.
 func FuzzReader(f *testing.F) {
 	f.Add([]byte(stdHeader + "\nA\t0317-8471\n"))
+	f.Add([]byte("publication_title\tdoi\tDOI\t\tcoverage_notes\tnotes\nA\t\"x\"\t y \tz\tc\tn\n"))
+	f.Add([]byte(stdHeader + "\tbestppn\n#N/A\t\t9781452205786\n\"A\tB\"\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t1\n"))
 	f.Fuzz(checkRoundTrip)
 }
 
@@ -28,10 +37,14 @@ func checkRoundTrip(t *testing.T, data []byte) {
 		return
 	}
 	rows := readRows(t, r, false)
+	extra := r.ExtraColumns()
 	var b bytes.Buffer
-	w := NewWriter(&b)
+	w := NewWriter(&b, extra...)
 	for _, row := range rows {
-		if err := w.Write(row.Values[:]); err != nil {
+		if len(row.Extra) != len(extra) {
+			t.Fatalf("line %d: %d extra values for %d extra columns", row.Line, len(row.Extra), len(extra))
+		}
+		if err := w.Write(append(row.Values[:], row.Extra...)); err != nil {
 			t.Fatalf("Write: %v", err)
 		}
 	}
@@ -42,6 +55,9 @@ func checkRoundTrip(t *testing.T, data []byte) {
 	if err != nil {
 		t.Fatalf("re-reading the written file: %v\n%q", err, b.String())
 	}
+	if got := r2.ExtraColumns(); !slices.Equal(got, extra) {
+		t.Fatalf("extra columns changed in the round trip:\nfirst  %q\nsecond %q", extra, got)
+	}
 	again := readRows(t, r2, true)
 	if len(again) != len(rows) {
 		t.Fatalf("re-read %d rows, wrote %d\n%q", len(again), len(rows), b.String())
@@ -49,6 +65,9 @@ func checkRoundTrip(t *testing.T, data []byte) {
 	for i := range rows {
 		if rows[i].Values != again[i].Values {
 			t.Fatalf("row %d changed in the round trip:\nfirst  %q\nsecond %q", i, rows[i].Values, again[i].Values)
+		}
+		if !slices.Equal(rows[i].Extra, again[i].Extra) {
+			t.Fatalf("row %d: extra values changed in the round trip:\nfirst  %q\nsecond %q", i, rows[i].Extra, again[i].Extra)
 		}
 	}
 }
@@ -75,9 +94,13 @@ func TestRoundTripTricky(t *testing.T) {
 		h + "\"a\"\"\t\t\t\n",
 		h + "x\t\t\t\"\"\"\n",
 		h + "x\t\t \"\t\"\n",
+		h + "\"&quot;Ihre Werte, bitte!&quot;\"\t\t\t\n",
+		h + "&quot;x\t\t\t\n",
+		"publication_title\tx\tX\t\t\"\"\"y\"\ncolumn_4\t\"a\t b\"\t\t\n",
+		"publication_title\tcoverage_notes\tnotes\tdoi\nx\tc\tn\td\ny\t\tn\t\"\n",
 	}
 	for _, in := range inputs {
-		t.Run(in[len(h):], func(t *testing.T) { checkRoundTrip(t, []byte(in)) })
+		t.Run(strings.TrimPrefix(in, h), func(t *testing.T) { checkRoundTrip(t, []byte(in)) })
 	}
 }
 
@@ -96,7 +119,8 @@ func readRows(t *testing.T, r *Reader, strict bool) []Row {
 			if strict {
 				t.Fatalf("re-read rejected a row: %v", re)
 			}
-			if re.Reason == "" || re.Line <= 0 {
+			if re.Reason == "" || re.Line <= 0 || re.Problem.Kind != Rejected || re.Problem.Reason == "" ||
+				re.Problem.Action == "" || len(re.Problem.Original) > maxOriginal {
 				t.Fatalf("bad RowError %+v", re)
 			}
 			continue
@@ -112,6 +136,12 @@ func readRows(t *testing.T, r *Reader, strict bool) []Row {
 				t.Fatalf("line %d: %s %q holds a tab or line break", row.Line, Field(f), v)
 			}
 		}
+		for i, v := range row.Extra {
+			if strings.ContainsAny(v, "\t\r\n") || utf8.RuneCountInString(v) > maxExtraLen {
+				t.Fatalf("line %d: extra value %d %q holds a tab or line break, or is too long", row.Line, i, v)
+			}
+		}
+		checkProblems(t, row)
 		rows = append(rows, row)
 	}
 }

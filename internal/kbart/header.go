@@ -2,7 +2,6 @@ package kbart
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -36,6 +35,16 @@ type columnMap struct {
 	rawWidth int     // number of header columns, trailing empty ones included
 	width    int     // number of header columns without trailing empty ones
 	lastStd  int     // index of the last column mapped to a field
+	// owner is the header column of each field, or -1 when the file does
+	// not have it. Further columns read as notes are in cols only.
+	owner [NumFields]int
+	// extra is the index in extraNames of each header column kept as an
+	// extra column, or -1.
+	extra      []int
+	extraNames []string
+	// nearPubType and nearURL are the fields near publication_type and
+	// title_url, for mayBeShifted (see nearFields).
+	nearPubType, nearURL []Field
 }
 
 // normalizeName returns the comparable form of a header name: trimmed,
@@ -94,10 +103,11 @@ func squash(s string) string {
 // publication_title column.
 func parseHeader(line string) (columnMap, []string, error) {
 	raw := strings.Split(line, "\t")
-	m := columnMap{cols: make([]Field, len(raw)), rawWidth: len(raw), lastStd: -1}
+	m := columnMap{cols: make([]Field, len(raw)), extra: make([]int, len(raw)), rawWidth: len(raw), lastStd: -1}
 	names := make([]string, len(raw))
 	for i, r := range raw {
 		names[i] = normalizeName(r)
+		m.cols[i], m.extra[i] = -1, -1
 	}
 	m.width = len(names)
 	for m.width > 0 && names[m.width-1] == "" {
@@ -111,61 +121,66 @@ func parseHeader(line string) (columnMap, []string, error) {
 		}
 		notes = append(notes, fmt.Sprintf("%d %s at the end of the header ignored", n, what))
 	}
-	// Standard names claim their fields first, then variants, so that a
-	// file with both notes and coverage_notes uses notes.
-	owner := [NumFields]int{}
-	for f := range owner {
-		owner[f] = -1
+	// Standard names claim their fields first, then variants. Every column
+	// read as notes is kept (notes and the Phase I coverage_notes): their
+	// values are joined.
+	for f := range m.owner {
+		m.owner[f] = -1
 	}
-	var extra, unnamed, variants, dups []string
+	var extra []int
+	var variants, dups []string
+	joined := false
 	for pass := 0; pass < 2; pass++ {
 		for i := 0; i < m.width; i++ {
 			name := names[i]
 			f, variant, ok := lookupName(name)
-			if pass == 0 {
-				m.cols[i] = -1
-				switch {
-				case name == "":
-					unnamed = append(unnamed, strconv.Itoa(i+1))
-				case !ok:
-					extra = append(extra, name)
-				}
+			if pass == 0 && !ok {
+				extra = append(extra, i)
 			}
 			if !ok || variant != (pass == 1) {
 				continue
 			}
-			if owner[f] >= 0 {
-				dups = append(dups, fmt.Sprintf("%s (column %d, %q) is a duplicate of column %d: ignored", f, i+1, name, owner[f]+1))
+			switch {
+			case m.owner[f] < 0:
+				m.owner[f] = i
+			case f == Notes:
+				joined = true
+			default:
+				dups = append(dups, fmt.Sprintf("%s (column %d, %q) is a duplicate of column %d: ignored", f, i+1, name, m.owner[f]+1))
 				continue
 			}
-			owner[f] = i
 			m.cols[i] = f
 			if variant {
 				variants = append(variants, fmt.Sprintf("column %q read as %s", name, f))
 			}
 		}
 	}
-	for i := m.width; i < len(m.cols); i++ {
-		m.cols[i] = -1
-	}
-	if owner[PublicationTitle] < 0 {
+	if m.owner[PublicationTitle] < 0 {
 		return m, nil, fmt.Errorf("%w: no publication_title column in the header line %s", ErrNotKBART, quoteShort(line))
 	}
-	for _, i := range owner {
-		m.lastStd = max(m.lastStd, i)
+	for i, f := range m.cols {
+		if f >= 0 {
+			m.lastStd = max(m.lastStd, i)
+		}
 	}
 	notes = append(notes, variants...)
 	notes = append(notes, dups...)
-	if len(unnamed) > 0 {
-		notes = append(notes, "columns without a name ignored: "+strings.Join(unnamed, ", "))
+	if joined {
+		var cols []string
+		for i, f := range m.cols {
+			if f == Notes {
+				cols = append(cols, fmt.Sprintf("%d (%q)", i+1, names[i]))
+			}
+		}
+		notes = append(notes, fmt.Sprintf("columns %s and %s are read as notes: a row's values are joined with \"; \" when they differ",
+			strings.Join(cols[:len(cols)-1], ", "), cols[len(cols)-1]))
 	}
-	if len(extra) > 0 {
-		notes = append(notes, "non-standard columns ignored: "+listNames(extra))
-	}
+	notes = append(notes, m.keepExtra(raw, extra)...)
+	m.nearPubType, m.nearURL = m.nearFields(PublicationType), m.nearFields(TitleURL)
 	var missing []string
 	phaseI := true
 	for f := range NumFields {
-		if owner[f] >= 0 {
+		if m.owner[f] >= 0 {
 			if int(f) >= phaseIFields {
 				phaseI = false
 			}

@@ -31,9 +31,17 @@ type Row struct {
 	// Values holds the normalised values in standard order; a field the
 	// file does not have is "".
 	Values [NumFields]string
-	// Repairs has one human-readable message per change or warning, each
-	// naming the field and the original value. It is nil for a clean row.
+	// Extra holds the values of the file's non-standard columns, in the
+	// order of Reader.ExtraColumns (same length), cleaned like the other
+	// values. It is nil when the file has no such column.
+	Extra []string
+	// Repairs has one human-readable message per repair or warning (the
+	// Repaired and Flagged problems), each naming the field and the
+	// original value. It is nil for a row that has neither.
 	Repairs []string
+	// Problems lists every problem of the row, normalisations included, in
+	// the order they were found. It is nil for a clean row.
+	Problems []Problem
 }
 
 // RowError reports a rejected row. Next returns it and the caller may keep
@@ -41,11 +49,34 @@ type Row struct {
 type RowError struct {
 	Line   int    // 1-based physical line number
 	Reason string // what is wrong, for a person to act on
+	// Problem says the same for a program: its Kind is Rejected and its
+	// Field the field at fault, or "" when the row as a whole is.
+	Problem Problem
+	// Values holds the row's values as far as they could be read, in
+	// standard order and cleaned but not normalised (best effort: some may
+	// be empty or misplaced), so that a caller can tell which title the row
+	// stood for by its title_id, identifiers and URL.
+	Values [NumFields]string
 }
 
 // Error returns "line N: reason".
 func (e *RowError) Error() string {
 	return "line " + strconv.Itoa(e.Line) + ": " + e.Reason
+}
+
+// reject returns the *RowError for a row rejected because of field f
+// (noField for the whole row). reason is the short reason of the Problem;
+// the RowError's reason adds detail, such as the row's identifiers.
+func reject(line int, f Field, orig, reason, detail string, v *[NumFields]string) *RowError {
+	e := &RowError{Line: line, Reason: reason + detail}
+	e.Problem = Problem{Kind: Rejected, Original: cutBytes(orig, maxOriginal), Action: "row rejected", Reason: reason}
+	if f != noField {
+		e.Problem.Field = f.String()
+	}
+	if v != nil {
+		e.Values = *v
+	}
+	return e
 }
 
 // Reader reads and normalises the rows of a KBART file. Create one with
@@ -65,6 +96,8 @@ type Reader struct {
 	// pending holds lines read ahead while looking for the end of a
 	// quoted value that spans lines.
 	pending []pendingLine
+	// extraSlab holds Row.Extra values handed out by newExtra.
+	extraSlab []string
 }
 
 // pendingLine is a line read ahead, with its line number.
@@ -78,7 +111,8 @@ const maxJoinLines = 4
 
 // File-level notes given at most once while reading (Reader.noted).
 const (
-	notedQuoted uint8 = 1 << iota
+	notedQuoted  uint8 = 1 << iota // CSV-style quotes removed
+	notedPubType                   // empty publication_type inferred
 )
 
 // NewReader reads the start of r, handling byte-order marks and UTF-16,
@@ -145,15 +179,17 @@ func NewReader(r io.Reader) (*Reader, error) {
 }
 
 // FileNotes returns notes about the whole file: encoding repairs, columns
-// ignored, missing or renamed, a Phase I header, skipped preamble lines,
-// and notes on quirks seen in every row (given once, when first seen, so
-// the list may grow while reading; call it after io.EOF for all of them).
+// ignored, kept as extra columns, missing or renamed, a Phase I header,
+// skipped preamble lines, and notes on quirks seen in every row (given
+// once, when first seen, so the list may grow while reading; call it after
+// io.EOF for all of them).
 func (r *Reader) FileNotes() []string { return r.notes }
 
 // Next returns the next row. It returns io.EOF at the end of the input and
 // a *RowError for a rejected row, after which the caller may call Next
 // again. A repeated header line is reported as a *RowError with the reason
-// "repeated header line skipped". Any other error is a fatal read error.
+// "repeated header line skipped" (and the Problem reason "repeated header
+// line"). Any other error is a fatal read error.
 func (r *Reader) Next() (Row, error) {
 	if r.err != nil {
 		return Row{}, r.err
@@ -166,15 +202,11 @@ func (r *Reader) Next() (Row, error) {
 		if isBlank(b) {
 			continue
 		}
-		var joined string
+		var joined joinedLines
 		if opensQuotedValue(b) {
 			b, joined = r.joinQuoted(b, line)
 		}
-		row, err := r.parseLine(b, line)
-		if joined != "" && err == nil {
-			row.Repairs = append([]string{joined}, row.Repairs...)
-		}
-		return row, err
+		return r.parseLine(b, line, joined)
 	}
 	if err := r.sc.Err(); err != nil {
 		r.err = r.fatal(err)
@@ -208,13 +240,17 @@ func opensQuotedValue(b []byte) bool {
 	return len(last) > 0 && last[0] == '"' && bytes.Count(last, []byte{'"'})%2 == 1
 }
 
+// joinedLines says which lines joinQuoted joined into one; last is 0 when
+// it joined none.
+type joinedLines struct{ first, last int }
+
 // joinQuoted joins a line that leaves a quoted value open with the
 // following lines when one of the next maxJoinLines lines closes it (its
 // first field holds an odd number of double quotes) and the lines between
 // have no tab. The line break becomes a space. Otherwise the lines read
-// ahead are queued and the line is returned unchanged. The second result is
-// the repair note for a join.
-func (r *Reader) joinQuoted(b []byte, line int) ([]byte, string) {
+// ahead are queued and the line is returned unchanged. The second result
+// says which lines were joined.
+func (r *Reader) joinQuoted(b []byte, line int) ([]byte, joinedLines) {
 	b = bytes.Clone(b)
 	var ahead []pendingLine
 	for len(ahead) < maxJoinLines {
@@ -232,14 +268,14 @@ func (r *Reader) joinQuoted(b []byte, line int) ([]byte, string) {
 			for _, p := range ahead {
 				b = append(append(b, ' '), p.b...)
 			}
-			return b, fmt.Sprintf("line break inside a quoted value: lines %d to %d joined", line, nline)
+			return b, joinedLines{line, nline}
 		}
 		if tab >= 0 {
 			break
 		}
 	}
 	r.pending = append(ahead, r.pending...)
-	return b, ""
+	return b, joinedLines{}
 }
 
 // fatal wraps a read error with the line it happened after.
@@ -300,56 +336,83 @@ func fieldLimit(f Field) kb.TextLimit {
 	return kb.LimitText
 }
 
-// parseLine turns one non-blank data line into a Row or a *RowError.
-func (r *Reader) parseLine(b []byte, line int) (Row, error) {
+// parseLine turns one non-blank data line into a Row or a *RowError. joined
+// says which lines joinQuoted joined to make it.
+func (r *Reader) parseLine(b []byte, line int, joined joinedLines) (Row, error) {
 	s := string(b)
+	var p rowProblems
+	p.extraNames = r.m.extraNames
+	if joined.last != 0 {
+		p.add(Repaired, noField, "", fmt.Sprintf("lines %d to %d joined", joined.first, joined.last), "line break inside a quoted value",
+			fmt.Sprintf("line break inside a quoted value: lines %d to %d joined", joined.first, joined.last))
+	}
 	if strings.HasPrefix(s, "\uFEFF") {
 		s = s[3:] // a byte order mark left by concatenating files
+		p.add(Normalized, noField, "", "removed", "byte order mark at the start of the line (left by joining files)", "")
 	}
 	fields, flags := splitTabs(s, r.fields[:0])
 	r.fields = fields
 	valid := flags&flagHigh == 0 || utf8.ValidString(s)
-	n := len(fields)
 	m := &r.m
-	if n == 1 && m.width > 1 {
-		return Row{}, &RowError{Line: line, Reason: fmt.Sprintf(
-			"line has no tab (one field where the header has %d columns): not a KBART row: %s", m.width, quoteShort(s))}
+	if len(fields) == 1 && m.width > 1 {
+		var v [NumFields]string
+		if f := m.cols[0]; f >= 0 {
+			v[f] = r.cleanForError(s, f)
+		}
+		return Row{}, reject(line, noField, s, fmt.Sprintf("line has no tab (one field where the header has %d columns): not a KBART row", m.width),
+			": "+quoteShort(s), &v)
 	}
-	row := Row{Line: line}
-	var rep []string
+	fields = r.mergeQuotedTabs(fields, &p)
 	off := 0
 	if r.isShifted(fields) {
 		off = 1
-		rep = append(rep, "row starts with an extra empty field: values moved one column to the left")
+		p.add(Repaired, noField, cutBytes(s, maxOriginal), "moved one column left", "row starts with an extra empty field",
+			"row starts with an extra empty field: values moved one column to the left")
+	}
+	n := len(fields)
+	row := Row{Line: line}
+	if len(m.extraNames) > 0 {
+		row.Extra = r.newExtra(len(m.extraNames))
 	}
 	for i := 0; i < m.rawWidth && i+off < n; i++ {
-		f := m.cols[i]
-		if f < 0 {
+		f, x := m.cols[i], m.extra[i]
+		if f < 0 && x < 0 {
 			continue
 		}
 		v := fields[i+off]
-		fl := flags
-		legacy := ""
-		if !valid && !utf8.ValidString(v) {
-			v, legacy = decodeLegacy(v, r.macRoman)
-			r.macRoman = legacy == "Mac OS Roman"
-			fl = lineFlags(v)
-		}
-		if fl&(flagCtl|flagC3|flagAmp) != 0 || needsTrim(v) {
+		switch {
+		case !valid:
+			v = r.cleanLegacy(v, line, f, x, &p)
+		case flags&(flagCtl|flagC3|flagAmp) != 0 || needsTrim(v):
 			orig := v
 			var kinds uint8
-			v, kinds = cleanValue(v, fl, f == PublicationTitle || f == PublisherName)
-			if kinds != 0 {
-				rep = r.noteClean(rep, line, f, orig, v, kinds)
+			if v, kinds = cleanValue(v, flags, f == PublicationTitle || f == PublisherName); kinds != 0 {
+				r.noteClean(&p, line, f, x, orig, v, kinds)
 			}
 		}
-		if legacy != "" {
-			rep = append(rep, f.String()+" is not valid UTF-8: read as "+legacy+": "+quoteShort(v))
+		switch {
+		case x >= 0:
+			if len(v) <= maxExtraLen {
+				row.Extra[x] = v
+				break
+			}
+			if c, cut := cutExtra(v); cut {
+				p.addExtra(Repaired, x, v, fmt.Sprintf("cut to %d characters", maxExtraLen), "value too long",
+					fmt.Sprintf("%s (%d characters) cut to %d characters", m.extraNames[x], utf8.RuneCountInString(v), maxExtraLen))
+				v = c
+			}
+			row.Extra[x] = v
+		case f == Notes && row.Values[Notes] != "":
+			if v != "" && v != row.Values[Notes] {
+				p.add(Normalized, Notes, v, "joined", "the file has several notes columns (notes, coverage_notes)", "")
+				row.Values[Notes] += "; " + v
+			}
+		default:
+			row.Values[f] = v
 		}
-		row.Values[f] = v
 	}
 	if got := n - off; got < m.rawWidth && m.lastStd >= got {
-		rep = append(rep, fmt.Sprintf("row has %d fields where the header has %d: the missing fields are empty", got, m.width))
+		p.add(Normalized, noField, "", "missing fields read as empty", fmt.Sprintf("row has %d fields where the header has %d", got, m.width), "")
 	} else if got > m.rawWidth {
 		var dropped []string
 		for _, v := range fields[m.rawWidth+off:] {
@@ -358,24 +421,82 @@ func (r *Reader) parseLine(b []byte, line int) (Row, error) {
 			}
 		}
 		if len(dropped) > 0 {
-			rep = append(rep, fmt.Sprintf("row has %d fields where the header has %d: extra values dropped: %s",
-				got, m.width, strings.Join(dropped, ", ")))
+			msg := fmt.Sprintf("row has %d fields where the header has %d: extra values dropped: %s", got, m.width, strings.Join(dropped, ", "))
+			p.add(Flagged, noField, strings.Join(dropped, ", "), "extra values dropped", fmt.Sprintf("row has %d fields where the header has %d", got, m.width), msg)
 		}
 	}
 	if isRepeatedHeader(&row.Values) {
-		return Row{}, &RowError{Line: line, Reason: reasonRepeatedHeader}
+		e := reject(line, noField, s, "repeated header line", "", &row.Values)
+		e.Reason = reasonRepeatedHeader
+		return Row{}, e
 	}
-	if row.Values[PublicationTitle] == "" {
-		return Row{}, &RowError{Line: line, Reason: "publication_title is empty" + describeRow(&row.Values)}
+	if sh, ok := r.detectShift(fields[off:], &row.Values); ok {
+		reason := sh.reason()
+		if t := row.Values[PublicationTitle]; isSpreadsheetError(t) {
+			reason += "; besides, its publication_title is " + quoteShort(t) + ", a spreadsheet error value"
+		}
+		sh.realign(fields[off:], &row.Values)
+		return Row{}, reject(line, noField, s, reason, describeRow(&row.Values), &row.Values)
+	}
+	switch t := row.Values[PublicationTitle]; {
+	case t == "":
+		return Row{}, reject(line, PublicationTitle, "", "publication_title is empty", describeRow(&row.Values), &row.Values)
+	case t[0] == '#' && isSpreadsheetError(t):
+		return Row{}, reject(line, PublicationTitle, t, "publication_title is "+quoteShort(t)+", a spreadsheet error value, not a title",
+			describeRow(&row.Values), &row.Values)
 	}
 	for f := range row.Values {
 		if e := fieldLimit(Field(f)).Exceeded(row.Values[f]); e != "" {
-			return Row{}, &RowError{Line: line, Reason: Field(f).String() + " " + e + describeRow(&row.Values)}
+			return Row{}, reject(line, Field(f), row.Values[f], Field(f).String()+" "+e, describeRow(&row.Values), &row.Values)
 		}
 	}
-	rep = r.normalize(&row.Values, rep)
-	row.Repairs = rep
+	// A value starting with "#" may be a spreadsheet error.
+	r.normalize(&row.Values, line, strings.IndexByte(s, '#') >= 0, &p)
+	row.Repairs, row.Problems = p.rep, p.probs
 	return row, nil
+}
+
+// cleanLegacy returns the clean value of one field of a line that is not
+// valid UTF-8: decoded when the field itself is not (see decodeLegacy),
+// then trimmed and unquoted (see cleanValue). f is the field of its
+// column, or -1 for extra column x.
+func (r *Reader) cleanLegacy(v string, line int, f Field, x int, p *rowProblems) string {
+	legacy := ""
+	if !utf8.ValidString(v) {
+		v, legacy = decodeLegacy(v, r.macRoman)
+		r.macRoman = legacy == "Mac OS Roman"
+	}
+	if flags := lineFlags(v); flags&(flagCtl|flagC3|flagAmp) != 0 || needsTrim(v) {
+		orig := v
+		var kinds uint8
+		v, kinds = cleanValue(v, flags, f == PublicationTitle || f == PublisherName)
+		if kinds != 0 {
+			r.noteClean(p, line, f, x, orig, v, kinds)
+		}
+	}
+	if legacy != "" {
+		name := r.columnName(f, x)
+		p.addNamed(Repaired, name, v, "read as "+legacy, "not valid UTF-8", name+" is not valid UTF-8: read as "+legacy+": "+quoteShort(v))
+	}
+	return v
+}
+
+// cleanForError cleans the text of a rejected line, read as field f, for
+// RowError.Values.
+func (r *Reader) cleanForError(s string, f Field) string {
+	if !utf8.ValidString(s) {
+		s, _ = decodeLegacy(s, r.macRoman)
+	}
+	v, _ := cleanValue(s, lineFlags(s), f == PublicationTitle || f == PublisherName)
+	return v
+}
+
+// columnName names field f, or extra column x when f < 0.
+func (r *Reader) columnName(f Field, x int) string {
+	if f >= 0 {
+		return f.String()
+	}
+	return r.m.extraNames[x]
 }
 
 // needsTrim reports whether v may have white space or quotes to remove.
@@ -387,9 +508,10 @@ func needsTrim(v string) bool {
 	return c <= ' ' || c >= utf8.RuneSelf || c == '"' || d <= ' ' || d >= utf8.RuneSelf
 }
 
-// noteClean adds the repair notes for the lexical changes made to a value.
-// Removing CSV-style quotes is a file-level note, given once.
-func (r *Reader) noteClean(rep []string, line int, f Field, orig, v string, kinds uint8) []string {
+// noteClean records the problems for the lexical changes made to a value
+// of field f (or extra column x when f < 0). Removing CSV-style quotes is a
+// file-level note, given once.
+func (r *Reader) noteClean(p *rowProblems, line int, f Field, x int, orig, v string, kinds uint8) {
 	if kinds&cleanQuoted != 0 && r.noted&notedQuoted == 0 {
 		r.noted |= notedQuoted
 		r.notes = append(r.notes, fmt.Sprintf("values are wrapped in CSV-style double quotes (first on line %d): quotes removed", line))
@@ -404,26 +526,13 @@ func (r *Reader) noteClean(rep []string, line int, f Field, orig, v string, kind
 	if kinds&cleanControls != 0 {
 		what = append(what, "control characters replaced by spaces")
 	}
-	if len(what) == 0 {
-		return rep
+	name := r.columnName(f, x)
+	if len(what) > 0 {
+		how := strings.Join(what, ", ")
+		p.addNamed(Repaired, name, orig, "read as "+quoteShort(v), how, name+" "+quoteShort(orig)+": "+how+": "+quoteShort(v))
+	} else if kinds&cleanTrimmed != 0 {
+		p.addNamed(Normalized, name, orig, "trimmed", "white space around the value", "")
 	}
-	return append(rep, f.String()+" "+quoteShort(orig)+": "+strings.Join(what, ", ")+": "+quoteShort(v))
-}
-
-// isShifted reports whether a row has one extra, empty, leading field that
-// pushed every value one column to the right (seen in Portico files): the
-// row is one field longer than the header and the field that lands under
-// publication_title is empty while the next one is not an identifier.
-func (r *Reader) isShifted(fields []string) bool {
-	n := len(fields)
-	if n != r.m.rawWidth+1 && n != r.m.width+1 {
-		return false
-	}
-	if trimValue(fields[0]) != "" || r.m.cols[0] != PublicationTitle {
-		return false
-	}
-	next := trimValue(fields[1])
-	return next != "" && !looksLikeIdentifier(next)
 }
 
 // isRepeatedHeader reports whether the (cleaned) values of a row are a

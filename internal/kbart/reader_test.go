@@ -7,7 +7,12 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
+
+// lineAndReason compares RowErrors by line and reason only; their Problem
+// and Values are checked by TestRejectedProblems.
+var lineAndReason = cmpopts.IgnoreFields(RowError{}, "Problem", "Values")
 
 // result is everything a Reader returns for one input.
 type result struct {
@@ -266,10 +271,10 @@ func TestHeader(t *testing.T) {
 			noNote: "missing standard columns",
 		},
 		{
-			name:  "extra columns ignored",
+			name:  "extra columns kept",
 			in:    "publication_title\tbestppn\tonline_identifier\tdoi\nA\t123456789\t2434-561X\t10.1/x\n",
 			want:  map[Field]string{PublicationTitle: "A", OnlineIdentifier: "2434-561X"},
-			notes: []string{"non-standard columns ignored: bestppn, doi"},
+			notes: []string{"non-standard columns kept as extra columns: bestppn, doi"},
 		},
 		{
 			name: "missing columns",
@@ -285,10 +290,10 @@ func TestHeader(t *testing.T) {
 			notes: []string{`title_url (column 4, "title_url") is a duplicate of column 2: ignored`},
 		},
 		{
-			name:  "notes wins over coverage_notes",
+			name:  "notes and coverage_notes joined",
 			in:    "publication_title\tcoverage_notes\tnotes\nA\tcov\tnote\n",
-			want:  map[Field]string{PublicationTitle: "A", Notes: "note", PublicationType: "monograph"},
-			notes: []string{`notes (column 2, "coverage_notes") is a duplicate of column 3`},
+			want:  map[Field]string{PublicationTitle: "A", Notes: "cov; note", PublicationType: "monograph"},
+			notes: []string{`columns 2 ("coverage_notes") and 3 ("notes") are read as notes: a row's values are joined with "; " when they differ`},
 		},
 		{
 			name:  "trailing empty header columns",
@@ -346,7 +351,7 @@ func TestRepeatedHeader(t *testing.T) {
 		line(map[Field]string{PublicationTitle: "publication_title", OnlineIdentifier: "0317-8471"}) + "\n"
 	res := mustRead(t, in)
 	want := []*RowError{{Line: 3, Reason: "repeated header line skipped"}}
-	if diff := cmp.Diff(want, res.rejected); diff != "" {
+	if diff := cmp.Diff(want, res.rejected, lineAndReason); diff != "" {
 		t.Errorf("rejected (-want +got):\n%s", diff)
 	}
 	var titles []string
@@ -387,6 +392,12 @@ func TestValues(t *testing.T) {
 		{"double-escaped entity", PublicationTitle, "A &amp;amp; B", "A & B", "HTML entities decoded"},
 		{"control characters", Notes, "a\x01b\x7fc", "a b c", "control characters replaced by spaces"},
 		{"entity to tab", PublicationTitle, "a&#9;b&#10;c", "a b c", "HTML entities decoded"},
+		// A quote that an entity stands for is text, not CSV quoting (Askews).
+		{"quoted entity quotes", PublicationTitle, `"&quot;Ihre Werte, bitte!&quot;"`, `"Ihre Werte, bitte!"`, "HTML entities decoded"},
+		{"entity quotes", PublicationTitle, `&quot;Hamlet&quot;`, `"Hamlet"`, "HTML entities decoded"},
+		{"numeric entity quotes", PublicationTitle, `&#34;Hamlet&#34; and Macbeth`, `"Hamlet" and Macbeth`, "HTML entities decoded"},
+		{"doubled quotes around the value", PublicationTitle, `"""Ihre Werte, bitte!"""`, `"Ihre Werte, bitte!"`, ""},
+		{"entity quote inside", PublicationTitle, `"Der &quot;Fall&quot; X"`, `Der "Fall" X`, "HTML entities decoded"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -430,12 +441,14 @@ func TestRaggedRows(t *testing.T) {
 		want     map[Field]string
 		repair   string
 		noRepair string
+		problem  Problem // when set, one of the row's problems
 	}{
 		{
-			name:   "fewer fields",
-			in:     "A\t0317-8471",
-			want:   map[Field]string{PublicationTitle: "A", PrintIdentifier: "0317-8471"},
-			repair: "row has 2 fields where the header has 5: the missing fields are empty",
+			name:     "fewer fields",
+			in:       "A\t0317-8471",
+			want:     map[Field]string{PublicationTitle: "A", PrintIdentifier: "0317-8471"},
+			problem:  Problem{Kind: Normalized, Action: "missing fields read as empty", Reason: "row has 2 fields where the header has 5"},
+			noRepair: "row has",
 		},
 		{
 			name:     "fewer fields, only extra columns missing",
@@ -483,6 +496,9 @@ func TestRaggedRows(t *testing.T) {
 			if tt.noRepair != "" && hasNote(row.Repairs, tt.noRepair) {
 				t.Errorf("repairs %q have %q", row.Repairs, tt.noRepair)
 			}
+			if tt.problem.Kind != 0 && !hasProblem(row.Problems, tt.problem) {
+				t.Errorf("problems %+v lack %+v", row.Problems, tt.problem)
+			}
 		})
 	}
 }
@@ -505,7 +521,7 @@ func TestRejectedRows(t *testing.T) {
 		{Line: 5, Reason: `line has no tab (one field where the header has 25 columns): not a KBART row: "A title on a line of its own"`},
 		{Line: 7, Reason: `publication_title is empty (row has print_identifier "0317-8471")`},
 	}
-	if diff := cmp.Diff(want, res.rejected); diff != "" {
+	if diff := cmp.Diff(want, res.rejected, lineAndReason); diff != "" {
 		t.Errorf("rejected (-want +got):\n%s", diff)
 	}
 	if len(res.rows) != 1 || res.rows[0].Line != 6 {

@@ -283,6 +283,7 @@ const (
 	cleanMojibake                   // double-encoded UTF-8 repaired
 	cleanEntities                   // HTML entities decoded
 	cleanControls                   // control characters replaced
+	cleanTrimmed                    // white space removed around the value
 )
 
 // maxCleanRounds bounds the clean-up loop; each productive round shortens
@@ -295,6 +296,10 @@ const maxCleanRounds = 16
 // its whole line, a superset); entities says whether HTML entities are
 // decoded in this field. It returns the clean value and the kinds of change
 // made.
+//
+// CSV-style quotes are removed once, from the value as read: a quote that
+// decoding an entity produced ("&quot;Ihre Werte, bitte!&quot;") is part of
+// the text, not quoting, and is kept.
 func cleanValue(s string, flags uint8, entities bool) (string, uint8) {
 	var changed uint8
 	for round := 0; round < maxCleanRounds; round++ {
@@ -304,18 +309,22 @@ func cleanValue(s string, flags uint8, entities bool) (string, uint8) {
 				s, changed = t, changed|cleanControls
 			}
 		}
-		s = trimValue(s)
-		if t, ok := unquoteCSV(s); ok {
-			s, changed = trimValue(t), changed|cleanQuoted
+		if needsTrim(s) {
+			s, changed = trimNoting(s, changed)
+		}
+		if round == 0 && len(s) > 1 && s[0] == '"' {
+			if t, ok := unquoteCSV(s); ok {
+				s, changed = trimNoting(t, changed|cleanQuoted)
+			}
 		}
 		if flags&flagC3 != 0 {
 			if t := repairMojibake(s); t != s {
-				s, changed = trimValue(t), changed|cleanMojibake
+				s, changed = trimNoting(t, changed|cleanMojibake)
 			}
 		}
 		if entities && flags&flagAmp != 0 {
 			if t := unescapeHTML(s); t != s {
-				s, changed = trimValue(t), changed|cleanEntities
+				s, changed = trimNoting(t, changed|cleanEntities)
 			}
 		}
 		if s == prev {
@@ -323,6 +332,15 @@ func cleanValue(s string, flags uint8, entities bool) (string, uint8) {
 		}
 		// Repairs can reveal new characters; look at the value itself.
 		flags = lineFlags(s) | flagCtl
+	}
+	return s, changed
+}
+
+// trimNoting trims s, adding cleanTrimmed to changed when that changed it.
+// Callers test needsTrim first: most values need no trimming.
+func trimNoting(s string, changed uint8) (string, uint8) {
+	if t := trimValue(s); len(t) != len(s) {
+		return t, changed | cleanTrimmed
 	}
 	return s, changed
 }
