@@ -134,3 +134,41 @@ func TestExportUsageErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestExportExtraColumns: a KBART file's non-standard columns are kept by
+// the import and come back in the export, after the standard ones and
+// kbserver's own, with the values of each row; a package imported again
+// without them gives them up.
+func TestExportExtraColumns(t *testing.T) {
+	db := tempDB(t)
+	header := strings.Join(kb.HoldingColumns[:kb.KBARTFieldCount], "\t") + "\tzdb_id\tdoi_identifier\n"
+	row := func(title, id, zdb, doi string) string {
+		var f [kb.KBARTFieldCount]string
+		f[0], f[9], f[11], f[16] = title, "https://ex.example/"+id, id, "serial"
+		return strings.Join(f[:], "\t") + "\t" + zdb + "\t" + doi + "\n"
+	}
+	src := filepath.Join(t.TempDir(), "extra.txt")
+	if err := os.WriteFile(src, []byte(header+row("Zeitschrift", "z1", "2345678-9", "10.1000/z1")+row("Revue", "r1", "", "10.1000/r1")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	kbs(t, "customer", "add", "lib", "--db", db).mustSucceed(t, "customer add")
+	kbs(t, "import", "kbart", "--vendor", "Ex Press", "--package", "Extra", src, "--db", db).mustSucceed(t, "import")
+	st := openDB(t, db)
+	l, err := st.Packages(t.Context(), "lib", kb.PackageQuery{Search: "Extra", Page: kb.Page{Count: 10, Number: 1}})
+	if err != nil || len(l.Packages) != 1 {
+		t.Fatalf("packages %+v, %v", l, err)
+	}
+	if err := st.UpdatePackage(t.Context(), "lib", l.Packages[0].VendorID, l.Packages[0].ID, kb.PackageUpdate{Selected: true}); err != nil {
+		t.Fatal(err)
+	}
+	out := kbs(t, "export", "holdings", "lib", "--db", db).mustSucceed(t, "export").stdout
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if want := strings.Join(kb.HoldingColumns[:], "\t") + "\tzdb_id\tdoi_identifier"; len(lines) != 3 || lines[0] != want {
+		t.Fatalf("export:\n%s", out)
+	}
+	for i, want := range []string{"\tJournal\t2345678-9\t10.1000/z1", "\tJournal\t\t10.1000/r1"} {
+		if !strings.HasSuffix(lines[i+1], want) {
+			t.Errorf("row %d = %q, want it to end %q", i+1, lines[i+1], want)
+		}
+	}
+}

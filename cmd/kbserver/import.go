@@ -26,12 +26,19 @@ func contentTypeNames() []string {
 func packageTypeNames() []string { return []string{"Complete", "Selectable", "Variable"} }
 
 type importOptions struct {
-	vendor      string
-	pkg         string
-	contentType string
-	packageType string
-	quiet       bool
+	vendor        string
+	pkg           string
+	contentType   string
+	packageType   string
+	quiet         bool
+	dryRun        bool
+	allowRejected bool
+	report        string
 }
+
+// exitRejected is the exit status of an import that applied its rows but
+// had rows the reader rejected (without --allow-rejected).
+const exitRejected = 3
 
 func importKBARTCommand() *command {
 	return &command{
@@ -39,18 +46,35 @@ func importKBARTCommand() *command {
 		args:    "FILE...",
 		summary: "import KBART title lists into a package",
 		usesDB:  true,
-		about: `Import kbart makes the titles of one package exactly the rows of the given
-KBART files: new titles are added, changed ones updated, and titles no longer
-listed removed from the package. The vendor and the package are created when
-missing and reused by name. Several files are read in turn as one title
+		about: `Import kbart makes the titles of one package the rows of the given KBART
+files, keeping every customer's work. The vendor and the package are created
+when missing and reused by name. Several files are read in turn as one title
 list. FILE "-" reads standard input; a name ending in .gz is decompressed.
+
+Each row is matched to the package's titles by its title_id, then by ISSN or
+ISBN, then by name, publisher and type; a title_id (or, without one, a URL)
+that differs from the one the package holds tells distinct items of one
+name apart. New titles are added, changed ones updated (a rename or a
+corrected identifier reaches the title itself when this package created
+it), and titles no longer listed leave the package: the customers' selection
+and customisation of them are kept aside for 400 days and come back with the
+title. A row the reader rejects changes nothing and keeps the title it
+stands for; when it matches none, no title is removed. Every change is
+recorded (see kbserver changes).
 
 Every file is checked first: when one is not a KBART file (for example a
 comma-separated export), nothing is imported. Rows the reader repairs are
-imported, rejected rows are skipped; both are listed on stderr. The import
-is one transaction: it changes everything or nothing.`,
+imported; repaired and rejected rows are listed on stderr (the first 50;
+--report FILE writes all of them). The package changes in one short
+transaction at the end, so a running server's readers see it before or
+after, and its writers wait at most that long.
+
+Exit status: 0 when every row was imported; 3 when the import was applied
+but rows were rejected (0 with --allow-rejected); 1 when nothing was
+imported; 2 for a usage error.`,
 		example: `kbserver import kbart --vendor "Example Press" --package "Example Journals" --content-type ejournal titles.txt
-kbserver import kbart --vendor V --package P --package-type Complete part1.txt part2.txt.gz
+kbserver import kbart --vendor V --package P --dry-run titles-2026-12.txt
+kbserver import kbart --vendor V --package P --report problems.tsv --allow-rejected part1.txt part2.txt.gz
 zcat list.txt.gz | kbserver import kbart --vendor V --package P --quiet -`,
 		setup: func(c *cli, fs *flag.FlagSet) func([]string) error {
 			var o importOptions
@@ -59,6 +83,9 @@ zcat list.txt.gz | kbserver import kbart --vendor V --package P --quiet -`,
 			fs.StringVar(&o.contentType, "content-type", "unknown", "content `type`: "+strings.Join(contentTypeNames(), ", "))
 			fs.StringVar(&o.packageType, "package-type", "Selectable", "package `type`: "+strings.Join(packageTypeNames(), ", "))
 			fs.BoolVar(&o.quiet, "quiet", false, "do not list the problems of single rows (counts are still printed)")
+			fs.BoolVar(&o.dryRun, "dry-run", false, "read and match the rows and print what the import would do, changing nothing")
+			fs.BoolVar(&o.allowRejected, "allow-rejected", false, "exit 0, not 3, when rows were rejected")
+			fs.StringVar(&o.report, "report", "", "write every repaired, flagged and rejected row to `FILE` (tab-separated)")
 			return func(files []string) error { return c.importKBART(o, files) }
 		},
 	}
@@ -111,6 +138,7 @@ func (c *cli) importKBART(o importOptions, files []string) error {
 	if err != nil {
 		return err
 	}
+	spec.DryRun = o.dryRun
 	start := time.Now()
 
 	// Open every file and read its header before importing anything.
@@ -153,6 +181,14 @@ func (c *cli) importKBART(o importOptions, files []string) error {
 			fmt.Fprintf(c.stderr, "%s: %s\n", s.name, note)
 		}
 	}
+	spec.ExtraColumns = extraColumns(srcs)
+	var report *problemReport
+	if o.report != "" {
+		if report, err = createReport(o.report); err != nil {
+			return err
+		}
+		defer report.close()
+	}
 
 	st, err := c.openStore()
 	if err != nil {
@@ -163,41 +199,93 @@ func (c *cli) importKBART(o importOptions, files []string) error {
 		bar = newBar(c.stderr, totalSize(files, c.stdin), "importing", true)
 		bar.Add64(readBytes)
 	}
-	rs := &rowSource{srcs: srcs, probs: newProblems()}
+	rs := &rowSource{srcs: srcs, probs: newProblems(), report: report, columns: spec.ExtraColumns}
 	res, err := st.ImportPackage(c.ctx, spec, rs.next)
 	if bar != nil {
 		bar.Finish()
 		bar.Exit()
 	}
 	rs.probs.print(c.stderr, o.quiet)
+	if report != nil {
+		if rerr := report.close(); rerr != nil && err == nil {
+			err = rerr
+		}
+	}
 	if errors.As(err, new(noRowsError)) {
 		return fmt.Errorf("nothing imported: no importable rows (%d read, %d rejected); the package was left unchanged", rs.read, rs.probs.rejected)
 	}
 	if err != nil {
 		return c.interrupted(fmt.Errorf("nothing imported: %w", err), "nothing imported")
 	}
-	elapsed := time.Since(start)
+	c.printImport(o, spec, res, rs, len(files), time.Since(start))
+	if rs.probs.rejected > 0 && !o.allowRejected && !o.dryRun {
+		return &exitError{code: exitRejected, msg: fmt.Sprintf("imported, but %d rows were rejected and changed nothing (listed above%s); "+
+			"--allow-rejected exits 0 for this", rs.probs.rejected, reportHint(o.report))}
+	}
+	return nil
+}
+
+// reportHint points at the report file, when one was written.
+func reportHint(path string) string {
+	if path == "" {
+		return "; --report FILE lists them all"
+	}
+	return "; all of them in " + path
+}
+
+// printImport prints what the import did, or with --dry-run would do.
+func (c *cli) printImport(o importOptions, spec kb.PackageSpec, res kb.ImportResult, rs *rowSource, files int, elapsed time.Duration) {
 	w := c.stdout
-	fmt.Fprintf(w, "Imported %d file(s) into package %q (id %d) of vendor %q (id %d).\n",
-		len(files), spec.PackageName, res.PackageID, spec.VendorName, res.VendorID)
+	if o.dryRun {
+		fmt.Fprintf(w, "Dry run: nothing was changed. Importing %d file(s) into package %q of vendor %q would:\n", files, spec.PackageName, spec.VendorName)
+	} else {
+		fmt.Fprintf(w, "Imported %d file(s) into package %q (id %d) of vendor %q (id %d); its changes are import %d.\n",
+			files, spec.PackageName, res.PackageID, spec.VendorName, res.VendorID, res.ImportID)
+	}
 	for _, l := range []struct {
 		label string
 		n     int
 	}{
 		{"rows read", rs.read},
-		{"rows imported", res.Rows},
+		{"rows imported", res.Rows - res.RowsRejected},
 		{"rows repaired", rs.probs.repaired},
+		{"rows normalised", rs.probs.normalized},
 		{"rows rejected", rs.probs.rejected},
 		{"titles created", res.TitlesCreated},
 		{"titles matched", res.TitlesMatched},
+		{"titles renamed", res.TitlesRenamed},
+		{"titles re-identified", res.TitlesReidentified},
 		{"resources added", res.ResourcesAdded},
+		{"resources restored", res.ResourcesRestored},
 		{"resources updated", res.ResourcesUpdated},
 		{"resources removed", res.ResourcesRemoved},
+		{"resources kept", res.ResourcesKept},
+		{"customers affected", res.CustomersAffected},
 	} {
-		fmt.Fprintf(w, "  %-18s %9d\n", l.label, l.n)
+		fmt.Fprintf(w, "  %-20s %9d\n", l.label, l.n)
 	}
-	fmt.Fprintf(w, "  %-18s %9s (%.0f rows/s)\n", "elapsed", elapsed.Round(time.Millisecond), float64(rs.read)/max(elapsed.Seconds(), 1e-9))
-	return nil
+	fmt.Fprintf(w, "  %-20s %9s (%.0f rows/s)\n", "elapsed", elapsed.Round(time.Millisecond), float64(rs.read)/max(elapsed.Seconds(), 1e-9))
+	if res.CustomersAffected > 0 {
+		fmt.Fprintf(w, "The %d customers who had selected or customised a removed title keep that state; it comes back if the title does.\n",
+			res.CustomersAffected)
+	}
+	if res.RemovalsHeld {
+		fmt.Fprintf(w, "No title was removed: a rejected row matched none of the package's titles, and may stand for any of them.\n")
+	}
+}
+
+// extraColumns returns the non-standard columns of the files, each name
+// once, in the order of their first appearance.
+func extraColumns(srcs []*source) []string {
+	var cols []string
+	for _, s := range srcs {
+		for _, c := range s.r.ExtraColumns() {
+			if !slices.Contains(cols, c) {
+				cols = append(cols, c)
+			}
+		}
+	}
+	return cols
 }
 
 // totalSize returns the bytes the files hold, or -1 when one is not a
@@ -278,38 +366,62 @@ type noRowsError struct{}
 
 func (noRowsError) Error() string { return "no importable rows" }
 
-// rowSource yields the rows of all the files in turn.
+// rowSource yields the rows of all the files in turn, the rejected ones
+// included (marked Rejected: they keep the titles they stand for).
 type rowSource struct {
-	srcs  []*source
-	cur   int
-	read  int // data rows read, rejected ones included
-	valid int
-	probs *problems
+	srcs    []*source
+	cur     int
+	read    int // data rows read, rejected ones included
+	valid   int
+	probs   *problems
+	report  *problemReport // nil without --report
+	columns []string       // the import's non-standard columns
+	index   []int          // for the current file: its extra columns' positions in columns
 }
 
 func (rs *rowSource) next() (kb.ImportRow, error) {
 	for rs.cur < len(rs.srcs) {
 		s := rs.srcs[rs.cur]
+		if rs.index == nil {
+			for _, c := range s.r.ExtraColumns() {
+				rs.index = append(rs.index, slices.Index(rs.columns, c))
+			}
+			if rs.index == nil {
+				rs.index = []int{}
+			}
+		}
 		row, err := s.r.Next()
 		if err == io.EOF {
 			rs.cur++
+			rs.index = nil
 			continue
 		}
 		var re *kbart.RowError
 		if errors.As(err, &re) {
 			rs.read++
 			rs.probs.reject(s.name, re)
-			continue
+			if err := rs.report.reject(s.name, re); err != nil {
+				return kb.ImportRow{}, err
+			}
+			return kb.ImportRow{Line: re.Line, KBART: re.Values, Rejected: true}, nil
 		}
 		if err != nil {
 			return kb.ImportRow{}, fmt.Errorf("%s: %w", s.name, err)
 		}
 		rs.read++
 		rs.valid++
-		if len(row.Repairs) > 0 {
-			rs.probs.repair(s.name, row.Line, row.Repairs)
+		rs.probs.row(s.name, row)
+		if err := rs.report.row(s.name, row); err != nil {
+			return kb.ImportRow{}, err
 		}
-		return kb.ImportRow{Line: row.Line, KBART: row.Values}, nil
+		ir := kb.ImportRow{Line: row.Line, KBART: row.Values}
+		if len(rs.columns) > 0 {
+			ir.Extra = make([]string, len(rs.columns))
+			for i, v := range row.Extra {
+				ir.Extra[rs.index[i]] = v
+			}
+		}
+		return ir, nil
 	}
 	if rs.valid == 0 {
 		return kb.ImportRow{}, noRowsError{}

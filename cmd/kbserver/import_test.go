@@ -111,7 +111,7 @@ func TestImport(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			db := tempDB(t)
-			args := append([]string{"--db", db, "import", "kbart", "--vendor", "Test Vendor", "--package", "Test Package"}, c.extra...)
+			args := append([]string{"--db", db, "import", "kbart", "--vendor", "Test Vendor", "--package", "Test Package", "--allow-rejected"}, c.extra...)
 			args = append(args, c.files...)
 			r := runCLI(t, invocation{args: args, stdin: c.stdin}).mustSucceed(t, "import")
 			for label, want := range map[string]int{
@@ -175,7 +175,7 @@ func TestImportRefused(t *testing.T) {
 
 func TestImportNoRows(t *testing.T) {
 	db := tempDB(t)
-	kbs(t, "--db", db, "import", "kbart", "--vendor", "V", "--package", "Kept", writeFile(t, "a.txt", fixture(), false)).mustSucceed(t, "import")
+	kbs(t, "--db", db, "import", "kbart", "--vendor", "V", "--package", "Kept", "--allow-rejected", writeFile(t, "a.txt", fixture(), false)).mustSucceed(t, "import")
 	// A file with only a header (or only rejected rows) must not empty the package.
 	empty := writeFile(t, "empty.txt", kbartFile()+"no tab here\n", false)
 	r := kbs(t, "--db", db, "import", "kbart", "--vendor", "V", "--package", "Kept", empty)
@@ -184,6 +184,64 @@ func TestImportNoRows(t *testing.T) {
 	}
 	if p, _ := packageByName(t, openDB(t, db), "Kept"); p.TitleCount != 4 {
 		t.Errorf("package has %d titles after a failed import, want 4", p.TitleCount)
+	}
+}
+
+// TestImportRejectedExit: an import with rejected rows is applied, and says
+// so with exit status 3; the report lists every repaired and rejected row.
+func TestImportRejectedExit(t *testing.T) {
+	db := tempDB(t)
+	report := filepath.Join(t.TempDir(), "problems.tsv")
+	r := kbs(t, "--db", db, "import", "kbart", "--vendor", "V", "--package", "P", "--report", report, writeFile(t, "a.txt", fixture(), false))
+	if r.code != exitRejected || !strings.Contains(r.stderr, "1 rows were rejected") || number(t, r.stdout, "rows imported") != 4 {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, exitRejected, r.stdout, r.stderr)
+	}
+	b, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	want := []string{
+		"file\tline\tkind\tfield\toriginal\taction\treason",
+		"\t4\trepaired\tdate_first_issue_online\t2005/03/01\t",
+		"\t6\trejected\t",
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("report has %d lines, want %d:\n%s", len(lines), len(want), b)
+	}
+	for i, w := range want {
+		if !strings.Contains(lines[i], w) {
+			t.Errorf("report line %d = %q, want it to contain %q", i+1, lines[i], w)
+		}
+	}
+}
+
+// TestImportDryRun: a dry run changes nothing and counts what the import
+// then does.
+func TestImportDryRun(t *testing.T) {
+	db := tempDB(t)
+	first := writeFile(t, "first.txt", kbartFile(journal("Journal of Tests", "0317-8471", "1050-124X", "2001-01-01"),
+		journal("Annals of Fixtures", "0000-0019", "2049-3630", "1999-01-01")), false)
+	kbs(t, "--db", db, "import", "kbart", "--vendor", "V", "--package", "P", first).mustSucceed(t, "import")
+	second := writeFile(t, "second.txt", kbartFile(journal("Journal of Tests", "0317-8471", "1050-124X", "2003-01-01"),
+		journal("Letters in Parsing", "2434-561X", "", "2010-01-01")), false)
+	dry := kbs(t, "--db", db, "import", "kbart", "--vendor", "V", "--package", "P", "--dry-run", second).mustSucceed(t, "dry run")
+	if !strings.HasPrefix(dry.stdout, "Dry run: nothing was changed.") {
+		t.Errorf("dry run output:\n%s", dry.stdout)
+	}
+	if p, _ := packageByName(t, openDB(t, db), "P"); p.TitleCount != 2 {
+		t.Fatalf("title count after a dry run = %d", p.TitleCount)
+	}
+	real := kbs(t, "--db", db, "import", "kbart", "--vendor", "V", "--package", "P", second).mustSucceed(t, "import")
+	for _, label := range []string{"rows imported", "titles created", "titles matched", "resources added", "resources updated", "resources removed"} {
+		if d, r := number(t, dry.stdout, label), number(t, real.stdout, label); d != r {
+			t.Errorf("%s: dry run %d, import %d", label, d, r)
+		}
+	}
+	for label, want := range map[string]int{"resources added": 1, "resources updated": 1, "resources removed": 1} {
+		if got := number(t, real.stdout, label); got != want {
+			t.Errorf("%s = %d, want %d\n%s", label, got, want, real.stdout)
+		}
 	}
 }
 

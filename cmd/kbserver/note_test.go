@@ -18,7 +18,7 @@ import (
 func noteFixture(t *testing.T) (db string, pkg, title, other int64, custom kb.ResourceKey) {
 	t.Helper()
 	db = tempDB(t)
-	kbs(t, "--db", db, "import", "kbart", "--vendor", "Test Vendor", "--package", "Test Package", "--quiet",
+	kbs(t, "--db", db, "import", "kbart", "--vendor", "Test Vendor", "--package", "Test Package", "--quiet", "--allow-rejected",
 		writeFile(t, "titles.txt", fixture(), false)).mustSucceed(t, "import")
 	kbs(t, "--db", db, "customer", "add", "lib1").mustSucceed(t, "customer add lib1")
 	kbs(t, "--db", db, "customer", "add", "lib2").mustSucceed(t, "customer add lib2")

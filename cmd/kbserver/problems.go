@@ -16,6 +16,7 @@ const maxShownProblems = 50
 // ones in full, the rest as counts by kind, so that memory stays bounded.
 type problems struct {
 	rejected, repaired int // rows
+	normalized         int // rows with a harmless normalisation (and no repair)
 	shownRejects       []string
 	shownRepairs       []string
 	byKind             map[string]int
@@ -33,6 +34,19 @@ func (p *problems) reject(file string, e *kbart.RowError) {
 		p.shownRejects = append(p.shownRejects, fmt.Sprintf("%s:%d: %s", file, e.Line, e.Reason))
 	}
 	p.count("rejected: " + kindOf(e.Reason))
+}
+
+// row counts the problems of a row the reader returned: a row with a
+// repair or a flag is repaired; one with normalisations only is counted
+// apart.
+func (p *problems) row(file string, row kbart.Row) {
+	if len(row.Repairs) > 0 {
+		p.repair(file, row.Line, row.Repairs)
+		return
+	}
+	if len(row.Problems) > 0 {
+		p.normalized++
+	}
 }
 
 func (p *problems) repair(file string, line int, repairs []string) {

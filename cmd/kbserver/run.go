@@ -49,6 +49,8 @@ func commands() []*command {
 	return []*command{
 		serveCommand(),
 		importKBARTCommand(),
+		changesCommand(),
+		retiredPurgeCommand(),
 		customerAddCommand(),
 		apikeyAddCommand(),
 		apikeyRevokeCommand(),
@@ -84,9 +86,24 @@ func usageErrorf(cmd, format string, args ...any) error {
 	return &usageError{cmd: cmd, msg: fmt.Sprintf(format, args...)}
 }
 
+// exitError ends a command that did its work but must exit with another
+// status than 0 (import kbart with rejected rows: 3).
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
 // reportError prints err to w, unless it has been printed already, and
-// returns the exit status: 2 for a usage error, 1 otherwise.
+// returns the exit status: 2 for a usage error, an exitError's own, 1
+// otherwise.
 func reportError(w io.Writer, err error) int {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		fmt.Fprintf(w, "kbserver: %s\n", ee.msg)
+		return ee.code
+	}
 	var ue *usageError
 	if errors.As(err, &ue) {
 		if !ue.reported {

@@ -23,6 +23,7 @@ const (
 	CodeNotAllowed       Code = 1010 // the operation is not allowed on this object (400)
 	CodeConflict         Code = 1011 // the operation conflicts with work in progress (409)
 	CodeTooManyRequests  Code = 1013 // the caller's rate limit is used up (429)
+	CodeUnavailable      Code = 1014 // the store is busy (an import being applied): retry shortly (503)
 )
 
 // Error is the error type of the domain: a code and a message a person can

@@ -34,9 +34,19 @@ var HoldingColumns = [...]string{
 // HoldingFieldCount is the number of columns of a holding row.
 const HoldingFieldCount = len(HoldingColumns)
 
-// Holding is one row of a holdings snapshot, in HoldingColumns order;
-// vendor_id (index 28) holds a decimal integer.
-type Holding [HoldingFieldCount]string
+// Holding is one row of a holdings snapshot: its values in HoldingColumns
+// order (vendor_id, index 28, holds a decimal integer), and the values of
+// its package's non-standard KBART columns that it has.
+type Holding struct {
+	Values [HoldingFieldCount]string
+	Extra  []ExtraValue
+}
+
+// ExtraValue is a row's value of a non-standard KBART column
+// (PackageSpec.ExtraColumns).
+type ExtraValue struct {
+	Column, Value string
+}
 
 // SnapshotStore builds and serves holdings snapshots. A snapshot freezes
 // the customer's selections and customisations when it is started; title
@@ -53,6 +63,10 @@ type SnapshotStore interface {
 	// CodeConflict while a build is in progress, CodeNotFound when there is
 	// no completed snapshot.
 	Holdings(ctx context.Context, custID string, offset, count int, fn func(*Holding) error) error
+	// HoldingsColumns returns the non-standard KBART columns of the
+	// packages of the customer's completed snapshot, each once, in package
+	// order: the columns of a KBART file of it after the standard ones.
+	HoldingsColumns(ctx context.Context, custID string) ([]string, error)
 	// WaitSnapshot blocks until the customer's build in progress ends.
 	WaitSnapshot(ctx context.Context, custID string) (SnapshotStatus, error)
 	// ResumeSnapshots restarts the builds a stopped process left in

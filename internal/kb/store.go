@@ -1,6 +1,9 @@
 package kb
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Store is everything the server and the command line need from a store.
 // Every method is scoped to one customer where it takes a custID: an object
@@ -16,6 +19,7 @@ type Store interface {
 	LinkStore
 	ERMStore
 	Importer
+	RetiredPurger
 	StateWriter
 	OpsStore
 	Close() error
@@ -92,6 +96,14 @@ type Importer interface {
 	// that long. With spec.DryRun nothing is changed, and the result
 	// counts what the import would do.
 	ImportPackage(ctx context.Context, spec PackageSpec, next func() (ImportRow, error)) (ImportResult, error)
+}
+
+// RetiredPurger forgets what imports kept aside.
+type RetiredPurger interface {
+	// PurgeRetired forgets the customers' state on titles that left their
+	// packages before the given time, and returns how many titles' state
+	// it forgot. (Each import purges what is older than RetiredKept.)
+	PurgeRetired(ctx context.Context, before time.Time) (int, error)
 }
 
 // PackageSpec names the package an import fills, and how.

@@ -111,8 +111,9 @@ type Change struct {
 
 // ChangeQuery selects recorded changes, newest first.
 type ChangeQuery struct {
-	CustomerID string // the customer's own changes ("" with KB: none)
+	CustomerID string // the customer's own changes
 	KB         bool   // the knowledge base's changes (an import's)
+	Everyone   bool   // every customer's and the knowledge base's (with PackageID: the package's whole history)
 	PackageID  int64  // only those of this package (0: any)
 	ImportID   int64  // only those of this import (0: any)
 	Limit      int    // at most this many; negative: all

@@ -153,10 +153,14 @@ func (s *Store) Changes(ctx context.Context, q kb.ChangeQuery) ([]kb.Change, err
 	if q.KB {
 		who = append(who, `customer_id = ''`)
 	}
-	if len(who) == 0 {
+	switch {
+	case q.Everyone:
+		where = append(where, "TRUE")
+	case len(who) == 0:
 		return []kb.Change{}, nil
+	default:
+		where = append(where, "("+strings.Join(who, " OR ")+")")
 	}
-	where = append(where, "("+strings.Join(who, " OR ")+")")
 	if q.PackageID != 0 {
 		where = append(where, `package_id = `+arg(q.PackageID))
 	}

@@ -105,7 +105,7 @@ func (imp *importer) apply(ctx context.Context, tx Tx) error {
 			return fmt.Errorf("record changes: %w", err)
 		}
 	}
-	if err := purgeRetired(ctx, tx, now.Add(-kb.RetiredKept)); err != nil {
+	if _, err := purgeRetired(ctx, tx, now.Add(-kb.RetiredKept)); err != nil {
 		return err
 	}
 	if err := recordImport(ctx, tx, imp.res); err != nil {
@@ -211,16 +211,33 @@ func (imp *importer) applyMarks(ctx context.Context, tx Tx) error {
 	return nil
 }
 
-// purgeRetired forgets the retired state older than before.
-func purgeRetired(ctx context.Context, tx Tx, before time.Time) error {
-	for _, q := range []string{
+// purgeRetired forgets the retired state older than before and returns how
+// many titles' state it forgot.
+func purgeRetired(ctx context.Context, tx Tx, before time.Time) (int, error) {
+	var n int64
+	for i, q := range []string{
 		`DELETE FROM retired_customer_resources WHERE EXISTS (SELECT 1 FROM retired_resources rr
 			WHERE rr.package_id = retired_customer_resources.package_id AND rr.title_id = retired_customer_resources.title_id AND rr.retired < $1)`,
 		`DELETE FROM retired_resources WHERE retired < $1`,
 	} {
-		if _, err := tx.Exec(ctx, q, before); err != nil {
-			return fmt.Errorf("purge retired state: %w", err)
+		k, err := tx.Exec(ctx, q, before)
+		if err != nil {
+			return 0, fmt.Errorf("purge retired state: %w", err)
+		}
+		if i == 1 {
+			n = k
 		}
 	}
-	return nil
+	return int(n), nil
+}
+
+// PurgeRetired implements kb.Importer.
+func (s *Store) PurgeRetired(ctx context.Context, before time.Time) (int, error) {
+	var n int
+	err := s.e.Write(ctx, "", func(tx Tx) error {
+		var err error
+		n, err = purgeRetired(ctx, tx, before)
+		return err
+	})
+	return n, err
 }

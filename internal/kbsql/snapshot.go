@@ -21,8 +21,9 @@ type SnapshotResource struct {
 	PackageName, VendorName, URL     string
 	CustomCoverage, Statement        string // CustomCoverage: JSON [[begin,end],...], "" for none
 	EmbargoUnit, EmbargoValue        int
-	URLMask, Publisher, Contributors string // Contributors: JSON [[type,name],...]
-	Identifiers                      string // JSON [[subtype,value],...] of a title without KBART rows
+	URLMask, Publisher, Contributors string   // Contributors: JSON [[type,name],...]
+	Identifiers                      string   // JSON [[subtype,value],...] of a title without KBART rows
+	ExtraColumns                     []string // the package's non-standard KBART columns, whose values follow a row's 25 fields
 }
 
 // Rows returns the resource's KBART rows (tab-separated fields) as served:
@@ -47,12 +48,13 @@ func (r *SnapshotResource) Rows() ([]string, error) {
 		return nil, fmt.Errorf("custom coverage of %d/%d: %w", r.PackageID, r.TitleID, err)
 	}
 	out := make([]string, len(cs))
+	_, tail := cutFields(lines[0]) // the non-standard columns' values, kept
 	for i, c := range cs {
 		f := splitRow(lines[0])
 		f[kbart.DateFirstIssueOnline], f[kbart.DateLastIssueOnline] = c.Begin, c.End
 		f[kbart.NumFirstVolOnline], f[kbart.NumFirstIssueOnline] = "", ""
 		f[kbart.NumLastVolOnline], f[kbart.NumLastIssueOnline] = "", ""
-		out[i] = strings.Join(f[:], "\t")
+		out[i] = strings.Join(f[:], "\t") + tail
 	}
 	return out, nil
 }
@@ -111,26 +113,59 @@ var embargoLetters = map[kb.EmbargoUnit]string{kb.EmbargoDays: "D", kb.EmbargoWe
 
 // Holding fills h with one served row (one of Rows): the KBART fields with
 // the frozen customisations applied (embargo, proxied URL, coverage
-// statement, the default access type P), and the package, vendor and
-// resource type.
+// statement, the default access type P), the package, vendor and resource
+// type, and the row's values of the package's non-standard columns.
 func (r *SnapshotResource) Holding(h *kb.Holding, line string) {
 	f := splitRow(line)
-	copy(h[:kb.KBARTFieldCount], f[:])
+	v := &h.Values
+	copy(v[:kb.KBARTFieldCount], f[:])
 	if r.EmbargoValue > 0 {
-		h[kbart.EmbargoInfo] = "P" + strconv.Itoa(r.EmbargoValue) + embargoLetters[kb.EmbargoUnit(r.EmbargoUnit)]
+		v[kbart.EmbargoInfo] = "P" + strconv.Itoa(r.EmbargoValue) + embargoLetters[kb.EmbargoUnit(r.EmbargoUnit)]
 	}
-	if u := h[kbart.TitleURL]; r.URLMask != "" && u != "" {
-		h[kbart.TitleURL] = strings.ReplaceAll(r.URLMask, "{targetURL}", u)
+	if u := v[kbart.TitleURL]; r.URLMask != "" && u != "" {
+		v[kbart.TitleURL] = strings.ReplaceAll(r.URLMask, "{targetURL}", u)
 	}
 	if r.Statement != "" {
-		h[kbart.Notes] = r.Statement
+		v[kbart.Notes] = r.Statement
 	}
-	if h[kbart.AccessType] == "" {
-		h[kbart.AccessType] = "P"
+	if v[kbart.AccessType] == "" {
+		v[kbart.AccessType] = "P"
 	}
-	h[25] = r.PackageName
-	h[26] = strconv.FormatInt(r.PackageID, 10)
-	h[27] = r.VendorName
-	h[28] = strconv.FormatInt(r.VendorID, 10)
-	h[29] = kb.ResourceType(r.PubType).Display()
+	v[25] = r.PackageName
+	v[26] = strconv.FormatInt(r.PackageID, 10)
+	v[27] = r.VendorName
+	v[28] = strconv.FormatInt(r.VendorID, 10)
+	v[29] = kb.ResourceType(r.PubType).Display()
+	h.Extra = h.Extra[:0]
+	if len(r.ExtraColumns) == 0 {
+		return
+	}
+	_, tail := cutFields(line)
+	for i := 0; tail != "" && i < len(r.ExtraColumns); i++ {
+		var val string
+		val, tail, _ = strings.Cut(tail[1:], "\t")
+		if tail != "" {
+			tail = "\t" + tail
+		}
+		if val != "" {
+			h.Extra = append(h.Extra, kb.ExtraValue{Column: r.ExtraColumns[i], Value: val})
+		}
+	}
+}
+
+// cutFields cuts a stored row after its 25 standard fields: tail is the
+// rest, starting with its tab ("" when the row has no more).
+func cutFields(line string) (fields, tail string) {
+	i := 0
+	for n := 0; n < kb.KBARTFieldCount; n++ {
+		j := strings.IndexByte(line[i:], '\t')
+		if j < 0 {
+			return line, ""
+		}
+		if n == kb.KBARTFieldCount-1 {
+			return line[:i+j], line[i+j:]
+		}
+		i += j + 1
+	}
+	return line, ""
 }

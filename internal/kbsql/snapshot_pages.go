@@ -3,6 +3,8 @@ package kbsql
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/kbserver/kbserver/internal/kb"
 )
@@ -45,6 +47,46 @@ func (s *Store) Holdings(ctx context.Context, custID string, offset, count int, 
 	})
 }
 
+// HoldingsColumns implements kb.SnapshotStore: the non-standard KBART
+// columns of the packages of the customer's completed snapshot.
+func (s *Store) HoldingsColumns(ctx context.Context, custID string) ([]string, error) {
+	var cols []string
+	err := s.e.ReadTx(ctx, func(q Querier) error {
+		st, err := snapshotStatus(ctx, q, custID)
+		if err != nil {
+			return err
+		}
+		if err := HoldingsReadable(st.Status); err != nil {
+			return err
+		}
+		return eachRow(ctx, q, `SELECT p.kbart_extra FROM snapshot_segments sg JOIN packages p ON p.id = sg.package_id
+			WHERE sg.customer_id = $1 AND p.kbart_extra <> '' ORDER BY sg.package_id`, []any{custID}, func(r Rows) error {
+			var extra string
+			if err := r.Scan(&extra); err != nil {
+				return err
+			}
+			for _, c := range splitColumns(extra) {
+				if !slices.Contains(cols, c) {
+					cols = append(cols, c)
+				}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("holdings columns of %s: %w", custID, err)
+	}
+	return cols, nil
+}
+
+// splitColumns splits a package's kbart_extra: tab-separated column names.
+func splitColumns(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\t")
+}
+
 // holdingsScan reads the rows of a page of a snapshot.
 type holdingsScan struct {
 	HoldingsPage
@@ -62,7 +104,8 @@ type segmentHead struct {
 	kind                    int
 	packageName, vendorName string
 	urlMask                 string
-	customised              bool // the customer has title-level state in the package
+	customised              bool     // the customer has title-level state in the package
+	extra                   []string // the package's non-standard KBART columns
 }
 
 // run reads the segments from the mark's package on, a batch at a time.
@@ -70,11 +113,14 @@ func (sc *holdingsScan) run() error {
 	after := sc.fromPackage - 1
 	for sc.Left != 0 {
 		segs, err := queryAll(sc.ctx, sc.q, `SELECT sg.package_id, sg.kind, COALESCE(p.name, sg.package_name),
-				COALESCE(v.id, sg.vendor_id), COALESCE(v.name, sg.vendor_name), sg.url_mask, sg.customised
+				COALESCE(v.id, sg.vendor_id), COALESCE(v.name, sg.vendor_name), sg.url_mask, sg.customised, COALESCE(p.kbart_extra, '')
 			FROM snapshot_segments sg LEFT JOIN packages p ON p.id = sg.package_id LEFT JOIN vendors v ON v.id = p.vendor_id
 			WHERE sg.customer_id = $1 AND sg.package_id > $2 ORDER BY sg.package_id LIMIT 64`, []any{sc.cust, after},
 			func(r Rows) (g segmentHead, err error) {
-				return g, r.Scan(&g.packageID, &g.kind, &g.packageName, &g.vendorID, &g.vendorName, &g.urlMask, &g.customised)
+				var extra string
+				err = r.Scan(&g.packageID, &g.kind, &g.packageName, &g.vendorID, &g.vendorName, &g.urlMask, &g.customised, &extra)
+				g.extra = splitColumns(extra)
+				return g, err
 			})
 		if err != nil {
 			return fmt.Errorf("holdings of %s: %w", sc.cust, err)
@@ -148,7 +194,8 @@ func (sc *holdingsScan) segment(g *segmentHead, from int64) error {
 	if !plain {
 		q = sc.segmentRowsSQL(g.kind)
 	}
-	r := SnapshotResource{PackageID: g.packageID, VendorID: g.vendorID, PackageName: g.packageName, VendorName: g.vendorName}
+	r := SnapshotResource{PackageID: g.packageID, VendorID: g.vendorID, PackageName: g.packageName, VendorName: g.vendorName,
+		ExtraColumns: g.extra}
 	var proxy *string
 	dest := []any{&r.TitleID, &r.KBART, &r.URL, &r.PubType, &r.CustomCoverage, &r.Statement, &r.EmbargoUnit, &r.EmbargoValue, &proxy,
 		&r.TitleName, &r.Publisher, &r.Contributors, &r.Identifiers}

@@ -124,14 +124,34 @@ func (s *Store) Close() error {
 func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("begin: %w", err)
+		return busy(fmt.Errorf("begin: %w", err))
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
-		return err
+		return busy(err)
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
+		return busy(fmt.Errorf("commit: %w", err))
 	}
 	return nil
+}
+
+// SQLite's result codes of a database another connection holds (the
+// primary codes; extended codes keep them in their low byte).
+const (
+	sqliteBusy   = 5
+	sqliteLocked = 6
+)
+
+// busy turns SQLite's "database is locked" (another process writing for
+// longer than the busy timeout: an import being applied) into
+// kb.CodeUnavailable, which the API answers 503 with Retry-After.
+func busy(err error) error {
+	var e interface{ Code() int }
+	if errors.As(err, &e) && kb.ErrorCode(err) == kb.CodeInternal {
+		if c := e.Code() & 0xff; c == sqliteBusy || c == sqliteLocked {
+			return &kb.Error{Code: kb.CodeUnavailable, Message: "The database is busy; retry shortly.", Err: err}
+		}
+	}
+	return err
 }

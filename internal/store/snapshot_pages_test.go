@@ -143,8 +143,8 @@ func TestHoldingsPagesMatchWholeSnapshot(t *testing.T) {
 	type key struct{ p, t int }
 	var keys []key
 	for _, h := range all {
-		p, _ := strconv.Atoi(h[26])
-		tid, _ := strconv.Atoi(h[11])
+		p, _ := strconv.Atoi(h.Values[26])
+		tid, _ := strconv.Atoi(h.Values[11])
 		keys = append(keys, key{p, tid})
 	}
 	if !slices.IsSortedFunc(keys, func(a, b key) int { return stdcmp.Or(a.p-b.p, a.t-b.t) }) {
@@ -186,7 +186,7 @@ func TestHoldingsPagesMatchWholeSnapshot(t *testing.T) {
 		offsets = append(offsets, o)
 	}
 	for i := 1; i < len(all); i++ { // every segment's first row and its neighbours
-		if all[i][26] != all[i-1][26] {
+		if all[i].Values[26] != all[i-1].Values[26] {
 			offsets = append(offsets, i, i+1, i+2)
 		}
 	}

@@ -83,7 +83,7 @@ func testSnapshot(t *testing.T, s kb.Store) {
 	}
 	var got [][3]string
 	for _, h := range hs {
-		got = append(got, [3]string{h[0], h[3], h[6]})
+		got = append(got, [3]string{h.Values[0], h.Values[3], h.Values[6]})
 	}
 	want := [][3]string{
 		{"Journal of Testing", "1990-01-01", "1999-12-31"},
@@ -96,24 +96,24 @@ func testSnapshot(t *testing.T, s kb.Store) {
 		t.Errorf("rows (title, first, last) in package/title order (-want +got):\n%s", diff)
 	}
 	jot, annals, lgo := hs[0], hs[2], hs[4]
-	if jot[9] != "https://ez.example/login?url=https://alpha.example/jot" {
-		t.Errorf("proxied URL = %q", jot[9])
+	if jot.Values[9] != "https://ez.example/login?url=https://alpha.example/jot" {
+		t.Errorf("proxied URL = %q", jot.Values[9])
 	}
-	if annals[12] != "P6M" || annals[14] != "Also in print" || annals[4] != "" {
-		t.Errorf("customised row: embargo %q notes %q vol %q", annals[12], annals[14], annals[4])
+	if annals.Values[12] != "P6M" || annals.Values[14] != "Also in print" || annals.Values[4] != "" {
+		t.Errorf("customised row: embargo %q notes %q vol %q", annals.Values[12], annals.Values[14], annals.Values[4])
 	}
-	if jot[24] != "P" || jot[25] != "Alpha Journals" || jot[26] != itoa(f.AlphaJournals) || jot[27] != "Alpha Press" ||
-		jot[28] != itoa(f.AlphaVendor) || jot[29] != "Journal" {
-		t.Errorf("row extras = %q", jot[24:])
+	if jot.Values[24] != "P" || jot.Values[25] != "Alpha Journals" || jot.Values[26] != itoa(f.AlphaJournals) || jot.Values[27] != "Alpha Press" ||
+		jot.Values[28] != itoa(f.AlphaVendor) || jot.Values[29] != "Journal" {
+		t.Errorf("row extras = %q", jot.Values[24:])
 	}
-	if lgo[9] != "https://beta.example/go" || lgo[29] != "Book" || lgo[16] != "monograph" {
+	if lgo.Values[9] != "https://beta.example/go" || lgo.Values[29] != "Book" || lgo.Values[16] != "monograph" {
 		t.Errorf("Learning Go row = %q", lgo)
 	}
 	// Pages by 1-based row offset.
-	if p := holdings(t, s, "c1", 2, 2); len(p) != 2 || p[0][3] != "2005-01-01" || p[1][3] != "2015-01-01" {
+	if p := holdings(t, s, "c1", 2, 2); len(p) != 2 || p[0].Values[3] != "2005-01-01" || p[1].Values[3] != "2015-01-01" {
 		t.Errorf("rows 2-3 = %v", p)
 	}
-	if p := holdings(t, s, "c1", 5, 10); len(p) != 1 || p[0][0] != "Learning Go" {
+	if p := holdings(t, s, "c1", 5, 10); len(p) != 1 || p[0].Values[0] != "Learning Go" {
 		t.Errorf("last page = %v", p)
 	}
 	if p := holdings(t, s, "c1", 6, 10); len(p) != 0 {
@@ -137,20 +137,20 @@ func testSnapshot(t *testing.T, s kb.Store) {
 	buildSnapshot(t, s, "c1")
 	find := func() kb.Holding {
 		for _, h := range holdings(t, s, "c1", 1, 0) {
-			if h[26] == itoa(id) {
+			if h.Values[26] == itoa(id) {
 				return h
 			}
 		}
 		t.Fatalf("custom title not in the snapshot")
 		return kb.Holding{}
 	}
-	if h := find(); h[0] != "Town Bulletin" || h[2] != "2434-561X" || h[9] != "https://town.example/b" || h[16] != "serial" || h[29] != "Newsletter" {
+	if h := find(); h.Values[0] != "Town Bulletin" || h.Values[2] != "2434-561X" || h.Values[9] != "https://town.example/b" || h.Values[16] != "serial" || h.Values[29] != "Newsletter" {
 		t.Errorf("custom title row = %q", h)
 	}
 	must0(s.UpdateResource(ctx, "c1", f.C1Vendor, id, tid, kb.ResourceUpdate{Selected: true,
 		Title: &kb.TitleFields{Name: "Town Herald", PubType: kb.ResourceNewsletter, URL: "https://town.example/b"}}))
-	if h := find(); h[0] != "Town Herald" {
-		t.Errorf("renamed title not live in the snapshot: %q", h[0])
+	if h := find(); h.Values[0] != "Town Herald" {
+		t.Errorf("renamed title not live in the snapshot: %q", h.Values[0])
 	}
 	// Other customers have their own snapshots.
 	if st, _ := s.SnapshotStatus(ctx, "c2"); st.Status != kb.SnapshotNone {

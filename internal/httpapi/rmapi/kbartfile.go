@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -15,7 +16,8 @@ import (
 // The KBART file of a holdings snapshot, which GET holdings answers to
 // Accept: text/tab-separated-values and `kbserver export holdings` writes:
 // the 25 KBART Phase II columns, then package_name, package_id,
-// vendor_name, vendor_id and resource_type.
+// vendor_name, vendor_id and resource_type, then the non-standard columns
+// of the snapshot's packages (as their KBART files had them).
 
 // HoldingsExtraColumns are the columns of a holdings KBART file after the
 // 25 standard ones.
@@ -27,11 +29,27 @@ var HoldingsExtraColumns = kb.HoldingColumns[kb.KBARTFieldCount:]
 // w when the store fails before the first row, and at most a 64 KiB
 // buffer's worth before the rows are flushed.
 func WriteHoldingsKBART(ctx context.Context, st kb.SnapshotStore, custID string, offset, count int, w io.Writer) (int, error) {
-	kw := kbart.NewWriter(w, HoldingsExtraColumns...)
+	cols, err := st.HoldingsColumns(ctx, custID)
+	if err != nil {
+		return 0, err
+	}
+	kw := kbart.NewWriter(w, append(slices.Clone(HoldingsExtraColumns), cols...)...)
+	at := make(map[string]int, len(cols))
+	for i, c := range cols {
+		at[c] = kb.HoldingFieldCount + i
+	}
+	row := make([]string, kb.HoldingFieldCount+len(cols))
 	n := 0
-	err := pipeHoldings(ctx, st, custID, offset, count, func(h *kb.Holding) error {
+	err = pipeHoldings(ctx, st, custID, offset, count, func(h *kb.Holding) error {
 		n++
-		return kw.Write(h[:])
+		copy(row, h.Values[:])
+		clear(row[kb.HoldingFieldCount:])
+		for _, e := range h.Extra {
+			if i, ok := at[e.Column]; ok {
+				row[i] = e.Value
+			}
+		}
+		return kw.Write(row)
 	})
 	if err != nil {
 		return n, err

@@ -44,7 +44,7 @@ func (f *fixture) addGamma(t *testing.T, n int) int64 {
 func titles(hs []kb.Holding) []string {
 	out := make([]string, len(hs))
 	for i, h := range hs {
-		out[i] = h[kbart.PublicationTitle]
+		out[i] = h.Values[kbart.PublicationTitle]
 	}
 	return out
 }
@@ -68,8 +68,8 @@ func TestHoldingsPaging(t *testing.T) {
 	if diff := cmp.Diff(want, titles(all)); diff != "" {
 		t.Fatalf("order of the records (-want +got):\n%s", diff)
 	}
-	if h := all[1]; h[kbart.AccessType] != "F" || h[kbart.TitleID] != "g1" || h[26] != fmt.Sprint(gamma) {
-		t.Errorf("first Gamma record: %q", h[:])
+	if h := all[1]; h.Values[kbart.AccessType] != "F" || h.Values[kbart.TitleID] != "g1" || h.Values[26] != fmt.Sprint(gamma) {
+		t.Errorf("first Gamma record: %q", h.Values[:])
 	}
 	var paged []kb.Holding
 	for offset := 1; offset <= 13; offset += 5 {
@@ -89,8 +89,8 @@ func TestHoldingsPaging(t *testing.T) {
 		if len(got) != tt.want {
 			t.Errorf("offset %d count %d: %d records, want %d", tt.offset, tt.count, len(got), tt.want)
 		}
-		if len(got) > 0 && got[0] != all[tt.offset-1] {
-			t.Errorf("offset %d: first record %q, want record %d", tt.offset, got[0][0], tt.offset)
+		if len(got) > 0 && got[0].Values != all[tt.offset-1].Values {
+			t.Errorf("offset %d: first record %q, want record %d", tt.offset, got[0].Values[0], tt.offset)
 		}
 	}
 	if res := f.get(t, p("/holdings?format=kbart2&count=10&offset=14"), key1); string(res.body) != `{"offset":14,"format":"kbart2","holdings":[]}`+"\n" {
@@ -123,7 +123,7 @@ func kbartRows(t *testing.T, body []byte) []kb.Holding {
 		if len(fs) != kb.HoldingFieldCount {
 			t.Fatalf("line %d has %d fields: %q", i+2, len(fs), l)
 		}
-		out = append(out, kb.Holding(fs))
+		out = append(out, kb.Holding{Values: [kb.HoldingFieldCount]string(fs)})
 	}
 	return out
 }
@@ -171,8 +171,8 @@ func TestHoldingsKBARTDownload(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(row.Values[:], all[i][:kb.KBARTFieldCount]) || row.Repairs != nil {
-			t.Errorf("row %d read back as %q (repairs %v), want %q", i+1, row.Values, row.Repairs, all[i][:kb.KBARTFieldCount])
+		if !slices.Equal(row.Values[:], all[i].Values[:kb.KBARTFieldCount]) || row.Repairs != nil {
+			t.Errorf("row %d read back as %q (repairs %v), want %q", i+1, row.Values, row.Repairs, all[i].Values[:kb.KBARTFieldCount])
 		}
 	}
 
@@ -211,22 +211,22 @@ func TestSnapshotCustomisations(t *testing.T) {
 	pkgID, vendorID := fmt.Sprint(f.alphaJournals), fmt.Sprint(f.alphaVendor)
 	const proxied = "http://ezproxy.example.edu/login?url=http://alpha.example.com/jot?a=1&b=2"
 	jotRow := func(begin, end string) kb.Holding {
-		return kb.Holding{
+		return kb.Holding{Values: [kb.HoldingFieldCount]string{
 			"Journal of Testing", "0317-8471", "1050-124X", begin, "", "", end, "", "",
 			proxied, "", "", "P5M", "", "Only 2000s issues.", "Alpha Publishing", "serial",
 			"", "", "", "", "", "", "", "P",
 			"Alpha Journals", pkgID, "Alpha Publishing", vendorID, "Journal",
-		}
+		}}
 	}
 	localPkg, ownVendor := fmt.Sprint(local.pkg), fmt.Sprint(f.cust1Vendor)
 	want := []kb.Holding{
 		// One record per custom coverage range, newest first.
 		jotRow("2005-01-01", ""), jotRow("2000-01-01", "2004-02-01"),
-		{"First Local Title", "", "", "", "", "", "", "", "", "", "", fmt.Sprint(local.title), "", "", "", "", "monograph",
-			"", "", "", "", "", "", "", "P", "Local Collection", localPkg, "Customer One Library", ownVendor, "Book"},
-		{"Local Studies Bulletin", "0317-8471", "", "", "", "", "", "", "", "https://library.example/bulletin", "Poe, Pat",
+		{Values: [kb.HoldingFieldCount]string{"First Local Title", "", "", "", "", "", "", "", "", "", "", fmt.Sprint(local.title), "", "", "", "", "monograph",
+			"", "", "", "", "", "", "", "P", "Local Collection", localPkg, "Customer One Library", ownVendor, "Book"}},
+		{Values: [kb.HoldingFieldCount]string{"Local Studies Bulletin", "0317-8471", "", "", "", "", "", "", "", "https://library.example/bulletin", "Poe, Pat",
 			fmt.Sprint(bulletin), "P6W", "", "", "City Library", "serial",
-			"", "", "", "", "", "", "", "P", "Local Collection", localPkg, "Customer One Library", ownVendor, "Newsletter"},
+			"", "", "", "", "", "", "", "P", "Local Collection", localPkg, "Customer One Library", ownVendor, "Newsletter"}},
 	}
 	if diff := cmp.Diff(want, first); diff != "" {
 		t.Fatalf("holdings (-want +got):\n%s", diff)
@@ -243,9 +243,9 @@ func TestSnapshotCustomisations(t *testing.T) {
 	f.mustWrite(t, http.StatusNoContent, http.MethodPut, p("/vendors/%d/packages/%d", f.cust1Vendor, local.pkg), `{"isSelected":true,"packageName":"Town Collection"}`)
 	f.mustWrite(t, http.StatusNoContent, http.MethodPut, local.path, `{"isSelected":false}`)
 	renamed := slices.Clone(want)
-	renamed[3][kbart.PublicationTitle] = "Renamed Bulletin"
-	renamed[3][kbart.PublisherName] = "Town Library"
-	renamed[2][25], renamed[3][25] = "Town Collection", "Town Collection"
+	renamed[3].Values[kbart.PublicationTitle] = "Renamed Bulletin"
+	renamed[3].Values[kbart.PublisherName] = "Town Library"
+	renamed[2].Values[25], renamed[3].Values[25] = "Town Collection", "Town Collection"
 	if diff := cmp.Diff(renamed, f.allHoldings(t)); diff != "" {
 		t.Errorf("holdings after changes, before a new POST (-want +got):\n%s", diff)
 	}
@@ -259,13 +259,13 @@ func TestSnapshotCustomisations(t *testing.T) {
 		t.Fatalf("titles after a new POST (-want +got):\n%s\n%s", diff, dump(second))
 	}
 	j := second[0]
-	if j[kbart.DateFirstIssueOnline] != "1995-01-01" || j[kbart.EmbargoInfo] != "P6M" || j[kbart.Notes] != "" || j[kbart.TitleURL] != proxied {
-		t.Errorf("Journal of Testing after a new POST: %q", j[:])
+	if j.Values[kbart.DateFirstIssueOnline] != "1995-01-01" || j.Values[kbart.EmbargoInfo] != "P6M" || j.Values[kbart.Notes] != "" || j.Values[kbart.TitleURL] != proxied {
+		t.Errorf("Journal of Testing after a new POST: %q", j.Values[:])
 	}
-	if a := second[1]; a[kbart.TitleURL] != "" || a[kbart.DateLastIssueOnline] != "2010-12-31" {
-		t.Errorf("Acta Testica (no URL to proxy): %q", a[:])
+	if a := second[1]; a.Values[kbart.TitleURL] != "" || a.Values[kbart.DateLastIssueOnline] != "2010-12-31" {
+		t.Errorf("Acta Testica (no URL to proxy): %q", a.Values[:])
 	}
-	if b := second[2]; b[kbart.EmbargoInfo] != "" || b[kbart.TitleURL] != "" {
-		t.Errorf("bulletin after a PUT without embargo or URL: %q", b[:])
+	if b := second[2]; b.Values[kbart.EmbargoInfo] != "" || b.Values[kbart.TitleURL] != "" {
+		t.Errorf("bulletin after a PUT without embargo or URL: %q", b.Values[:])
 	}
 }

@@ -2,6 +2,7 @@ package rmapi
 
 import (
 	"context"
+	"slices"
 
 	"github.com/kbserver/kbserver/internal/kb"
 )
@@ -44,7 +45,11 @@ func pipeHoldings(ctx context.Context, st kb.SnapshotStore, custID string, offse
 			}
 		}
 		err := st.Holdings(ctx, custID, offset, count, func(h *kb.Holding) error {
-			b = append(b, *h)
+			c := *h
+			if len(h.Extra) > 0 {
+				c.Extra = slices.Clone(h.Extra) // the store reuses h
+			}
+			b = append(b, c)
 			if len(b) < pipeBatch {
 				return nil
 			}

@@ -19,7 +19,7 @@ type countingStore struct {
 func (s countingStore) Holdings(ctx context.Context, _ string, offset, count int, fn func(*kb.Holding) error) error {
 	var h kb.Holding
 	for i := 0; i < s.n; i++ {
-		h[0] = strconv.Itoa(i)
+		h.Values[0] = strconv.Itoa(i)
 		if err := fn(&h); err != nil {
 			return err
 		}
@@ -50,8 +50,8 @@ func TestPipeHoldings(t *testing.T) {
 				if got == tc.stopAt {
 					return boom
 				}
-				if h[0] != strconv.Itoa(got) {
-					t.Fatalf("row %d is %q: out of order", got, h[0])
+				if h.Values[0] != strconv.Itoa(got) {
+					t.Fatalf("row %d is %q: out of order", got, h.Values[0])
 				}
 				got++
 				return nil

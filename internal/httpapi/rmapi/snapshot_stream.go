@@ -121,7 +121,7 @@ var holdingKeys = func() (keys [kb.HoldingFieldCount]string) {
 // kb.HoldingColumns order, every one a string but vendor_id, a number.
 func appendHolding(b []byte, h *kb.Holding) ([]byte, error) {
 	b = append(b, '{')
-	for i, v := range h {
+	for i, v := range h.Values {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -129,7 +129,7 @@ func appendHolding(b []byte, h *kb.Holding) ([]byte, error) {
 		if i == vendorIDColumn {
 			id, err := strconv.ParseInt(v, 10, 64)
 			if err != nil {
-				return b, fmt.Errorf("holding %q: vendor_id %q is not an integer", h[0], v)
+				return b, fmt.Errorf("holding %q: vendor_id %q is not an integer", h.Values[0], v)
 			}
 			b = strconv.AppendInt(b, id, 10)
 			continue

@@ -118,12 +118,12 @@ func toHolding(t *testing.T, rec map[string]any) kb.Holding {
 			if col != "vendor_id" {
 				t.Errorf("%s is a number (%s), want a string", col, v)
 			}
-			h[i] = v.String()
+			h.Values[i] = v.String()
 		case string:
 			if col == "vendor_id" {
 				t.Errorf("vendor_id is a string (%q), want a number", v)
 			}
-			h[i] = v
+			h.Values[i] = v
 		default:
 			t.Errorf("%s = %v (present %v), want a string", col, v, ok)
 		}
@@ -141,7 +141,7 @@ func (f *fixture) allHoldings(t *testing.T) []kb.Holding {
 func dump(hs []kb.Holding) string {
 	var b strings.Builder
 	for _, h := range hs {
-		fmt.Fprintf(&b, "  %q\n", h[:])
+		fmt.Fprintf(&b, "  %q\n", h.Values[:])
 	}
 	return b.String()
 }
@@ -188,12 +188,12 @@ func TestSnapshotLifecycle(t *testing.T) {
 
 	// Acta Testica is hidden: Journal of Testing is the one record.
 	hs := f.allHoldings(t)
-	want := kb.Holding{
+	want := kb.Holding{Values: [kb.HoldingFieldCount]string{
 		"Journal of Testing", "0317-8471", "1050-124X", "1995-01-01", "", "", "", "", "",
 		"http://alpha.example.com/jot?a=1&b=2", "", "", "P6M", "", "", "Alpha Publishing", "serial",
 		"", "", "", "", "", "", "", "P",
 		"Alpha Journals", fmt.Sprint(f.alphaJournals), "Alpha Publishing", fmt.Sprint(f.alphaVendor), "Journal",
-	}
+	}}
 	if diff := cmp.Diff([]kb.Holding{want}, hs); diff != "" {
 		t.Errorf("holdings (-want +got):\n%s", diff)
 	}

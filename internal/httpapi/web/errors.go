@@ -40,6 +40,8 @@ func StatusFor(code kb.Code) int {
 		return http.StatusConflict
 	case kb.CodeTooManyRequests:
 		return http.StatusTooManyRequests
+	case kb.CodeUnavailable:
+		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError
 }
@@ -77,7 +79,19 @@ func writeHeaderError(w http.ResponseWriter, r *http.Request, logger *slog.Logge
 		logInternal(r, logger, err)
 	}
 	w.Header().Set(ErrorMessageHeader, model.Message)
+	retryAfter(w, status)
 	w.WriteHeader(status)
+}
+
+// busyRetry is the Retry-After, in seconds, of a 503: the store was busy
+// for the busy timeout already, and an import's apply rarely takes longer.
+const busyRetry = "2"
+
+// retryAfter sets Retry-After on a 503.
+func retryAfter(w http.ResponseWriter, status int) {
+	if status == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", busyRetry)
+	}
 }
 
 // writeError renders err as a JSON error body. object reports whether a
@@ -89,6 +103,7 @@ func writeError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err
 	if status == http.StatusInternalServerError {
 		logInternal(r, logger, err)
 	}
+	retryAfter(w, status)
 	WriteErrorModel(w, status, model, object != nil && object(status))
 }
 
