@@ -1,12 +1,8 @@
 package store_test
 
 import (
-	"compress/gzip"
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -14,7 +10,6 @@ import (
 	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/kbart"
 	"github.com/kbserver/kbserver/internal/realdata"
 	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
@@ -32,7 +27,7 @@ import (
 // BenchmarkReimportUnchanged re-imports the real 72,056-row EZB file
 // unchanged.
 func BenchmarkReimportUnchanged(b *testing.B) {
-	rows := readGzipRows(b, filepath.Join(realdata.Dir(b), "span/kbart.txt.gz"))
+	rows := readRows(b, filepath.Join(realdata.Dir(b), "span/kbart.txt.gz"))
 	benchReimport(b, rows, func(int) []kb.ImportRow { return rows })
 }
 
@@ -138,35 +133,3 @@ func benchReimport(b *testing.B, first []kb.ImportRow, version func(int) []kb.Im
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-// readGzipRows reads a gzipped KBART file's rows as an import gets them.
-func readGzipRows(b *testing.B, path string) []kb.ImportRow {
-	f, err := os.Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	kr, err := kbart.NewReader(zr)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var rows []kb.ImportRow
-	for {
-		row, err := kr.Next()
-		var re *kbart.RowError
-		switch {
-		case errors.As(err, &re):
-			rows = append(rows, kb.ImportRow{Line: re.Line, KBART: re.Values, Rejected: true})
-			continue
-		case err == io.EOF:
-			return rows
-		case err != nil:
-			b.Fatal(err)
-		}
-		rows = append(rows, kb.ImportRow{Line: row.Line, KBART: row.Values})
-	}
-}

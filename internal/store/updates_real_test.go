@@ -1,12 +1,14 @@
 package store_test
 
 import (
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -17,18 +19,25 @@ import (
 	"github.com/kbserver/kbserver/internal/testdb"
 )
 
-// readRows reads the rows of a real KBART file: those the reader returns,
-// and those it rejects (marked Rejected).
-func readRows(t *testing.T, path string) []kb.ImportRow {
-	t.Helper()
+// readRows reads the rows of a real KBART file (gzipped when its name ends
+// in .gz) as an import gets them: those the reader returns, and those it
+// rejects (marked Rejected).
+func readRows(tb testing.TB, path string) []kb.ImportRow {
+	tb.Helper()
 	f, err := os.Open(path)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	defer f.Close()
-	kr, err := kbart.NewReader(f)
+	var in io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		if in, err = gzip.NewReader(f); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	kr, err := kbart.NewReader(in)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	var rows []kb.ImportRow
 	for {
@@ -41,7 +50,7 @@ func readRows(t *testing.T, path string) []kb.ImportRow {
 		case err == io.EOF:
 			return rows
 		case err != nil:
-			t.Fatal(err)
+			tb.Fatal(err)
 		}
 		rows = append(rows, kb.ImportRow{Line: row.Line, KBART: row.Values})
 	}
