@@ -140,7 +140,10 @@ func appendTerm(toks []AdvancedToken, ws []string, prefix bool) []AdvancedToken 
 func ISXNForms(search string) (n, issn string) {
 	n = kb.NormalizeISXNQuery(search)
 	issn = n
-	if len(n) > 4 && len(n) <= 8 {
+	// Only an ASCII identifier gets the hyphenated form: cutting a
+	// multi-byte character in two would make invalid UTF-8, which
+	// PostgreSQL refuses.
+	if len(n) > 4 && len(n) <= 8 && isASCII(n) {
 		issn = n[:4] + "-" + n[4:]
 	}
 	return n, issn
@@ -149,3 +152,13 @@ func ISXNForms(search string) (n, issn string) {
 // MaxRune sorts after every other character: s <= x < s+MaxRune is the
 // range of the strings that begin with s.
 const MaxRune = "\U0010FFFF"
+
+// isASCII reports whether s holds only ASCII bytes.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}

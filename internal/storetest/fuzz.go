@@ -10,7 +10,7 @@ import (
 
 // SearchSeeds are the seed corpus of FuzzSearch: the searches that once
 // broke a store (PostgreSQL's query parser ran out of stack on 20,000
-// words) and the syntax of the advanced search at its edges.
+// words; an ISSN form cut a character in two) and the syntax of the advanced search at its edges.
 var SearchSeeds = []string{
 	"zebra",
 	"journal of testing",
@@ -35,6 +35,7 @@ var SearchSeeds = []string{
 	strings.Repeat("x", kb.LimitSearch.Chars+1),
 	"bad \xff utf-8",
 	"nul \x00 here",
+	"000з", // an ISSN's hyphen once split the two bytes of з
 }
 
 // FuzzSearch runs every search of s (titles in each field with each search
