@@ -132,7 +132,8 @@ type (
 		VisibilityData  struct {
 			IsHidden bool `json:"isHidden"`
 		} `json:"visibilityData"`
-		Proxy struct {
+		// Proxy is in resource details only; list items leave it out.
+		Proxy *struct {
 			Inherited bool `json:"inherited"`
 		} `json:"proxy"`
 		CustomCoverageList  []json.RawMessage `json:"customCoverageList"`
@@ -276,9 +277,24 @@ func discover(ctx context.Context, a *apiClient, o options, names []string) (*kb
 	if unselected := slices.DeleteFunc(slices.Clone(d.resources), func(r resourceRef) bool { return r.selected }); len(unselected) > 0 {
 		d.resources = unselected
 	}
-	if len(d.resources) > 200 {
-		d.resources = d.resources[:200]
+	// Lists do not carry a resource's proxy: the details of each
+	// candidate say whether it has one of its own (then it is left alone).
+	var kept []resourceRef
+	for _, r := range d.resources {
+		if len(kept) == 200 {
+			break
+		}
+		var t struct {
+			CustomerResourcesList []resourceWire `json:"customerResourcesList"`
+		}
+		if err := a.do(ctx, http.MethodGet, fmt.Sprintf("vendors/%d/packages/%d/titles/%d", r.vendorID, r.packageID, r.titleID), nil, &t); err != nil {
+			return nil, fmt.Errorf("discovery: %w", err)
+		}
+		if len(t.CustomerResourcesList) == 1 && t.CustomerResourcesList[0].toggleable() {
+			kept = append(kept, r)
+		}
 	}
+	d.resources = kept
 
 	if slices.Contains(names, opContacts) {
 		var cl contactList
@@ -306,12 +322,13 @@ func discover(ctx context.Context, a *apiClient, o options, names []string) (*kb
 // toggleable reports whether resource/put may select and deselect r and
 // then put it back with {"isSelected": its state}: a title of a managed
 // package that is not Complete, with no customisation of the customer's
-// (a PUT with isSelected only clears it), not hidden. Titles of custom
+// (a PUT with isSelected only clears it; a list item does not show the
+// proxy, the details do), not hidden. Titles of custom
 // packages are left alone: deselecting one takes it out of the package
 // and may delete it.
 func (r resourceWire) toggleable() bool {
 	empty := func(s *string) bool { return s == nil || *s == "" }
-	return r.PackageType != "Complete" && !r.IsPackageCustom && !r.VisibilityData.IsHidden && r.Proxy.Inherited &&
+	return r.PackageType != "Complete" && !r.IsPackageCustom && !r.VisibilityData.IsHidden && (r.Proxy == nil || r.Proxy.Inherited) &&
 		len(r.CustomCoverageList) == 0 && empty(r.CoverageStatement) && r.CustomEmbargoPeriod.EmbargoValue == 0 &&
 		empty(r.UserDefinedField1) && empty(r.UserDefinedField2) && empty(r.UserDefinedField3) &&
 		empty(r.UserDefinedField4) && empty(r.UserDefinedField5)

@@ -38,6 +38,7 @@ type serveOptions struct {
 	demo         bool
 	demoTitles   int
 	cacheTitles  int
+	answerMB     int // the holdings service's answer cache, MiB; 0: off
 	stale        bool
 	tlsCert      string
 	tlsKey       string
@@ -48,6 +49,11 @@ type serveOptions struct {
 	logFormat    string
 	logLevel     string
 	metricsAddr  string
+	wire         string // web.WireSpec or web.WireHosted
+
+	// reportRetention is how long holdings transactions (and deltas)
+	// are kept.
+	reportRetention time.Duration
 }
 
 // Default rate limits: generous for a library system's integration (a
@@ -79,6 +85,13 @@ docs/nginx). With them it serves HTTPS (TLS 1.2 or newer, HTTP/2),
 reloading the files within a minute of their change (certificate
 renewals need no restart).
 
+--wire hosted answers as the hosted service does where its specification
+differs, for clients written against the hosted service such as FOLIO:
+JSON errors as {"errors":[{"code","subCode","message"}]} instead of a
+bare array, GET proxies as a bare array instead of {"proxies":[…]}, and
+the v2 package lists with the operator flags also under the hosted
+service's names (allowEbscoToAddTitles, isOrderedThroughEbsco).
+
 --environment says whether this server is the sandbox or production: it
 admits only the API keys of its environment ("kbserver apikey add
 --environment"). Each API key, and each publication search profile, has
@@ -94,6 +107,11 @@ in the Prometheus format; they need no key. --metrics-addr moves /metrics
 to an address of its own, for a server that faces its clients directly.
 With --pf-rate-limit on, slow checks of a profile's password are limited
 to 1 a second in bursts of 10 (correct passwords are remembered).
+
+Holdings transactions (POST reports/holdings, which FOLIO's transaction
+loader uses) are kept, with their rows and the deltas between them, for
+--report-retention (14 days by default: FOLIO loads every 5 days and
+asks for a delta from its previous transaction), then deleted.
 
 Every flag can also be set by an environment variable: KBSERVER_ and the
 flag's name in capitals with "-" as "_" (--rate-limit is
@@ -115,6 +133,14 @@ against the current holdings, so a title that left the collection is
 never shown, but counts, facets and alpha menus lag the change until the
 rebuild ends.
 
+The holdings service keeps the answers of single titles, resources,
+vendors and packages it has built, up to --answer-cache-mb MiB (least
+recently used go first; 0 keeps none). Each is served again only while
+the store's version of the knowledge base and of the customer is the one
+it was built at; every write that can change it (an import, a holdings
+change, the root proxy, labels, proxies) changes that version in the
+store, so every instance over one database sees it at its next request.
+
 Serve runs Go's garbage collector at GOGC=50 (the heap may grow to 1.5
 times its live data, not 2 times) unless the environment sets GOGC: a
 1.4M-title collection then peaks at 287 MB instead of 363-404 MB, at no
@@ -133,6 +159,7 @@ in any Go program.`,
 			fs.BoolVar(&o.demo, "demo", false, "generate a demo knowledge base and customer \"demo\" when missing, and print an API key for it")
 			fs.IntVar(&o.demoTitles, "demo-titles", 100_000, "`number` of titles of a generated demo knowledge base")
 			fs.IntVar(&o.cacheTitles, "pf-cache-titles", pubsearch.DefaultMaxTitles, "`number` of titles of the collections publication search keeps in memory, in all")
+			fs.IntVar(&o.answerMB, "answer-cache-mb", int(httpapi.DefaultAnswerCacheBytes>>20), "`MiB` of finished answers (a title, resource, vendor or package) the holdings service keeps in memory, valid while the store's version is current; 0 keeps none")
 			fs.BoolVar(&o.stale, "pf-stale", false, "answer publication searches from the previous collection while a changed one rebuilds (counts and facets lag the change)")
 			fs.StringVar(&o.tlsCert, "tls-cert", "", "serve HTTPS with the certificate chain in this PEM `file` (with --tls-key)")
 			fs.StringVar(&o.tlsKey, "tls-key", "", "the private key of --tls-cert, a PEM `file`")
@@ -144,6 +171,8 @@ in any Go program.`,
 			fs.IntVar(&o.profileLimit.Burst, "pf-rate-burst", defaultProfileBurst, "`requests` a publication search profile may make at once")
 			fs.StringVar(&o.logFormat, "log-format", "text", "log `format`: text or json")
 			fs.StringVar(&o.logLevel, "log-level", "info", "the least `level` logged: debug, info, warn or error")
+			fs.StringVar(&o.wire, "wire", string(web.WireSpec), "`spec or hosted`: answer errors, the proxies list and the v2 lists' operator flags as the specification shapes them, or as the hosted service does (for FOLIO and other clients of the hosted service)")
+			fs.DurationVar(&o.reportRetention, "report-retention", kb.DefaultReportRetention, "how long holdings transactions and their deltas are kept (a `duration`, at least 1h; FOLIO loads every 5 days)")
 			fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve GET /metrics on this `host:port` (plain HTTP, loopback unless --insecure-http) instead of the main address")
 			return func(args []string) error {
 				if len(args) > 0 {
@@ -164,12 +193,16 @@ func (o *serveOptions) check() error {
 	switch {
 	case o.cacheTitles < 1:
 		return usageErrorf("serve", "--pf-cache-titles must be 1 or more")
+	case o.answerMB < 0 || o.answerMB > 1<<20:
+		return usageErrorf("serve", "--answer-cache-mb must be between 0 (no cache) and %d", 1<<20)
 	case o.demoTitles < 1 || o.demoTitles > gen.MaxTitles:
 		return usageErrorf("serve", "--demo-titles must be between 1 and %d", gen.MaxTitles)
 	case (o.tlsCert == "") != (o.tlsKey == ""):
 		return usageErrorf("serve", "--tls-cert and --tls-key go together: give both files, or neither for plain HTTP")
 	case o.tlsCert != "" && o.insecureHTTP:
 		return usageErrorf("serve", "--insecure-http is for plain HTTP: it cannot go with --tls-cert")
+	case o.reportRetention < time.Hour:
+		return usageErrorf("serve", "--report-retention must be at least 1h (got %s): a transaction must outlive its build and its reading", o.reportRetention)
 	}
 	for _, l := range []struct {
 		name  string
@@ -181,6 +214,9 @@ func (o *serveOptions) check() error {
 		if l.limit.Rate > 0 && (l.limit.Burst < 1 || l.limit.Burst > kb.MaxTokenBurst) {
 			return usageErrorf("serve", "--%s-burst must be from 1 to %d", l.name, kb.MaxTokenBurst)
 		}
+	}
+	if _, err := web.ParseWire(o.wire); err != nil {
+		return usageErrorf("serve", "--wire %q: use spec (the specification's shapes) or hosted (the hosted service's, for FOLIO)", o.wire)
 	}
 	if o.environment == "" {
 		o.environment = string(kb.Production)
@@ -241,6 +277,10 @@ func (c *cli) serve(o serveOptions) error {
 	if err := st.ResumeSnapshots(c.ctx); err != nil {
 		return err
 	}
+	st.SetReportRetention(o.reportRetention)
+	if err := st.ResumeReports(c.ctx); err != nil {
+		return err
+	}
 
 	var demoKey string
 	if o.demo {
@@ -273,8 +313,10 @@ func (c *cli) serve(o serveOptions) error {
 			Store:                  st,
 			Logger:                 logger,
 			PublicationCacheTitles: o.cacheTitles,
+			AnswerCacheBytes:       answerCacheBytes(o.answerMB),
 			PublicationServeStale:  o.stale,
 			Environment:            env,
+			Wire:                   web.Wire(o.wire),
 			KeyLimit:               o.keyLimit,
 			ProfileLimit:           o.profileLimit,
 		}),
@@ -412,4 +454,13 @@ Try:
   curl -H 'x-api-key: %s' '%s/rm/rmaccounts/%s/vendors?count=10&offset=1'
   curl '%s/pf/pfaccount/%s/publications?search=journal&includefacets=true&count=5'
 `, demoCustomer, demoCustomerName, env, key, key, base, demoCustomer, base, demoProfile())
+}
+
+// answerCacheBytes is the answer cache's budget of --answer-cache-mb: the
+// server's Deps take less than 0, not 0, for no cache.
+func answerCacheBytes(mb int) int64 {
+	if mb == 0 {
+		return -1
+	}
+	return int64(mb) << 20
 }

@@ -217,6 +217,7 @@ func TestServeUsageErrors(t *testing.T) {
 		{[]string{"--tls-cert", "/nonexistent/cert.pem", "--tls-key", certs.KeyFile}, 1, "--tls-cert: stat /nonexistent/cert.pem"},
 		{[]string{"--tls-cert", certs.CAFile, "--tls-key", certs.KeyFile}, 1, "private key does not match public key"},
 		{[]string{"--environment", "staging"}, 2, `--environment "staging": use sandbox or production`},
+		{[]string{"--wire", "folio"}, 2, `--wire "folio": use spec (the specification's shapes) or hosted (the hosted service's, for FOLIO)`},
 		{[]string{"--log-format", "xml"}, 2, `--log-format "xml": use text or json`},
 		{[]string{"--log-level", "loud"}, 2, `--log-level "loud": use debug, info, warn or error`},
 		{[]string{"--rate-limit", "-1"}, 2, "--rate-limit must be a number of requests a second, 0 (no limit) or at least 0.001"},

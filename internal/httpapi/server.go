@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/kbserver/kbserver/internal/answercache"
 	"github.com/kbserver/kbserver/internal/httpapi/docs"
 	"github.com/kbserver/kbserver/internal/httpapi/ermapi"
 	"github.com/kbserver/kbserver/internal/httpapi/opsapi"
@@ -60,7 +61,20 @@ type Deps struct {
 	// caller serves Metrics.Handler on a listener of its own).
 	Metrics          *metrics.Metrics
 	MetricsElsewhere bool
+	// Wire chooses the shapes of the holdings service where its spec and
+	// the hosted service disagree (errors, the proxies list); "" means
+	// web.WireSpec.
+	Wire web.Wire
+	// AnswerCacheBytes bounds the memory of the holdings service's cache
+	// of finished answers (a vendor, package, title or resource, valid
+	// while the customer's store version is current); 0 means
+	// DefaultAnswerCacheBytes and less than 0 keeps no answers.
+	AnswerCacheBytes int64
 }
+
+// DefaultAnswerCacheBytes is the answer cache's budget when Deps names
+// none: 64 MiB, some 20,000 answers of titles with a dozen resources.
+const DefaultAnswerCacheBytes int64 = 64 << 20
 
 // Service names, in logs and metrics.
 const (
@@ -91,16 +105,24 @@ func NewServer(deps Deps) http.Handler {
 	if m == nil {
 		m = metrics.New(deps.Store, logger)
 	}
-	mux := http.NewServeMux()
-	web.Mount(mux, logger, routes(deps, logger, m))
-	return web.Serve(web.Fallback(mux), logger, maxBody, m)
+	if deps.AnswerCacheBytes == 0 {
+		deps.AnswerCacheBytes = DefaultAnswerCacheBytes
+	}
+	answers := answercache.New(deps.AnswerCacheBytes)
+	if answers != nil {
+		m.WatchAnswerCache(answers.Stats)
+	}
+	// The hosted service's v2 routes cannot share a ServeMux with the
+	// others (web.V2Prefix).
+	mux := web.MountSplit(web.V2Prefix, logger, routes(deps, logger, m, answers))
+	return web.SpeakWire(deps.Wire, web.Serve(mux, logger, maxBody, m))
 }
 
 // routes returns the routes of every API family over deps, each marked
 // with its service: the holdings service, the resource management service,
 // the publication search service, the API description with its docs page,
 // and the operators' endpoints (with /metrics when m is not nil).
-func routes(deps Deps, logger *slog.Logger, m *metrics.Metrics) []web.Route {
+func routes(deps Deps, logger *slog.Logger, m *metrics.Metrics, answers *answercache.Cache) []web.Route {
 	store := deps.Store
 	keyAuth := web.RequireCustomerKey(web.KeyAuth{
 		Keys:        store,
@@ -121,7 +143,7 @@ func routes(deps Deps, logger *slog.Logger, m *metrics.Metrics) []web.Route {
 		}
 		all = append(all, rs...)
 	}
-	add(ServiceHoldings, rmapi.Routes(store, keyAuth))
+	add(ServiceHoldings, rmapi.Routes(store, keyAuth, answers))
 	add(ServiceResourceMgmt, ermapi.Routes(store, keyAuth))
 	add(ServicePublicationSearch, pfapi.Routes(store, profileThrottle, deps.PublicationCacheTitles, !deps.PublicationServeStale))
 	add(ServiceDocs, docs.Routes())
@@ -138,7 +160,7 @@ type RouteInfo struct {
 // Routes lists every route NewServer registers, in registration order. The
 // tests compare it with the API description in package api.
 func Routes() []RouteInfo {
-	rs := routes(Deps{}, slog.Default(), metrics.New(nil, nil))
+	rs := routes(Deps{}, slog.Default(), metrics.New(nil, nil), nil)
 	out := make([]RouteInfo, len(rs))
 	for i, r := range rs {
 		out[i] = RouteInfo{Pattern: r.Pattern}

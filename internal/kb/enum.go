@@ -95,9 +95,16 @@ const (
 
 var selections = enum{kind: "Selection", names: []string{"all", "selected", "notselected", "orderedthroughoperator"}}
 
-// LookupSelection finds a selection filter by its name (any case) or
-// number; ok is false for anything else.
+// SelectionOperatorAlias is the branded word that clients of the hosted
+// service send for orderedthroughoperator; it is read as an alias only.
+const SelectionOperatorAlias = "orderedthroughebsco"
+
+// LookupSelection finds a selection filter by its name (any case), its
+// number or SelectionOperatorAlias; ok is false for anything else.
 func LookupSelection(s string) (sel Selection, ok bool) {
+	if strings.EqualFold(strings.TrimSpace(s), SelectionOperatorAlias) {
+		return SelectionOrderedThroughOperator, true
+	}
 	i, ok := selections.lookup(s)
 	return Selection(i), ok
 }

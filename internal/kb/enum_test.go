@@ -29,6 +29,7 @@ func TestEnumLookups(t *testing.T) {
 		{"selection", asInt(LookupSelection), "NotSelected", int(SelectionNotSelected), true},
 		{"selection by number", asInt(LookupSelection), "3", int(SelectionOrderedThroughOperator), true},
 		{"selection unknown", asInt(LookupSelection), "bogus", 0, false},
+		{"selection branded alias", asInt(LookupSelection), "OrderedThroughEBSCO", int(SelectionOrderedThroughOperator), true},
 		{"resource type", asInt(LookupResourceType), "BookSeries", int(ResourceBookSeries), true},
 		{"resource type by number", asInt(LookupResourceType), "14", int(ResourceAudioBook), true},
 		{"resource type display form with a space", asInt(LookupResourceType), "Book Series", 0, false},

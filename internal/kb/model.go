@@ -165,6 +165,9 @@ type Label struct {
 type RootSettings struct {
 	ProxyID string
 	Labels  [5]Label
+	// VendorID is the customer's own vendor, which holds its custom
+	// packages. It is read, never written.
+	VendorID int64
 }
 
 // Proxy is a customer proxy definition.

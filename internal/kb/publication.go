@@ -116,9 +116,10 @@ type PubHit struct {
 // limited to the customer's collection (selected, not hidden resources).
 type PublicationStore interface {
 	// CollectionVersion returns a value that changes whenever the
-	// customer's collection may have changed (an import, a change of the
-	// customer's holdings): a cache of the collection keyed by it is
-	// never stale.
+	// customer's collection, or any answer in the customer's context, may
+	// have changed (an import, a change of the customer's holdings, root
+	// proxy, labels or proxies): a cache of the collection or of an answer
+	// keyed by it is never stale.
 	CollectionVersion(ctx context.Context, custID string) (string, error)
 	// TitleMatches calls fn with every title, in or out of the
 	// collection, that q.Search matches with q.Field and q.Type, and its

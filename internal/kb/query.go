@@ -30,12 +30,21 @@ type PackageQuery struct {
 	ContentType ContentType
 	OrderBy     Order
 	Page        Page
+	// Filters of the hosted service's package lists (package_lists.go);
+	// their zero values filter nothing and search as the lists of the
+	// specification do.
+	Match      PackageMatch     // how Search matches
+	Keyword    bool             // Search also matches the vendor's name
+	Visibility VisibilityFilter // hidden or visible packages only
 }
 
 // TitleQuery selects a page of titles, optionally inside one package.
 type TitleQuery struct {
-	VendorID     int64 // with PackageID: the package's vendor
-	PackageID    int64 // 0: all packages
+	VendorID  int64 // with PackageID: the package's vendor
+	PackageID int64 // 0: all packages
+	// PackageIDs, when not empty, keeps the titles that are in at least
+	// one of these packages (the title list's packageidfilter).
+	PackageIDs   []int64
 	Search       string
 	Field        SearchField
 	Type         SearchType

@@ -35,11 +35,16 @@ var HoldingColumns = [...]string{
 const HoldingFieldCount = len(HoldingColumns)
 
 // Holding is one row of a holdings snapshot: its values in HoldingColumns
-// order (vendor_id, index 28, holds a decimal integer), and the values of
-// its package's non-standard KBART columns that it has.
+// order (vendor_id, index 28, holds a decimal integer), our id of its
+// title, and the values of its package's non-standard KBART columns that
+// it has. Values keeps the provider's KBART title_id (a KBART file of the
+// holdings shows it, as link resolvers need); the JSON answers of the
+// holdings service show TitleID as title_id instead, since FOLIO builds
+// its resource ids from it.
 type Holding struct {
-	Values [HoldingFieldCount]string
-	Extra  []ExtraValue
+	Values  [HoldingFieldCount]string
+	TitleID int64 // the titleId of GET titles/{kbid}
+	Extra   []ExtraValue
 }
 
 // ExtraValue is a row's value of a non-standard KBART column

@@ -12,6 +12,7 @@ type Store interface {
 	KBReader
 	HoldingsWriter
 	SnapshotStore
+	ReportStore
 	CustomerStore
 	ProfileStore
 	PublicationStore
@@ -31,6 +32,11 @@ type APIKey struct {
 	ID          int64
 	CustomerID  string
 	Environment Environment
+	// Version is the customer's CollectionVersion, read with the key
+	// ("" when the store does not): the holdings service's cache of
+	// answers takes it from the request's context (WithVersion) rather
+	// than reading it again.
+	Version string
 }
 
 // KBReader reads the knowledge base in one customer's context.
@@ -42,6 +48,10 @@ type KBReader interface {
 	// with Vendor).
 	Packages(ctx context.Context, custID string, q PackageQuery) (PackageList, error)
 	Package(ctx context.Context, custID string, vendorID, packageID int64) (Package, error)
+	// PackageByID returns a package by its id alone (package ids are
+	// unique across vendors), as the hosted service's v2 operations
+	// address it; "Package not found" when the customer may not see it.
+	PackageByID(ctx context.Context, custID string, packageID int64) (Package, error)
 	// Titles lists titles. Each title carries its resources in the
 	// customer's context: all of them, or only the one in q.PackageID.
 	Titles(ctx context.Context, custID string, q TitleQuery) (TitleList, error)

@@ -97,15 +97,6 @@ func (p *rowProblems) addNamed(kind ProblemKind, name, orig, action, reason, msg
 	}
 }
 
-// prepend records a problem before the others (a note on how the line was
-// read, given before the notes on its values).
-func (p *rowProblems) prepend(kind ProblemKind, orig, action, reason, msg string) {
-	var q rowProblems
-	q.add(kind, noField, orig, action, reason, msg)
-	p.probs = append(q.probs, p.probs...)
-	p.rep = append(q.rep, p.rep...)
-}
-
 // cutBytes cuts s to at most n bytes without splitting a UTF-8 sequence.
 func cutBytes(s string, n int) string {
 	if len(s) <= n {

@@ -23,15 +23,6 @@ func hasProblem(problems []Problem, want Problem) bool {
 	return false
 }
 
-// countKinds counts the problems of each kind.
-func countKinds(problems []Problem) map[ProblemKind]int {
-	m := make(map[ProblemKind]int)
-	for _, p := range problems {
-		m[p.Kind]++
-	}
-	return m
-}
-
 // checkProblems checks the invariants that tie a row's Problems to its
 // Repairs: every problem has a kind, an action and a reason, an Original of
 // at most maxOriginal bytes, and Repairs has one message per Repaired or

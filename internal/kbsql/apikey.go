@@ -19,6 +19,9 @@ type KeyCandidate struct {
 	CustomerID  string
 	Environment string
 	Hash        []byte
+	// KBVersion and CustomerVersion are the version counters of the
+	// knowledge base and of the key's customer, read with the key.
+	KBVersion, CustomerVersion int64
 }
 
 // PickKey returns the candidate whose full hash is h, comparing every
@@ -27,7 +30,8 @@ func PickKey(cands []KeyCandidate, h kb.KeyHash) (kb.APIKey, error) {
 	var k kb.APIKey
 	for _, c := range cands {
 		if subtle.ConstantTimeCompare(c.Hash, h[:]) == 1 {
-			k = kb.APIKey{ID: c.ID, CustomerID: c.CustomerID, Environment: kb.Environment(c.Environment)}
+			k = kb.APIKey{ID: c.ID, CustomerID: c.CustomerID, Environment: kb.Environment(c.Environment),
+				Version: collectionVersion(c.KBVersion, c.CustomerVersion)}
 		}
 	}
 	if k.CustomerID == "" {
@@ -36,14 +40,15 @@ func PickKey(cands []KeyCandidate, h kb.KeyHash) (kb.APIKey, error) {
 	return k, nil
 }
 
-// ScanKey reads key candidates (id, customer_id, environment, hash) from
+// ScanKey reads key candidates (id, customer_id, environment, hash, the
+// knowledge base's version, the customer's version: sqlKeyCandidates) from
 // rows and returns the one whose full hash is h, as PickKey does. The
 // caller closes rows.
 func ScanKey(rows Rows, h kb.KeyHash) (kb.APIKey, error) {
 	var cands []KeyCandidate
 	for rows.Next() {
 		var c KeyCandidate
-		if err := rows.Scan(&c.ID, &c.CustomerID, &c.Environment, &c.Hash); err != nil {
+		if err := rows.Scan(&c.ID, &c.CustomerID, &c.Environment, &c.Hash, &c.KBVersion, &c.CustomerVersion); err != nil {
 			return kb.APIKey{}, err
 		}
 		cands = append(cands, c)

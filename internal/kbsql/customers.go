@@ -71,7 +71,7 @@ func checkCustomer(ctx context.Context, q Querier, custID string) error {
 func (s *Store) Root(ctx context.Context, custID string) (kb.RootSettings, error) {
 	var labels string
 	rs := kb.RootSettings{}
-	err := s.e.Read().QueryRow(ctx, `SELECT root_proxy, labels FROM customers WHERE id = $1`, custID).Scan(&rs.ProxyID, &labels)
+	err := s.e.Read().QueryRow(ctx, `SELECT root_proxy, labels, vendor_id FROM customers WHERE id = $1`, custID).Scan(&rs.ProxyID, &labels, &rs.VendorID)
 	if NoRows(err) {
 		return rs, kb.NotFound("Customer")
 	}
@@ -104,10 +104,19 @@ func (s *Store) AddAPIKey(ctx context.Context, custID string, h kb.KeyHash, env 
 	return nil
 }
 
+// sqlKeyCandidates reads the keys of a hash prefix ($1) with the versions
+// of the knowledge base and of each key's customer (CollectionVersion): the
+// answer cache needs the version at every request the key admits, and one
+// statement costs less than two (on SQLite, each is a read transaction).
+const sqlKeyCandidates = `SELECT k.id, k.customer_id, k.environment, k.hash,
+	COALESCE((SELECT n FROM versions WHERE name = '` + KBVersion + `'), 0),
+	COALESCE((SELECT n FROM versions WHERE name = '` + customerVersionPrefix + `' || k.customer_id), 0)
+	FROM api_keys k WHERE k.prefix = $1`
+
 // findKey returns the key with hash h, comparing full hashes in constant
-// time.
+// time, with its customer's CollectionVersion.
 func findKey(ctx context.Context, q Querier, h kb.KeyHash) (kb.APIKey, error) {
-	rows, err := q.Query(ctx, `SELECT id, customer_id, environment, hash FROM api_keys WHERE prefix = $1`, KeyPrefix(h))
+	rows, err := q.Query(ctx, sqlKeyCandidates, KeyPrefix(h))
 	if err != nil {
 		return kb.APIKey{}, err
 	}
@@ -142,7 +151,8 @@ func (s *Store) LookupAPIKey(ctx context.Context, h kb.KeyHash) (kb.APIKey, erro
 	return k, err
 }
 
-// AddProxy adds or replaces a customer proxy.
+// AddProxy adds or replaces a customer proxy. It bumps the customer's
+// version: the proxied URLs of its answers are made with the proxy's mask.
 func (s *Store) AddProxy(ctx context.Context, custID string, p kb.Proxy) error {
 	if err := kb.CheckNewProxy(p); err != nil {
 		return err
@@ -154,7 +164,10 @@ func (s *Store) AddProxy(ctx context.Context, custID string, p kb.Proxy) error {
 		_, err := tx.Exec(ctx, `INSERT INTO proxies(customer_id, id, name, url_mask) VALUES ($1, $2, $3, $4)
 			ON CONFLICT (customer_id, id) DO UPDATE SET name = excluded.name, url_mask = excluded.url_mask`,
 			custID, p.ID, p.Name, p.URLMask)
-		return err
+		if err != nil {
+			return err
+		}
+		return bumpVersion(ctx, tx, CustomerVersion(custID))
 	})
 	if err != nil {
 		return fmt.Errorf("add proxy: %w", err)
@@ -163,7 +176,7 @@ func (s *Store) AddProxy(ctx context.Context, custID string, p kb.Proxy) error {
 }
 
 // RemoveProxy deletes a customer proxy; the settings that named it fall
-// back to no proxy.
+// back to no proxy. It bumps the customer's version.
 func (s *Store) RemoveProxy(ctx context.Context, custID, proxyID string) error {
 	return s.e.Write(ctx, custID, func(tx Tx) error {
 		n, err := tx.Exec(ctx, `DELETE FROM proxies WHERE customer_id = $1 AND id = $2`, custID, proxyID)
@@ -185,7 +198,7 @@ func (s *Store) RemoveProxy(ctx context.Context, custID, proxyID string) error {
 		if err := execAll(ctx, tx, fallBack...); err != nil {
 			return fmt.Errorf("remove proxy: %w", err)
 		}
-		return nil
+		return bumpVersion(ctx, tx, CustomerVersion(custID))
 	})
 }
 

@@ -7,10 +7,11 @@ import (
 )
 
 // PackageTitleTotal returns the total of a title list scoped to package p
-// when the package's own counts give it (no search, no type filter), so
-// that a page of a million-title package costs no count; -1 otherwise.
+// when the package's own counts give it (no search, no type or package
+// filter), so that a page of a million-title package costs no count; -1
+// otherwise.
 func PackageTitleTotal(p kb.Package, q kb.TitleQuery) int {
-	if strings.TrimSpace(q.Search) != "" || q.ResourceType != kb.ResourceAll {
+	if strings.TrimSpace(q.Search) != "" || q.ResourceType != kb.ResourceAll || len(q.PackageIDs) > 0 {
 		return -1
 	}
 	switch q.Selection {

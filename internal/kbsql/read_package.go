@@ -127,6 +127,25 @@ func (s *Store) Package(ctx context.Context, custID string, vendorID, packageID 
 	return s.PackageOf(ctx, custID, root, vendorID, packageID)
 }
 
+// PackageByID returns one package in the customer's context by its id
+// alone.
+func (s *Store) PackageByID(ctx context.Context, custID string, packageID int64) (kb.Package, error) {
+	root, err := s.RootProxy(ctx, custID)
+	if err != nil {
+		return kb.Package{}, err
+	}
+	row := s.e.Read().QueryRow(ctx, `SELECT `+SQLPackageColumns+` FROM `+SQLPackageFrom+`
+		WHERE p.id = $2 AND `+sqlPackageVisible, custID, packageID)
+	p, err := ScanPackage(row, root)
+	if NoRows(err) {
+		return p, kb.NotFound("Package")
+	}
+	if err != nil {
+		return p, fmt.Errorf("package %d: %w", packageID, err)
+	}
+	return p, nil
+}
+
 // PackageOf is Package for a caller that has read the customer's root
 // proxy.
 func (s *Store) PackageOf(ctx context.Context, custID, root string, vendorID, packageID int64) (kb.Package, error) {

@@ -99,8 +99,26 @@ func (s *Store) Packages(ctx context.Context, custID string, q kb.PackageQuery) 
 	if f := SelectionFilter(q.Selection, SQLPackageSelected); f != "" {
 		where = append(where, f)
 	}
+	if f := visibilityCondition(q.Visibility); f != "" {
+		where = append(where, f)
+	}
+	search := q.Search
+	if q.Match != kb.PackageMatchWords || q.Keyword {
+		// The hosted service's other searches (package_search.go).
+		if err := kb.CheckSearch("Search", search); err != nil {
+			return kb.PackageList{}, err
+		}
+		cond, none := packageTextMatch(q, &args)
+		if none {
+			return kb.PackageList{Packages: []kb.Package{}}, nil
+		}
+		if cond != "" {
+			where = append(where, cond)
+		}
+		search = ""
+	}
 	var list kb.PackageList
-	list.Total, list.Packages, err = nameList(ctx, s, "p", SQLPackageColumns, SQLPackageFrom, where, args, q.Search, q.OrderBy == kb.OrderName,
+	list.Total, list.Packages, err = nameList(ctx, s, "p", SQLPackageColumns, SQLPackageFrom, where, args, search, q.OrderBy == kb.OrderName,
 		q.Page, func(rows Rows) (kb.Package, error) { return ScanPackage(rows, root) })
 	if err != nil {
 		return list, fmt.Errorf("list packages: %w", err)
@@ -193,6 +211,14 @@ func (s *Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.
 	if q.ResourceType != kb.ResourceAll {
 		where = append(where, "t.pub_type = "+args.Add(int(q.ResourceType)))
 	}
+	if len(q.PackageIDs) > 0 {
+		ids := make([]string, len(q.PackageIDs))
+		for i, id := range q.PackageIDs {
+			ids[i] = args.Add(id)
+		}
+		where = append(where, `t.id IN (SELECT r.title_id FROM resources r JOIN packages p ON p.id = r.package_id
+			WHERE r.package_id IN (`+strings.Join(ids, ", ")+`) AND `+sqlPackageVisible+`)`)
+	}
 	w := strings.Join(where, " AND ")
 	read := s.e.Read()
 	if total >= 0 {
@@ -223,7 +249,7 @@ func (s *Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.
 // every match is visible but the custom titles of other customers, which
 // are few and found by their own index.
 func countTitles(from, where string, m Match, q kb.TitleQuery) string {
-	if m.Sub != "" && q.PackageID == 0 && q.Selection == kb.SelectionAll && q.ResourceType == kb.ResourceAll {
+	if m.Sub != "" && q.PackageID == 0 && len(q.PackageIDs) == 0 && q.Selection == kb.SelectionAll && q.ResourceType == kb.ResourceAll {
 		return `SELECT count(*) FROM (` + m.Sub + `) m
 			WHERE m.id NOT IN (SELECT id FROM titles WHERE customer_id IS NOT NULL AND customer_id <> $1)`
 	}

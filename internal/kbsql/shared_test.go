@@ -33,8 +33,8 @@ func TestPickKey(t *testing.T) {
 	h[0] = 1
 	other := h
 	other[31] = 9
-	cands := []KeyCandidate{{1, "a", "production", other[:]}, {2, "b", "sandbox", h[:]}}
-	if k, err := PickKey(cands, h); err != nil || k != (kb.APIKey{ID: 2, CustomerID: "b", Environment: kb.Sandbox}) {
+	cands := []KeyCandidate{{1, "a", "production", other[:], 4, 5}, {2, "b", "sandbox", h[:], 4, 7}}
+	if k, err := PickKey(cands, h); err != nil || k != (kb.APIKey{ID: 2, CustomerID: "b", Environment: kb.Sandbox, Version: "4.7"}) {
 		t.Errorf("PickKey = %+v, %v", k, err)
 	}
 	if _, err := PickKey(cands[:1], h); kb.ErrorCode(err) != kb.CodeUnauthenticated {

@@ -136,6 +136,7 @@ func (r *SnapshotResource) Holding(h *kb.Holding, line string) {
 	v[27] = r.VendorName
 	v[28] = strconv.FormatInt(r.VendorID, 10)
 	v[29] = kb.ResourceType(r.PubType).Display()
+	h.TitleID = r.TitleID
 	h.Extra = h.Extra[:0]
 	if len(r.ExtraColumns) == 0 {
 		return

@@ -8,30 +8,33 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
-// freezeStatements copy a customer's ($1) state into the snapshot_*
-// tables in the POST's transaction: its selections and customisations,
-// and its custom packages, which it edits. Their cost is the number of the
-// customer's customisations and custom titles, not of its holdings.
-func (s *Store) freezeStatements() []string {
-	return []string{
-		`DELETE FROM snapshot_packages WHERE customer_id = $1`,
-		`DELETE FROM snapshot_resources WHERE customer_id = $1`,
-		`DELETE FROM snapshot_vendors WHERE customer_id = $1`,
-		`DELETE FROM snapshot_proxies WHERE customer_id = $1`,
-		`DELETE FROM snapshot_custom_resources WHERE customer_id = $1`,
-		`INSERT INTO snapshot_packages(customer_id, package_id, selected, hidden, proxy_id)
-			SELECT customer_id, package_id, selected, hidden, proxy_id FROM customer_packages WHERE customer_id = $1`,
-		`INSERT INTO snapshot_resources(customer_id, package_id, title_id, selected, hidden, custom_coverage, coverage_statement,
+// freezeStatements copy a customer's state into the snapshot_* tables
+// under key (the customer's id for its holdings snapshot; a holdings
+// report's own key, reportKey, for a transaction), in the caller's
+// transaction: its selections and customisations, and its custom
+// packages, which it edits. Their cost is the number of the customer's
+// customisations and custom titles, not of its holdings.
+func (s *Store) freezeStatements(custID, key string) []Stmt {
+	clear := func(table string) Stmt {
+		return Stmt{`DELETE FROM ` + table + ` WHERE customer_id = $1`, []any{key}}
+	}
+	both := []any{custID, key}
+	return []Stmt{
+		clear("snapshot_packages"), clear("snapshot_resources"), clear("snapshot_vendors"), clear("snapshot_proxies"),
+		clear("snapshot_custom_resources"),
+		{`INSERT INTO snapshot_packages(customer_id, package_id, selected, hidden, proxy_id)
+			SELECT CAST($2 AS TEXT), package_id, selected, hidden, proxy_id FROM customer_packages WHERE customer_id = $1`, both},
+		{`INSERT INTO snapshot_resources(customer_id, package_id, title_id, selected, hidden, custom_coverage, coverage_statement,
 				embargo_unit, embargo_value, proxy_id)
-			SELECT customer_id, package_id, title_id, selected, hidden, custom_coverage, coverage_statement, embargo_unit, embargo_value, proxy_id
-			FROM customer_resources WHERE customer_id = $1`,
-		`INSERT INTO snapshot_vendors(customer_id, vendor_id, proxy_id)
-			SELECT customer_id, vendor_id, proxy_id FROM customer_vendors WHERE customer_id = $1`,
-		`INSERT INTO snapshot_proxies(customer_id, id, url_mask) SELECT customer_id, id, url_mask FROM proxies WHERE customer_id = $1`,
-		`INSERT INTO snapshot_custom_resources(customer_id, package_id, title_id, url, name, pub_type, publisher, contributors, identifiers)
-			SELECT $1, r.package_id, r.title_id, r.url, t.name, t.pub_type, t.publisher, t.contributors, ` + s.d.IdentifiersJSON("r.title_id") + `
+			SELECT CAST($2 AS TEXT), package_id, title_id, selected, hidden, custom_coverage, coverage_statement, embargo_unit, embargo_value, proxy_id
+			FROM customer_resources WHERE customer_id = $1`, both},
+		{`INSERT INTO snapshot_vendors(customer_id, vendor_id, proxy_id)
+			SELECT CAST($2 AS TEXT), vendor_id, proxy_id FROM customer_vendors WHERE customer_id = $1`, both},
+		{`INSERT INTO snapshot_proxies(customer_id, id, url_mask) SELECT CAST($2 AS TEXT), id, url_mask FROM proxies WHERE customer_id = $1`, both},
+		{`INSERT INTO snapshot_custom_resources(customer_id, package_id, title_id, url, name, pub_type, publisher, contributors, identifiers)
+			SELECT CAST($2 AS TEXT), r.package_id, r.title_id, r.url, t.name, t.pub_type, t.publisher, t.contributors, ` + s.d.IdentifiersJSON("r.title_id") + `
 			FROM packages p ` + s.d.FixedJoin() + ` resources r ON r.package_id = p.id JOIN titles t ON t.id = r.title_id
-			WHERE p.customer_id = $1`,
+			WHERE p.customer_id = $1`, both},
 	}
 }
 
@@ -59,11 +62,7 @@ func (s *Store) FreezeSnapshot(ctx context.Context, custID string, force bool) (
 			return kb.Errorf(kb.CodeConflict, "A holdings snapshot is already in progress; POST with force=true to replace it.")
 		}
 		build++
-		var freeze []Stmt
-		for _, q := range s.freezeStatements() {
-			freeze = append(freeze, Stmt{q, []any{custID}})
-		}
-		if err := execAll(ctx, tx, freeze...); err != nil {
+		if err := execAll(ctx, tx, s.freezeStatements(custID, custID)...); err != nil {
 			return fmt.Errorf("freeze holdings of %s: %w", custID, err)
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO snapshots(customer_id, build, status, created, total, error, root_proxy)

@@ -22,10 +22,11 @@ type Store struct {
 	e      Engine
 	d      Dialect
 	secret atomic.Pointer[[]byte] // the link-signing secret once read (linkout.go)
+	jobs   *reportJobs            // the holdings reports' background work (report_jobs.go)
 }
 
 // New returns the shared store over an engine.
-func New(e Engine) *Store { return &Store{e: e, d: e.Dialect()} }
+func New(e Engine) *Store { return &Store{e: e, d: e.Dialect(), jobs: newReportJobs()} }
 
 // Engine returns the engine the store runs on.
 func (s *Store) Engine() Engine { return s.e }
@@ -54,8 +55,12 @@ func bumpVersion(ctx context.Context, tx Tx, name string) error {
 }
 
 // CollectionVersion returns a value that changes whenever the customer's
-// collection may have: after any import, and after any change of the
-// customer's holdings.
+// collection, or any answer in the customer's context, may have: after any
+// import, and after any write of the customer's holdings, root proxy,
+// labels or proxies. It is one read of two rows of the versions table, so
+// that every request may read it: the holdings service's cache of answers
+// (rmapi) and the publication search's collections (pubsearch) depend on
+// it, on every instance over the same database.
 func (s *Store) CollectionVersion(ctx context.Context, custID string) (string, error) {
 	var kbv, cv int64
 	err := s.e.Read().QueryRow(ctx, `SELECT COALESCE((SELECT n FROM versions WHERE name = '`+KBVersion+`'), 0),
@@ -63,5 +68,5 @@ func (s *Store) CollectionVersion(ctx context.Context, custID string) (string, e
 	if err != nil {
 		return "", fmt.Errorf("collection version of %s: %w", custID, err)
 	}
-	return fmt.Sprintf("%d.%d", kbv, cv), nil
+	return collectionVersion(kbv, cv), nil
 }

@@ -48,8 +48,12 @@ func packageForWrite(ctx context.Context, tx Tx, custID string, vendorID, packag
 	if err := vendorForWrite(ctx, tx, custID, vendorID); err != nil {
 		return p, err
 	}
-	return p, kb.NotFound("Package")
+	return p, errNoPackage
 }
+
+// errNoPackage is packageForWrite's "Package not found" for a vendor that
+// exists, which a caller may word otherwise.
+var errNoPackage = kb.NotFound("Package")
 
 // vendorForWrite returns "Vendor not found" unless the customer may see
 // the vendor.

@@ -183,10 +183,13 @@ func (s *Store) CreateCustomTitle(ctx context.Context, custID string, vendorID, 
 	var id int64
 	err := s.e.Write(ctx, custID, func(tx Tx) error {
 		p, err := packageForWrite(ctx, tx, custID, vendorID, packageID)
-		if err != nil {
+		if err != nil && err != errNoPackage {
 			return err
 		}
-		if err := kb.CheckNewCustomTitle(p.Custom, ct.Name); err != nil {
+		// A package the vendor does not have takes no custom title,
+		// as a managed package takes none (the hosted service answers
+		// both alike).
+		if err := kb.CheckNewCustomTitle(err == nil && p.Custom, ct.Name); err != nil {
 			return err
 		}
 		if err := checkCustomTitleName(ctx, tx, custID, packageID, ct.Name, 0); err != nil {

@@ -132,7 +132,7 @@ func TestSnapshotInstances(t *testing.T) {
 	}
 	if h := hA[6]; h.Values[0] != "Title 8" || h.Values[3] != "2001" || h.Values[6] != "2002" || h.Values[26] != "1" ||
 		h.Values[9] != "https://ez.example/?u=https://x.example/8" {
-		t.Errorf("row 7 = %q, want title 8's first custom range", h)
+		t.Errorf("row 7 = %q, want title 8's first custom range", h.Values)
 	}
 	// Which server builds is a race (B's resume may claim the build before
 	// A's own goroutine does); that one builds is not.

@@ -80,6 +80,7 @@ func redact(cfg *pgxpool.Config) string {
 // resumes when a store opens the database again) and closes the pool.
 func (s *Store) Close() error {
 	s.closed.Store(true)
+	s.StopReports()
 	s.stop()
 	s.builds.Wait()
 	s.pool.Close()

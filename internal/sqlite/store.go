@@ -115,6 +115,7 @@ func dsn(path string, pragmas []string, txlock string) string {
 // resumes when the store opens again) and closes the database.
 func (s *Store) Close() error {
 	s.closed.Store(true)
+	s.StopReports()
 	s.stop()
 	s.builds.Wait()
 	return errors.Join(s.reads.close(), s.r.Close(), s.w.Close())

@@ -107,7 +107,7 @@ func testSnapshot(t *testing.T, s kb.Store) {
 		t.Errorf("row extras = %q", jot.Values[24:])
 	}
 	if lgo.Values[9] != "https://beta.example/go" || lgo.Values[29] != "Book" || lgo.Values[16] != "monograph" {
-		t.Errorf("Learning Go row = %q", lgo)
+		t.Errorf("Learning Go row = %q", lgo.Values)
 	}
 	// Pages by 1-based row offset.
 	if p := holdings(t, s, "c1", 2, 2); len(p) != 2 || p[0].Values[3] != "2005-01-01" || p[1].Values[3] != "2015-01-01" {
@@ -145,7 +145,7 @@ func testSnapshot(t *testing.T, s kb.Store) {
 		return kb.Holding{}
 	}
 	if h := find(); h.Values[0] != "Town Bulletin" || h.Values[2] != "2434-561X" || h.Values[9] != "https://town.example/b" || h.Values[16] != "serial" || h.Values[29] != "Newsletter" {
-		t.Errorf("custom title row = %q", h)
+		t.Errorf("custom title row = %q", h.Values)
 	}
 	must0(s.UpdateResource(ctx, "c1", f.C1Vendor, id, tid, kb.ResourceUpdate{Selected: true,
 		Title: &kb.TitleFields{Name: "Town Herald", PubType: kb.ResourceNewsletter, URL: "https://town.example/b"}}))

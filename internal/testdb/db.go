@@ -17,11 +17,11 @@ import (
 // closed when the test ends.
 func DB(t testing.TB, dsn string) *sql.DB {
 	t.Helper()
-	driver := "sqlite"
+	driver, source := "sqlite", dsn+"?_pragma=busy_timeout(10000)" // wait for the store's writer as the store does
 	if Kind() == "postgres" {
-		driver = "pgx"
+		driver, source = "pgx", dsn
 	}
-	db, err := sql.Open(driver, dsn)
+	db, err := sql.Open(driver, source)
 	if err != nil {
 		t.Fatalf("open %s: %v", dsn, err)
 	}

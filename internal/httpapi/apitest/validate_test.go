@@ -34,7 +34,7 @@ func (r *recorder) all() string {
 }
 
 // A valid vendor detail, and variants that break it.
-const vendorOK = `{"vendorId":1,"vendorName":"V","isCustomer":false,"packagesTotal":1,"packagesSelected":0,"proxy":{"id":"<n>","inherited":true},"vendorToken":null}`
+const vendorOK = `{"vendorId":1,"vendorName":"V","isCustomer":false,"packagesTotal":1,"packagesSelected":0,"proxy":{"id":"<n>","inherited":true,"proxiedUrl":null},"vendorToken":null}`
 
 // fake answers every request with one status, Content-Type and body.
 func fake(status int, ctype, body string) http.Handler {

@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -598,6 +599,8 @@ func TestParameterValidation(t *testing.T) {
 		{p("/titles?selection=none"), "selection"},
 		{p("/titles?orderby=vendorname"), "orderby"},
 		{p("/titles?offset=x"), "offset"},
+		{p("/titles?packageidfilter=1,x"), "packageidfilter"},
+		{p("/titles?packageidfilter=0"), "packageidfilter"},
 		{p("/vendors/%d/packages/%d/titles?searchfield=9", f.alphaVendor, f.alphaJournals), "searchfield"},
 		{p("/vendors/%d/packages/%d/titles?count=0", f.alphaVendor, f.alphaJournals), "count"},
 		{p("/vendors/x"), "vendorid"},
@@ -819,5 +822,46 @@ func TestCustomerIsolation(t *testing.T) {
 	res = f.get(t, cust2("/vendors"), key2)
 	if got := names(t, res.object(t), "vendors", "vendorName"); !cmp.Equal(got, []string{"Alpha Publishing", "Beta Media", "Customer Two Library"}) {
 		t.Errorf("cust2 vendors = %v", got)
+	}
+}
+
+// TestPackageIDFilter checks the title list's packageidfilter: the titles
+// in at least one of the packages, with or without a search; a package
+// the customer may not see (another customer's custom package) adds
+// nothing.
+func TestPackageIDFilter(t *testing.T) {
+	f := newFixture(t)
+	names := func(path string) []string {
+		t.Helper()
+		var out []string
+		for _, tt := range f.read(t, path)["titles"].([]any) {
+			out = append(out, tt.(map[string]any)["titleName"].(string))
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		query string
+		want  []string
+	}{
+		{fmt.Sprintf("packageidfilter=%d", f.alphaJournals), []string{"Acta Testica", "Journal of Testing"}},
+		{fmt.Sprintf("packageidfilter=%d,%d", f.betaBooks, f.alphaJournals), []string{"Acta Testica", "Journal of Testing", "Testing Monographs", "The Test Cookbook"}},
+		{fmt.Sprintf("packageidfilter=%d&search=testing", f.betaBooks), []string{"Journal of Testing", "Testing Monographs"}},
+		{fmt.Sprintf("packageidfilter=%d&resourcetype=book", f.betaBooks), []string{"The Test Cookbook"}},
+		{fmt.Sprintf("packageidfilter=%d", f.nowhere), nil},
+	} {
+		got := names(p("/titles?orderby=titlename&") + tt.query)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: %q, want %q", tt.query, got, tt.want)
+		}
+	}
+	// Inside a package's title list the filter applies too, total included.
+	for _, tt := range []struct {
+		filter int64
+		want   float64
+	}{{f.betaBooks, 1}, {f.betaEmpty, 0}, {f.alphaJournals, 2}} {
+		l := f.read(t, p("/vendors/%d/packages/%d/titles?packageidfilter=%d", f.alphaVendor, f.alphaJournals, tt.filter))
+		if got := l["totalResults"]; got != tt.want || len(l["titles"].([]any)) != int(tt.want) {
+			t.Errorf("package titles filtered by %d: totalResults %v, %d titles; want %v", tt.filter, got, len(l["titles"].([]any)), tt.want)
+		}
 	}
 }

@@ -1,6 +1,10 @@
 package rmapi
 
-import "github.com/kbserver/kbserver/internal/kb"
+import (
+	"strconv"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
 
 // This file maps kb types to wire types. Lists are never nil, so that they
 // encode as [] rather than null.
@@ -23,15 +27,44 @@ func toRoot(s kb.RootSettings) rootResponse {
 			DisplayOnPublicationFinder: l.DisplayOnPublicationFinder,
 		}
 	}
-	return rootResponse{Proxy: proxyDetails{ID: s.ProxyID}, Labels: labels}
+	var vendorID *string
+	if s.VendorID != 0 {
+		vendorID = nullable(strconv.FormatInt(s.VendorID, 10))
+	}
+	return rootResponse{Proxy: proxyDetails{ID: s.ProxyID}, VendorID: vendorID, FtfTokens: []customerToken{}, Labels: labels}
 }
 
-func toProxyList(ps []kb.Proxy) proxyListResponse {
+// toProxyList converts the customer's proxies to the list that GET proxies
+// answers; the wire decides how it is wrapped (web.Wire.List).
+func toProxyList(ps []kb.Proxy) []proxyWithURL {
 	out := make([]proxyWithURL, len(ps))
 	for i, p := range ps {
 		out[i] = proxyWithURL{ID: p.ID, Name: p.Name, URLMask: p.URLMask}
 	}
-	return proxyListResponse{Proxies: out}
+	return out
+}
+
+// proxyMasks maps proxy ids to their URL masks, for proxiedUrl.
+type proxyMasks map[string]string
+
+// newProxyMasks indexes the customer's proxies.
+func newProxyMasks(ps []kb.Proxy) proxyMasks {
+	m := make(proxyMasks, len(ps))
+	for _, p := range ps {
+		m[p.ID] = p.URLMask
+	}
+	return m
+}
+
+// proxied returns the proxy of an object with the address it makes of
+// url (kb.TargetURL without tokens): null for no URL.
+func (m proxyMasks) proxied(p kb.ProxyRef, url string) proxiedInfo {
+	out := proxiedInfo{ID: p.ID, Inherited: p.Inherited}
+	if url != "" {
+		u := kb.TargetURL(kb.ResourceLink{URL: url, ProxyMask: m[p.ID]})
+		out.ProxiedURL = &u
+	}
+	return out
 }
 
 func toProxyInfo(p kb.ProxyRef) proxyInfo {
@@ -43,6 +76,15 @@ func toToken(t *kb.Token) *tokenInfo {
 		return nil
 	}
 	return &tokenInfo{FactName: t.FactName, Prompt: t.Prompt, HelpText: t.HelpText, Value: nullable(t.Value)}
+}
+
+// tokenName is a token as the vendor list carries it: its fact name, or
+// null for no token.
+func tokenName(t *kb.Token) *string {
+	if t == nil {
+		return nil
+	}
+	return &t.FactName
 }
 
 func toVisibility(v kb.Visibility) visibilityInfo {
@@ -62,7 +104,7 @@ func toVendorList(l kb.VendorList) vendorListResponse {
 			IsCustomer:       v.IsCustomer,
 			PackagesTotal:    v.PackagesTotal,
 			PackagesSelected: v.PackagesSelected,
-			VendorToken:      toToken(v.Token),
+			VendorToken:      tokenName(v.Token),
 		}
 	}
 	return vendorListResponse{TotalResults: l.Total, Vendors: out}
@@ -75,7 +117,7 @@ func toVendorDetail(v kb.Vendor) vendorDetail {
 		IsCustomer:       v.IsCustomer,
 		PackagesTotal:    v.PackagesTotal,
 		PackagesSelected: v.PackagesSelected,
-		Proxy:            toProxyInfo(v.Proxy),
+		Proxy:            proxyMasks(nil).proxied(v.Proxy, ""),
 		VendorToken:      toToken(v.Token),
 	}
 }
@@ -127,36 +169,61 @@ func toPackageDetail(p kb.Package) packageDetail {
 	}
 }
 
-// toTitle converts one title with its resources.
-func toTitle(t kb.Title) titleWire {
-	var a wireAlloc
+// toTitle converts one title with its resources, their proxies with
+// the addresses masks make of their URLs.
+func toTitle(t kb.Title, masks proxyMasks) titleWire {
+	a := wireAlloc{masks: masks}
 	a.reserve(t)
 	return a.title(t)
 }
 
-// toTitleList converts a page of titles.
-func toTitleList(l kb.TitleList) titleListResponse {
+// Title list forms: the title list carries contributors, a package's
+// title list alternate titles (titleListItem).
+const (
+	titleListForm = iota
+	packageTitleListForm
+)
+
+// toTitleList converts a page of titles in the given form.
+func toTitleList(l kb.TitleList, form int) titleListResponse {
 	var a wireAlloc
 	a.reserve(l.Titles...)
-	out := make([]titleWire, len(l.Titles))
+	out := make([]titleListItem, len(l.Titles))
 	for i, t := range l.Titles {
-		out[i] = a.title(t)
+		d := a.title(t)
+		if form == titleListForm {
+			for j := range d.SubjectsList {
+				d.SubjectsList[j].Name = &d.SubjectsList[j].Subject
+			}
+		}
+		out[i] = titleListItem{
+			TitleID:               d.TitleID,
+			TitleName:             d.TitleName,
+			PublisherName:         d.PublisherName,
+			IdentifiersList:       d.IdentifiersList,
+			SubjectsList:          d.SubjectsList,
+			IsTitleCustom:         d.IsTitleCustom,
+			PubType:               d.PubType,
+			CustomerResourcesList: d.CustomerResourcesList,
+		}
+		if form == packageTitleListForm {
+			out[i].AlternateTitleList = &d.AlternateTitleList
+		} else {
+			out[i].ContributorsList = &d.ContributorsList
+		}
 	}
 	return titleListResponse{TotalResults: l.Total, Titles: out}
 }
 
-func toResource(r kb.Resource) resourceWire {
-	var a wireAlloc
-	return a.resource(r)
-}
-
 // wireAlloc hands out the lists and the nullable strings of the wire titles
 // of one answer from a few shared arrays rather than one allocation each: a
-// page of 100 titles has about 2,000 of them.
+// page of 100 titles has about 2,000 of them. Resources get their proxies
+// only with masks (details); list items carry none.
 type wireAlloc struct {
+	masks        proxyMasks
 	strs         []string
 	ids          []identifierWire
-	subjects     []subjectWire
+	subjects     []subjectListWire
 	contributors []contributorWire
 	resources    []resourceWire
 	coverage     []coverageDates
@@ -181,7 +248,7 @@ func (a *wireAlloc) reserve(ts ...kb.Title) {
 	}
 	a.strs = make([]string, 0, strs)
 	a.ids = make([]identifierWire, 0, ids)
-	a.subjects = make([]subjectWire, 0, subjects)
+	a.subjects = make([]subjectListWire, 0, subjects)
 	a.contributors = make([]contributorWire, 0, contributors)
 	a.resources = make([]resourceWire, 0, resources)
 	a.coverage = make([]coverageDates, 0, coverage)
@@ -237,7 +304,7 @@ func (a *wireAlloc) title(t kb.Title) titleWire {
 	}
 	subjects := take(&a.subjects, len(t.Subjects))
 	for i, s := range t.Subjects {
-		subjects[i] = subjectWire{Type: s.Type, Subject: s.Name}
+		subjects[i] = subjectListWire{Type: s.Type, Subject: s.Name}
 	}
 	contributors := take(&a.contributors, len(t.Contributors))
 	for i, c := range t.Contributors {
@@ -260,6 +327,7 @@ func (a *wireAlloc) title(t kb.Title) titleWire {
 		Edition:               a.nullable(t.Edition),
 		IsPeerReviewed:        t.PeerReviewed,
 		ContributorsList:      contributors,
+		AlternateTitleList:    []alternateTitleWire{},
 	}
 }
 
@@ -278,13 +346,23 @@ func (a *wireAlloc) embargo(e kb.Embargo) embargoPeriod {
 	return embargoPeriod{EmbargoUnit: a.nullable(e.Unit.String()), EmbargoValue: e.Value}
 }
 
+// proxy returns a resource's proxy with its proxied URL, or nil for a
+// list item (no masks).
+func (a *wireAlloc) proxy(r kb.Resource) *proxiedInfo {
+	if a.masks == nil {
+		return nil
+	}
+	p := a.masks.proxied(r.Proxy, r.URL)
+	return &p
+}
+
 func (a *wireAlloc) resource(r kb.Resource) resourceWire {
 	return resourceWire{
 		TitleID:              r.TitleID,
 		PackageID:            r.PackageID,
 		PackageName:          r.PackageName,
 		PackageType:          r.PackageType.String(),
-		Proxy:                toProxyInfo(r.Proxy),
+		Proxy:                a.proxy(r),
 		IsPackageCustom:      r.IsPackageCustom,
 		VendorID:             r.VendorID,
 		VendorName:           r.VendorName,

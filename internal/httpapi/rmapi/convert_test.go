@@ -26,19 +26,26 @@ func mustJSON(t *testing.T, v any) string {
 }
 
 func TestEmptyTitleHasArraysAndNulls(t *testing.T) {
-	got := mustJSON(t, toTitle(kb.Title{ID: 7, Name: "T", PubType: kb.ResourceBookSeries}))
+	got := mustJSON(t, toTitle(kb.Title{ID: 7, Name: "T", PubType: kb.ResourceBookSeries}, proxyMasks{}))
 	want := `{"titleId":7,"titleName":"T","publisherName":null,"identifiersList":[],"subjectsList":[],` +
 		`"isTitleCustom":false,"pubType":"BookSeries","customerResourcesList":[],"description":null,` +
-		`"edition":null,"isPeerReviewed":false,"contributorsList":[]}`
+		`"edition":null,"isPeerReviewed":false,"contributorsList":[],"alternateTitleList":[]}`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
 
+// toResource converts one resource as the details carry it, with the
+// customer's proxies masks.
+func toResource(r kb.Resource, masks proxyMasks) resourceWire {
+	a := wireAlloc{masks: masks}
+	return a.resource(r)
+}
+
 func TestEmptyResource(t *testing.T) {
 	got := mustJSON(t, toResource(kb.Resource{TitleID: 1, PackageID: 2, PackageType: kb.PackageCustom,
-		Proxy: kb.ProxyRef{ID: kb.NoProxyID, Inherited: true}}))
-	want := `{"titleId":1,"packageId":2,"packageName":"","packageType":"Custom","proxy":{"id":"<n>","inherited":true},` +
+		Proxy: kb.ProxyRef{ID: kb.NoProxyID, Inherited: true}}, proxyMasks{}))
+	want := `{"titleId":1,"packageId":2,"packageName":"","packageType":"Custom","proxy":{"id":"<n>","inherited":true,"proxiedUrl":null},` +
 		`"isPackageCustom":false,"vendorId":0,"vendorName":"","locationId":0,"isSelected":false,"isTokenNeeded":false,` +
 		`"visibilityData":{"isHidden":false,"reason":""},"managedCoverageList":[],"customCoverageList":[],` +
 		`"coverageStatement":null,"managedEmbargoPeriod":{"embargoUnit":null,"embargoValue":0},` +
@@ -58,8 +65,10 @@ func TestFullResource(t *testing.T) {
 		CustomEmbargo:     kb.Embargo{Unit: kb.EmbargoYears, Value: 0}, // value 0: no embargo
 		URL:               "http://example.org/?a=1&b=2",
 		UserDefined:       [5]string{"one", "", "", "", "five"},
-	})
+		Proxy:             kb.ProxyRef{ID: "EZ", Inherited: true},
+	}, proxyMasks{"EZ": "https://ez.example/login?url={targetURL}"})
 	want := resourceWire{
+		Proxy:                &proxiedInfo{ID: "EZ", Inherited: true, ProxiedURL: ptr("https://ez.example/login?url=http://example.org/?a=1&b=2")},
 		ManagedCoverageList:  []coverageDates{{BeginCoverage: "2001-01-01"}},
 		CustomCoverageList:   []coverageDates{{BeginCoverage: "2005-01-01", EndCoverage: "2006-12-31"}},
 		CoverageStatement:    ptr("Issues after 2001"),
@@ -93,15 +102,51 @@ func TestPackageAndVendorForms(t *testing.T) {
 	if got := mustJSON(t, toVendorList(kb.VendorList{})); got != `{"totalResults":0,"vendors":[]}` {
 		t.Errorf("empty vendor list = %s", got)
 	}
-	if got := mustJSON(t, toTitleList(kb.TitleList{})); got != `{"totalResults":0,"titles":[]}` {
+	if got := mustJSON(t, toTitleList(kb.TitleList{}, titleListForm)); got != `{"totalResults":0,"titles":[]}` {
 		t.Errorf("empty title list = %s", got)
 	}
-	if got := mustJSON(t, toProxyList(nil)); got != `{"proxies":[]}` {
+	if got := mustJSON(t, toProxyList(nil)); got != `[]` {
 		t.Errorf("empty proxy list = %s", got)
 	}
 	v := mustJSON(t, toVendorDetail(kb.Vendor{ID: 9, Name: "V", Proxy: kb.ProxyRef{ID: "EZ"}}))
-	if want := `{"vendorId":9,"vendorName":"V","isCustomer":false,"packagesTotal":0,"packagesSelected":0,"proxy":{"id":"EZ","inherited":false},"vendorToken":null}`; v != want {
+	if want := `{"vendorId":9,"vendorName":"V","isCustomer":false,"packagesTotal":0,"packagesSelected":0,"proxy":{"id":"EZ","inherited":false,"proxiedUrl":null},"vendorToken":null}`; v != want {
 		t.Errorf("vendor detail = %s, want %s", v, want)
+	}
+	tokened := kb.VendorList{Total: 1, Vendors: []kb.Vendor{{ID: 9, Name: "V", Token: &kb.Token{FactName: "[[site]]", Prompt: "p"}}}}
+	if got, want := mustJSON(t, toVendorList(tokened)), `{"totalResults":1,"vendors":[{"vendorId":9,"vendorName":"V","isCustomer":false,"packagesTotal":0,"packagesSelected":0,"vendorToken":"[[site]]"}]}`; got != want {
+		t.Errorf("vendor list with a token = %s, want %s", got, want)
+	}
+	root := mustJSON(t, toRoot(kb.RootSettings{ProxyID: "EZ", VendorID: 42}))
+	if !strings.HasPrefix(root, `{"proxy":{"id":"EZ"},"vendorId":"42","ftfTokens":[],"labels":[`) {
+		t.Errorf("root = %s", root)
+	}
+}
+
+// TestTitleListForms checks the keys of the two list forms: the title
+// list carries contributors, a package's title list alternate titles,
+// and neither the details' description, edition, peer review flag or
+// the resources' proxies.
+func TestTitleListForms(t *testing.T) {
+	l := kb.TitleList{Total: 1, Titles: []kb.Title{{ID: 1, Name: "T", Description: "d", Edition: "2",
+		Resources: []kb.Resource{{TitleID: 1, PackageID: 2, Proxy: kb.ProxyRef{ID: "EZ"}, URL: "http://x.example/"}}}}}
+	for _, tt := range []struct {
+		form       int
+		want, gone []string
+	}{
+		{titleListForm, []string{`"contributorsList":[]`}, []string{`"alternateTitleList"`}},
+		{packageTitleListForm, []string{`"alternateTitleList":[]`}, []string{`"contributorsList"`}},
+	} {
+		got := mustJSON(t, toTitleList(l, tt.form))
+		for _, k := range tt.want {
+			if !strings.Contains(got, k) {
+				t.Errorf("form %d: %s lacks %s", tt.form, got, k)
+			}
+		}
+		for _, k := range append(tt.gone, `"description"`, `"edition"`, `"isPeerReviewed"`, `"proxy"`) {
+			if strings.Contains(got, k) {
+				t.Errorf("form %d: %s has %s", tt.form, got, k)
+			}
+		}
 	}
 }
 
@@ -171,9 +216,10 @@ func TestQueryParsing(t *testing.T) {
 
 func TestRoutesAreWellFormed(t *testing.T) {
 	seen := map[string]bool{}
-	for _, rt := range Routes(nil, web.RequireCustomerKey(web.KeyAuth{})) {
+	for _, rt := range Routes(nil, web.RequireCustomerKey(web.KeyAuth{}), nil) {
 		method, path, _ := strings.Cut(rt.Pattern, " ")
-		if !strings.HasPrefix(path, "/rm/rmaccounts/{custid}") || !slices.Contains([]string{"GET", "PUT", "POST", "DELETE"}, method) {
+		inService := strings.HasPrefix(path, "/rm/rmaccounts/{custid}") || strings.HasPrefix(path, "/rm/rmaccounts/v2/{custid}/")
+		if !inService || !slices.Contains([]string{"GET", "PUT", "POST", "DELETE"}, method) {
 			t.Errorf("route %q is outside the holdings service", rt.Pattern)
 		}
 		if seen[rt.Pattern] {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/kbserver/kbserver/internal/answercache"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
 )
@@ -12,7 +13,8 @@ import (
 // in write*.go. Every handler runs after the API-key check, so the custid
 // path parameter is the caller's.
 type handlers struct {
-	store Store
+	store   Store
+	answers *answercache.Cache // nil: every answer is built (cached.go)
 }
 
 func (h *handlers) root(w http.ResponseWriter, r *http.Request) error {
@@ -30,7 +32,7 @@ func (h *handlers) proxies(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("list proxies of %s: %w", custID, err)
 	}
-	return web.WriteJSON(w, http.StatusOK, toProxyList(ps))
+	return web.WriteJSON(w, http.StatusOK, web.WireOf(r).List("proxies", toProxyList(ps)))
 }
 
 func (h *handlers) vendors(w http.ResponseWriter, r *http.Request) error {
@@ -118,7 +120,7 @@ func (h *handlers) titles(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("list titles of %s: %w", custID, err)
 	}
-	return writeTitleList(w, l)
+	return writeTitleList(w, l, titleListForm)
 }
 
 // packageTitles answers the title list of one package. The store answers
@@ -138,7 +140,7 @@ func (h *handlers) packageTitles(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("list titles of package %d/%d of %s: %w", vendorID, packageID, custID, err)
 	}
-	return writeTitleList(w, l)
+	return writeTitleList(w, l, packageTitleListForm)
 }
 
 func (h *handlers) title(w http.ResponseWriter, r *http.Request) error {
@@ -151,7 +153,7 @@ func (h *handlers) title(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("read title %d of %s: %w", titleID, custID, err)
 	}
-	return writeTitle(w, t)
+	return h.writeTitle(w, r, t)
 }
 
 func (h *handlers) resource(w http.ResponseWriter, r *http.Request) error {
@@ -164,7 +166,18 @@ func (h *handlers) resource(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("read resource %d/%d/%d of %s: %w", vendorID, packageID, titleID, custID, err)
 	}
-	return writeTitle(w, t)
+	return h.writeTitle(w, r, t)
+}
+
+// writeTitle answers title or resource details: the resources' proxies
+// carry the addresses the customer's proxies make of their URLs.
+func (h *handlers) writeTitle(w http.ResponseWriter, r *http.Request, t kb.Title) error {
+	custID := r.PathValue("custid")
+	ps, err := h.store.Proxies(r.Context(), custID)
+	if err != nil {
+		return fmt.Errorf("list proxies of %s: %w", custID, err)
+	}
+	return writeTitle(w, t, newProxyMasks(ps))
 }
 
 // packagePath reads the vendorid and packageid path parameters.
@@ -244,6 +257,9 @@ func titleQuery(p web.Query) (kb.TitleQuery, error) {
 		return q, err
 	}
 	if q.ResourceType, err = web.Enum(p, "resourcetype", kb.ResourceAll, web.ParseResourceType); err != nil {
+		return q, err
+	}
+	if q.PackageIDs, err = web.IDs(p, "packageidfilter"); err != nil {
 		return q, err
 	}
 	if q.OrderBy, err = web.OrderBy(p, "titlename"); err != nil {

@@ -15,15 +15,21 @@ import (
 // refuses members that are not listed here. validate.go turns them into kb
 // types.
 
-// rootPayload is customLabels, the body of PUT {custid}/.
+// rootPayload is customLabels, the body of PUT {custid}/. Clients that
+// write back the root they read also send its read-only members, vendorId
+// (a string or a number) and ftfTokens: they are taken and ignored.
 type rootPayload struct {
-	Proxy  *proxyDetailsPayload `json:"proxy"`
-	Labels []labelPayload       `json:"labels"`
+	Proxy     *proxyDetailsPayload `json:"proxy"`
+	Labels    []labelPayload       `json:"labels"`
+	VendorID  json.RawMessage      `json:"vendorId"`
+	FtfTokens json.RawMessage      `json:"ftfTokens"`
 }
 
-// proxyDetailsPayload is the root proxy: an id alone.
+// proxyDetailsPayload is the root proxy: an id, and inherited, which
+// clients send as null or false (the root proxy inherits from nothing).
 type proxyDetailsPayload struct {
-	ID *string `json:"id" limit:"id"`
+	ID        *string `json:"id" limit:"id"`
+	Inherited *bool   `json:"inherited"`
 }
 
 // labelPayload is one custom label to set. Its id is a string in the
@@ -92,9 +98,13 @@ type vendorPayload struct {
 // packagePayload is the union of the package payload shapes of the
 // specification: selectPayload, packagesPartialSelectedPayload,
 // setHidePayload, setCustomCoverage…Payload, setCustomPackagePayload and
-// setManagedPackagePayload.
+// setManagedPackagePayload. Two aliases are taken (aliases): selected,
+// which Java clients write beside isSelected, and allowEbscoToAddTitles,
+// the hosted service's branded name of allowOperatorToAddTitles.
 type packagePayload struct {
 	IsSelected               *bool            `json:"isSelected"`
+	Selected                 *bool            `json:"selected"`
+	AllowEbscoToAddTitles    *bool            `json:"allowEbscoToAddTitles"`
 	IsFullPackage            *bool            `json:"isFullPackage"`
 	IsHidden                 *bool            `json:"isHidden"`
 	CustomCoverage           *coveragePayload `json:"customCoverage"`
@@ -106,19 +116,29 @@ type packagePayload struct {
 }
 
 // customPackagePayload is the body of POST vendors/{vendorid}/packages.
+// Clients of the hosted service also send members kbserver does not keep
+// (notKept): they are taken when null or empty.
 type customPackagePayload struct {
-	PackageName    *string          `json:"packageName" limit:"name"`
-	ContentType    *int             `json:"contentType"`
-	CustomCoverage *coveragePayload `json:"customCoverage"`
-	Proxy          *proxyPayload    `json:"proxy"`
+	PackageName       *string           `json:"packageName" limit:"name"`
+	ContentType       *int              `json:"contentType"`
+	CustomCoverage    *coveragePayload  `json:"customCoverage"`
+	Proxy             *proxyPayload     `json:"proxy"`
+	CustomAltNames    []json.RawMessage `json:"customAltNames"`
+	Subjects          []json.RawMessage `json:"subjects"`
+	CustomDescription *string           `json:"customDescription" limit:"text"`
+	CustomDisplayName *string           `json:"customDisplayName" limit:"name"`
+	URL               *string           `json:"url" limit:"url"`
+	PackageFreeAccess *bool             `json:"packageFreeAccess"`
 }
 
 // titleFieldsPayload holds the fields of a custom title.
+// PeerReviewed is the second key Java clients write for isPeerReviewed.
 type titleFieldsPayload struct {
 	TitleName      *string `json:"titleName" limit:"name"`
 	PubType        *string `json:"pubType" limit:"id"`
 	PublisherName  *string `json:"publisherName" limit:"name"`
 	IsPeerReviewed *bool   `json:"isPeerReviewed"`
+	PeerReviewed   *bool   `json:"peerReviewed"`
 	Edition        *string `json:"edition" limit:"short"`
 	Description    *string `json:"description"`
 	URL            *string `json:"url" limit:"url"`
@@ -164,9 +184,11 @@ type customTitlePayload struct {
 // resourcePayload is the union of the title PUT payload shapes of the
 // specification: select, hide, custom coverage, un-select, un-hide,
 // user-defined fields, the combined payload, the custom title update and
-// the three proxy payloads.
+// the three proxy payloads. Selected is the second key Java clients write
+// for isSelected.
 type resourcePayload struct {
 	IsSelected *bool         `json:"isSelected"`
+	Selected   *bool         `json:"selected"`
 	IsHidden   *bool         `json:"isHidden"`
 	Proxy      *proxyPayload `json:"proxy"`
 	titleFieldsPayload

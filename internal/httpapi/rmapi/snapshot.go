@@ -87,11 +87,8 @@ const ContentTypeKBART = "text/tab-separated-values; charset=utf-8"
 func parseHoldingsQuery(r *http.Request) (holdingsQuery, error) {
 	p := web.NewQuery(r)
 	q := holdingsQuery{offset: 1, kbart: acceptsKBART(r.Header.Values("Accept"))}
-	switch f := p.Get("format"); {
-	case f == "":
-		return q, kb.Errorf(kb.CodeMissing, "Parameter format must be kbart2.")
-	case !strings.EqualFold(f, "kbart2"):
-		return q, kb.Errorf(kb.CodeInvalid, "Parameter format must be kbart2.")
+	if err := requireKBART2(p); err != nil {
+		return q, err
 	}
 	switch s := p.Get("count"); {
 	case s == "" && !q.kbart:
@@ -147,10 +144,7 @@ func (h *handlers) holdings(w http.ResponseWriter, r *http.Request) error {
 	if q.kbart {
 		return h.holdingsKBART(w, r, custID, q)
 	}
-	out := newHoldingsJSON(newLazyWriter(w, func(hd http.Header) {
-		hd.Set("Content-Type", web.ContentTypeJSON)
-		hd.Set("X-Content-Type-Options", "nosniff")
-	}), q.offset)
+	out := newHoldingsJSON(newLazyWriter(w, jsonHeaders), q.offset)
 	if err := pipeHoldings(r.Context(), h.store, custID, q.offset, q.count, out.row); err != nil {
 		return fmt.Errorf("read holdings of %s (offset %d, count %d): %w", custID, q.offset, q.count, err)
 	}

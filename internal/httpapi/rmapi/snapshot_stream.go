@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbart"
 )
 
 // writeWindow is how long one write of a streamed answer may take. Each
@@ -105,11 +106,15 @@ func (j *holdingsJSON) close() error {
 // vendorIDColumn is the index of vendor_id, the one number of a record.
 const vendorIDColumn = 28
 
+// titleIDColumn is the index of title_id, which a JSON record gives as our
+// title id (kb.Holding.TitleID), not the provider's KBART title_id.
+const titleIDColumn = int(kbart.TitleID)
+
 // holdingKeys are the JSON member names of a record with their quotes and
 // colon, in kb.HoldingColumns order.
 var holdingKeys = func() (keys [kb.HoldingFieldCount]string) {
-	if kb.HoldingColumns[vendorIDColumn] != "vendor_id" {
-		panic("rmapi: vendor_id is not column 28 of kb.HoldingColumns")
+	if kb.HoldingColumns[vendorIDColumn] != "vendor_id" || kb.HoldingColumns[titleIDColumn] != "title_id" {
+		panic("rmapi: vendor_id and title_id are not columns 28 and 11 of kb.HoldingColumns")
 	}
 	for i, c := range kb.HoldingColumns {
 		keys[i] = strconv.Quote(c) + ":"
@@ -119,6 +124,8 @@ var holdingKeys = func() (keys [kb.HoldingFieldCount]string) {
 
 // appendHolding appends the JSON object of one record: its 30 members in
 // kb.HoldingColumns order, every one a string but vendor_id, a number.
+// title_id is our title id, as a decimal string (the provider's KBART
+// title_id is only in a record without one).
 func appendHolding(b []byte, h *kb.Holding) ([]byte, error) {
 	b = append(b, '{')
 	for i, v := range h.Values {
@@ -126,6 +133,12 @@ func appendHolding(b []byte, h *kb.Holding) ([]byte, error) {
 			b = append(b, ',')
 		}
 		b = append(b, holdingKeys[i]...)
+		if i == titleIDColumn && h.TitleID != 0 {
+			b = append(b, '"')
+			b = strconv.AppendInt(b, h.TitleID, 10)
+			b = append(b, '"')
+			continue
+		}
 		if i == vendorIDColumn {
 			id, err := strconv.ParseInt(v, 10, 64)
 			if err != nil {

@@ -190,7 +190,7 @@ func TestSnapshotLifecycle(t *testing.T) {
 	hs := f.allHoldings(t)
 	want := kb.Holding{Values: [kb.HoldingFieldCount]string{
 		"Journal of Testing", "0317-8471", "1050-124X", "1995-01-01", "", "", "", "", "",
-		"http://alpha.example.com/jot?a=1&b=2", "", "", "P6M", "", "", "Alpha Publishing", "serial",
+		"http://alpha.example.com/jot?a=1&b=2", "", fmt.Sprint(f.testing), "P6M", "", "", "Alpha Publishing", "serial",
 		"", "", "", "", "", "", "", "P",
 		"Alpha Journals", fmt.Sprint(f.alphaJournals), "Alpha Publishing", fmt.Sprint(f.alphaVendor), "Journal",
 	}}

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/kbserver/kbserver/internal/answercache"
 	"github.com/kbserver/kbserver/internal/gen"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
@@ -109,14 +110,14 @@ func BenchmarkTitlePageJSON(b *testing.B) {
 		}
 		b.Run(fmt.Sprint(count), func(b *testing.B) {
 			w := &discardWriter{header: http.Header{}}
-			if err := writeTitleList(w, l); err != nil {
+			if err := writeTitleList(w, l, titleListForm); err != nil {
 				b.Fatal(err)
 			}
 			b.SetBytes(w.n)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
-				if err := writeTitleList(w, l); err != nil {
+				if err := writeTitleList(w, l, titleListForm); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -126,8 +127,12 @@ func BenchmarkTitlePageJSON(b *testing.B) {
 
 // BenchmarkTitleGET measures GET /rm/rmaccounts/{custid}/titles/{kbid} of a
 // title with three resources through the whole handler chain of the
-// server (request log, API-key check, store, JSON) over a real SQLite
-// store, without the network. Profile it with -cpuprofile.
+// server (request log, API-key check, store, JSON) over a real store,
+// without the network: built at every request with no answer cache
+// ("nocache"), served from the cache ("hit": the API-key check, the
+// version read and the kept bytes), and built with a cache that keeps
+// nothing ("miss": the version read and the copy of the answer on top of
+// the build). Profile it with -cpuprofile.
 func BenchmarkTitleGET(b *testing.B) {
 	s := openBenchStore(b)
 	ctx := context.Background()
@@ -148,24 +153,39 @@ func BenchmarkTitleGET(b *testing.B) {
 		}
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	mux := http.NewServeMux()
-	web.Mount(mux, logger, Routes(s, web.RequireCustomerKey(web.KeyAuth{Keys: s})))
-	h := web.Serve(web.Fallback(mux), logger, 1<<20)
 	path := fmt.Sprintf("/rm/rmaccounts/bench/titles/%d", titleID)
-	get := func() *httptest.ResponseRecorder {
-		req := httptest.NewRequest(http.MethodGet, path, nil)
-		req.Header.Set(web.APIKeyHeader, benchKey)
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
-		if rec.Code != http.StatusOK {
-			b.Fatalf("status %d: %s", rec.Code, rec.Body)
-		}
-		return rec
-	}
-	b.SetBytes(int64(get().Body.Len()))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		get()
+	for _, bc := range []struct {
+		name    string
+		answers *answercache.Cache
+	}{
+		{"nocache", nil},
+		{"hit", answercache.New(1 << 20)},
+		{"miss", answercache.New(answercache.MaxShare)}, // keeps no answer: each is larger than its share
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			mux := web.MountSplit(web.V2Prefix, logger, Routes(s, web.RequireCustomerKey(web.KeyAuth{Keys: s}), bc.answers))
+			h := web.Serve(mux, logger, 1<<20)
+			get := func() *httptest.ResponseRecorder {
+				req := httptest.NewRequest(http.MethodGet, path, nil)
+				req.Header.Set(web.APIKeyHeader, benchKey)
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK {
+					b.Fatalf("status %d: %s", rec.Code, rec.Body)
+				}
+				return rec
+			}
+			b.SetBytes(int64(get().Body.Len()))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				get()
+			}
+			b.StopTimer()
+			st := bc.answers.Stats()
+			if bc.name == "hit" && st.Hits < int64(b.N) || bc.name == "miss" && st.Hits != 0 {
+				b.Fatalf("%s: cache stats %+v after %d requests", bc.name, st, b.N)
+			}
+		})
 	}
 }

@@ -43,9 +43,18 @@ func TestTitleStringsRoundTrip(t *testing.T) {
 			"userDefinedField4": nil, "userDefinedField5": "plain",
 			"customCoverageList": []any{map[string]any{"beginCoverage": "2001-01-01", "endCoverage": ""}},
 		}
+		// A package's title list carries neither the description, the
+		// edition nor the contributors (titlePackageId).
+		listed := map[string]bool{"titleName": true, "publisherName": true}
 		check := func(what string, title map[string]any) {
 			t.Helper()
 			for k, w := range want {
+				if what == "GET package titles" && !listed[k] {
+					if _, ok := title[k]; ok {
+						t.Errorf("value %d, %s: has %s", i, what, k)
+					}
+					continue
+				}
 				if got, _ := json.Marshal(title[k]); string(got) != mustMarshal(t, w) {
 					t.Errorf("value %d, %s: %s is %s, want %s", i, what, k, got, mustMarshal(t, w))
 				}

@@ -1,12 +1,10 @@
 package rmapi
 
 import (
-	"fmt"
 	"net/http"
 	"strconv"
 	"sync"
 
-	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
@@ -22,14 +20,14 @@ import (
 // is.
 
 // writeTitleList answers a page of titles.
-func writeTitleList(w http.ResponseWriter, l kb.TitleList) error {
-	resp := toTitleList(l)
+func writeTitleList(w http.ResponseWriter, l kb.TitleList, form int) error {
+	resp := toTitleList(l, form)
 	return writeJSONAppended(w, func(b []byte) []byte { return appendTitleList(b, &resp) })
 }
 
 // writeTitle answers one title with its resources.
-func writeTitle(w http.ResponseWriter, t kb.Title) error {
-	wt := toTitle(t)
+func writeTitle(w http.ResponseWriter, t kb.Title, masks proxyMasks) error {
+	wt := toTitle(t, masks)
 	return writeJSONAppended(w, func(b []byte) []byte { return appendTitle(b, &wt) })
 }
 
@@ -51,15 +49,7 @@ func writeJSONAppended(w http.ResponseWriter, appendValue func([]byte) []byte) e
 			jsonBuffers.Put(bp)
 		}
 	}()
-	h := w.Header()
-	h.Set("Content-Type", web.ContentTypeJSON)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(http.StatusOK)
-	if _, err := w.Write(body); err != nil {
-		return fmt.Errorf("write JSON response: %w", err)
-	}
-	return nil
+	return writeCachedJSON(w, body)
 }
 
 func appendTitleList(b []byte, l *titleListResponse) []byte {
@@ -74,28 +64,58 @@ func appendTitleList(b []byte, l *titleListResponse) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendTitle(b, &l.Titles[i])
+			b = appendTitleListItem(b, &l.Titles[i])
 		}
 		b = append(b, ']')
 	}
 	return append(b, '}')
 }
 
-func appendTitle(b []byte, t *titleWire) []byte {
+func appendTitleListItem(b []byte, t *titleListItem) []byte {
+	b = appendTitleHead(b, t.TitleID, t.TitleName, t.PublisherName, t.IdentifiersList, t.SubjectsList, t.IsTitleCustom, t.PubType)
+	if t.ContributorsList != nil {
+		b = append(b, `,"contributorsList":`...)
+		b = appendList(b, *t.ContributorsList, appendContributor)
+	}
+	b = append(b, `,"customerResourcesList":`...)
+	b = appendList(b, t.CustomerResourcesList, appendResource)
+	if t.AlternateTitleList != nil {
+		b = append(b, `,"alternateTitleList":`...)
+		b = appendList(b, *t.AlternateTitleList, appendAlternateTitle)
+	}
+	return append(b, '}')
+}
+
+func appendAlternateTitle(b []byte, a *alternateTitleWire) []byte {
+	b = append(b, `{"alternateTitle":`...)
+	b = appendJSONString(b, a.AlternateTitle)
+	b = append(b, `,"titleType":`...)
+	b = appendJSONString(b, a.TitleType)
+	return append(b, '}')
+}
+
+// appendTitleHead appends the opening of a title object: the members
+// that title details and list items share, in their order.
+func appendTitleHead(b []byte, id int64, name string, publisher *string, ids []identifierWire, subjects []subjectListWire,
+	custom bool, pubType string) []byte {
 	b = append(b, `{"titleId":`...)
-	b = strconv.AppendInt(b, t.TitleID, 10)
+	b = strconv.AppendInt(b, id, 10)
 	b = append(b, `,"titleName":`...)
-	b = appendJSONString(b, t.TitleName)
+	b = appendJSONString(b, name)
 	b = append(b, `,"publisherName":`...)
-	b = appendNullableString(b, t.PublisherName)
+	b = appendNullableString(b, publisher)
 	b = append(b, `,"identifiersList":`...)
-	b = appendList(b, t.IdentifiersList, appendIdentifier)
+	b = appendList(b, ids, appendIdentifier)
 	b = append(b, `,"subjectsList":`...)
-	b = appendList(b, t.SubjectsList, appendSubject)
+	b = appendList(b, subjects, appendListSubject)
 	b = append(b, `,"isTitleCustom":`...)
-	b = strconv.AppendBool(b, t.IsTitleCustom)
+	b = strconv.AppendBool(b, custom)
 	b = append(b, `,"pubType":`...)
-	b = appendJSONString(b, t.PubType)
+	return appendJSONString(b, pubType)
+}
+
+func appendTitle(b []byte, t *titleWire) []byte {
+	b = appendTitleHead(b, t.TitleID, t.TitleName, t.PublisherName, t.IdentifiersList, t.SubjectsList, t.IsTitleCustom, t.PubType)
 	b = append(b, `,"customerResourcesList":`...)
 	b = appendList(b, t.CustomerResourcesList, appendResource)
 	b = append(b, `,"description":`...)
@@ -106,6 +126,8 @@ func appendTitle(b []byte, t *titleWire) []byte {
 	b = strconv.AppendBool(b, t.IsPeerReviewed)
 	b = append(b, `,"contributorsList":`...)
 	b = appendList(b, t.ContributorsList, appendContributor)
+	b = append(b, `,"alternateTitleList":`...)
+	b = appendList(b, t.AlternateTitleList, appendAlternateTitle)
 	return append(b, '}')
 }
 
@@ -121,9 +143,13 @@ func appendIdentifier(b []byte, id *identifierWire) []byte {
 	return append(b, '}')
 }
 
-func appendSubject(b []byte, s *subjectWire) []byte {
+func appendListSubject(b []byte, s *subjectListWire) []byte {
 	b = append(b, `{"type":`...)
 	b = appendJSONString(b, s.Type)
+	if s.Name != nil {
+		b = append(b, `,"name":`...)
+		b = appendJSONString(b, *s.Name)
+	}
 	b = append(b, `,"subject":`...)
 	b = appendJSONString(b, s.Subject)
 	return append(b, '}')
@@ -146,11 +172,16 @@ func appendResource(b []byte, r *resourceWire) []byte {
 	b = appendJSONString(b, r.PackageName)
 	b = append(b, `,"packageType":`...)
 	b = appendJSONString(b, r.PackageType)
-	b = append(b, `,"proxy":{"id":`...)
-	b = appendJSONString(b, r.Proxy.ID)
-	b = append(b, `,"inherited":`...)
-	b = strconv.AppendBool(b, r.Proxy.Inherited)
-	b = append(b, `},"isPackageCustom":`...)
+	if r.Proxy != nil {
+		b = append(b, `,"proxy":{"id":`...)
+		b = appendJSONString(b, r.Proxy.ID)
+		b = append(b, `,"inherited":`...)
+		b = strconv.AppendBool(b, r.Proxy.Inherited)
+		b = append(b, `,"proxiedUrl":`...)
+		b = appendNullableString(b, r.Proxy.ProxiedURL)
+		b = append(b, '}')
+	}
+	b = append(b, `,"isPackageCustom":`...)
 	b = strconv.AppendBool(b, r.IsPackageCustom)
 	b = append(b, `,"vendorId":`...)
 	b = strconv.AppendInt(b, r.VendorID, 10)

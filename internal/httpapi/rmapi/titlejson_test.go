@@ -139,11 +139,11 @@ func TestTitleJSONMatchesEncodingJSON(t *testing.T) {
 		if got := append(appendTitleList(nil, &l), '\n'); !bytes.Equal(got, want) {
 			t.Fatalf("list %d:\n got %s\nwant %s", i, got, want)
 		}
-		for j := range l.Titles {
-			want := encodingJSON(t, l.Titles[j])
-			if got := append(appendTitle(nil, &l.Titles[j]), '\n'); !bytes.Equal(got, want) {
-				t.Fatalf("title %d/%d:\n got %s\nwant %s", i, j, got, want)
-			}
+		var title titleWire
+		fillRandom(rng, reflect.ValueOf(&title).Elem())
+		want = encodingJSON(t, title)
+		if got := append(appendTitle(nil, &title), '\n'); !bytes.Equal(got, want) {
+			t.Fatalf("title %d:\n got %s\nwant %s", i, got, want)
 		}
 	}
 }
@@ -165,10 +165,14 @@ func TestWriteTitleIsWriteJSON(t *testing.T) {
 		write     func(http.ResponseWriter) error
 		reference any
 	}{
-		{"title", func(w http.ResponseWriter) error { return writeTitle(w, title) }, toTitle(title)},
-		{"list", func(w http.ResponseWriter) error { return writeTitleList(w, list) }, toTitleList(list)},
-		{"empty list", func(w http.ResponseWriter) error { return writeTitleList(w, kb.TitleList{Titles: []kb.Title{}}) },
-			toTitleList(kb.TitleList{Titles: []kb.Title{}})},
+		{"title", func(w http.ResponseWriter) error { return writeTitle(w, title, proxyMasks{}) }, toTitle(title, proxyMasks{})},
+		{"list", func(w http.ResponseWriter) error { return writeTitleList(w, list, titleListForm) }, toTitleList(list, titleListForm)},
+		{"package list", func(w http.ResponseWriter) error { return writeTitleList(w, list, packageTitleListForm) },
+			toTitleList(list, packageTitleListForm)},
+		{"empty list", func(w http.ResponseWriter) error {
+			return writeTitleList(w, kb.TitleList{Titles: []kb.Title{}}, titleListForm)
+		},
+			toTitleList(kb.TitleList{Titles: []kb.Title{}}, titleListForm)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, want := httptest.NewRecorder(), httptest.NewRecorder()

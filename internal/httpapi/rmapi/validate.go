@@ -41,6 +41,31 @@ func trimmed(p *string) string { return strings.TrimSpace(str(p)) }
 // isTrue reports whether p is a true boolean.
 func isTrue(p *bool) bool { return p != nil && *p }
 
+// alias merges a boolean member with its alias (a branded name, or the
+// second key a Java client writes for a boolean): either alone is taken,
+// both must agree.
+func alias(name string, v *bool, aliasName string, a *bool) (*bool, error) {
+	switch {
+	case a == nil:
+		return v, nil
+	case v == nil:
+		return a, nil
+	case *v != *a:
+		return nil, invalid("Attributes %s and %s name the same setting and must agree: %t and %t.", name, aliasName, *v, *a)
+	}
+	return v, nil
+}
+
+// notKept refuses a member that kbserver does not keep unless it is empty
+// (null, "", false or []): clients of the hosted service send such members
+// empty, and a value would be silently lost.
+func notKept(name string, empty bool) error {
+	if empty {
+		return nil
+	}
+	return invalid("Attribute %s is not kept by this server: send it null or empty.", name)
+}
+
 // selection reads the isSelected that every package and title PUT requires,
 // and the isHidden that may come with it: hiding needs isSelected true in
 // the same body (kb.SelectionAllowed).
@@ -212,6 +237,11 @@ func (p *titleFieldsPayload) given() bool {
 // are given (requireNameAndType checks that they are). badContributor is
 // the error for a contributor type that is not allowed.
 func (p *titleFieldsPayload) fields(badContributor error) (kb.TitleFields, error) {
+	peer, err := alias("isPeerReviewed", p.IsPeerReviewed, "peerReviewed", p.PeerReviewed)
+	if err != nil {
+		return kb.TitleFields{}, err
+	}
+	p.IsPeerReviewed = peer
 	f := kb.TitleFields{
 		Name:         trimmed(p.TitleName),
 		Publisher:    trimmed(p.PublisherName),
@@ -220,7 +250,6 @@ func (p *titleFieldsPayload) fields(badContributor error) (kb.TitleFields, error
 		Description:  trimmed(p.Description),
 		URL:          trimmed(p.URL),
 	}
-	var err error
 	if trimmed(p.PubType) != "" {
 		if f.PubType, err = pubType(*p.PubType); err != nil {
 			return f, err

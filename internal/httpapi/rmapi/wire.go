@@ -4,10 +4,23 @@ package rmapi
 // see; pointer fields are the ones the service writes as null when empty.
 // Build them with the functions in convert.go, never by hand in handlers.
 
-// rootResponse is customLabelsProxy, the answer of GET {custid}/.
+// rootResponse is customLabelsProxy, the answer of GET {custid}/: the
+// root proxy, the customer's own vendor (the vendor of its custom
+// packages, as a decimal string, or null before it has one), its
+// full-text finder tokens (none: kbserver has no full-text finder) and
+// the labels.
 type rootResponse struct {
-	Proxy  proxyDetails `json:"proxy"`
-	Labels []labelWire  `json:"labels"`
+	Proxy     proxyDetails    `json:"proxy"`
+	VendorID  *string         `json:"vendorId"`
+	FtfTokens []customerToken `json:"ftfTokens"`
+	Labels    []labelWire     `json:"labels"`
+}
+
+// customerToken is a full-text finder token of the customer (CustomerToken).
+type customerToken struct {
+	Key    string `json:"key"`
+	Token  string `json:"token"`
+	Target string `json:"targetID"`
 }
 
 // proxyDetails is a proxy id alone.
@@ -23,11 +36,6 @@ type labelWire struct {
 	DisplayOnPublicationFinder bool   `json:"displayOnPublicationFinder"`
 }
 
-// proxyListResponse is proxyList, the answer of GET {custid}/proxies.
-type proxyListResponse struct {
-	Proxies []proxyWithURL `json:"proxies"`
-}
-
 // proxyWithURL is one customer proxy.
 type proxyWithURL struct {
 	ID      string `json:"id"`
@@ -39,6 +47,16 @@ type proxyWithURL struct {
 type proxyInfo struct {
 	ID        string `json:"id"`
 	Inherited bool   `json:"inherited"`
+}
+
+// proxiedInfo is the proxy of a vendor or a resource with the address
+// its proxy makes of the object's URL: the URL passed through the proxy's
+// mask, the URL itself without a proxy, null without a URL (a vendor has
+// none).
+type proxiedInfo struct {
+	ID         string  `json:"id"`
+	Inherited  bool    `json:"inherited"`
+	ProxiedURL *string `json:"proxiedUrl"`
 }
 
 // tokenInfo is a vendor or package token; value is null until the
@@ -56,25 +74,29 @@ type vendorListResponse struct {
 	Vendors      []vendorListItem `json:"vendors"`
 }
 
-// vendorListItem is a vendor in a list.
+// vendorListItem is a vendor in a list. Its vendorToken is the token's
+// fact name (the text of the vendor's URLs that the customer's value
+// replaces), or null when the vendor has no token: a string, as the
+// spec's vendor list and the hosted service write it; the vendor detail
+// carries the whole token.
 type vendorListItem struct {
-	VendorID         int64      `json:"vendorId"`
-	VendorName       string     `json:"vendorName"`
-	IsCustomer       bool       `json:"isCustomer"`
-	PackagesTotal    int        `json:"packagesTotal"`
-	PackagesSelected int        `json:"packagesSelected"`
-	VendorToken      *tokenInfo `json:"vendorToken"`
+	VendorID         int64   `json:"vendorId"`
+	VendorName       string  `json:"vendorName"`
+	IsCustomer       bool    `json:"isCustomer"`
+	PackagesTotal    int     `json:"packagesTotal"`
+	PackagesSelected int     `json:"packagesSelected"`
+	VendorToken      *string `json:"vendorToken"`
 }
 
 // vendorDetail is the answer of GET {custid}/vendors/{vendorid}.
 type vendorDetail struct {
-	VendorID         int64      `json:"vendorId"`
-	VendorName       string     `json:"vendorName"`
-	IsCustomer       bool       `json:"isCustomer"`
-	PackagesTotal    int        `json:"packagesTotal"`
-	PackagesSelected int        `json:"packagesSelected"`
-	Proxy            proxyInfo  `json:"proxy"`
-	VendorToken      *tokenInfo `json:"vendorToken"`
+	VendorID         int64       `json:"vendorId"`
+	VendorName       string      `json:"vendorName"`
+	IsCustomer       bool        `json:"isCustomer"`
+	PackagesTotal    int         `json:"packagesTotal"`
+	PackagesSelected int         `json:"packagesSelected"`
+	Proxy            proxiedInfo `json:"proxy"`
+	VendorToken      *tokenInfo  `json:"vendorToken"`
 }
 
 // packageListResponse is a page of packages.
@@ -137,25 +159,51 @@ type packageDetail struct {
 
 // titleListResponse is a page of titles.
 type titleListResponse struct {
-	TotalResults int         `json:"totalResults"`
-	Titles       []titleWire `json:"titles"`
+	TotalResults int             `json:"totalResults"`
+	Titles       []titleListItem `json:"titles"`
 }
 
-// titleWire is a title with its resources in the customer's context; the
-// same shape serves title details, resource details and list items.
+// titleListItem is a title in a list: the title list (titleROP) carries
+// the contributors, the title list of a package (titlePackageId) the
+// alternate titles instead, as the hosted service writes them; neither
+// carries the description, edition, peer review flag or the resources'
+// proxies, which the details do. A nil list pointer leaves its key out.
+type titleListItem struct {
+	TitleID               int64                 `json:"titleId"`
+	TitleName             string                `json:"titleName"`
+	PublisherName         *string               `json:"publisherName"`
+	IdentifiersList       []identifierWire      `json:"identifiersList"`
+	SubjectsList          []subjectListWire     `json:"subjectsList"`
+	IsTitleCustom         bool                  `json:"isTitleCustom"`
+	PubType               string                `json:"pubType"`
+	ContributorsList      *[]contributorWire    `json:"contributorsList,omitempty"`
+	CustomerResourcesList []resourceWire        `json:"customerResourcesList"`
+	AlternateTitleList    *[]alternateTitleWire `json:"alternateTitleList,omitempty"`
+}
+
+// alternateTitleWire is another name of a title. kbserver keeps none yet
+// (KBART carries none), so the lists are empty.
+type alternateTitleWire struct {
+	AlternateTitle string `json:"alternateTitle"`
+	TitleType      string `json:"titleType"`
+}
+
+// titleWire is a title with its resources in the customer's context: the
+// answer of title details and of resource details.
 type titleWire struct {
-	TitleID               int64             `json:"titleId"`
-	TitleName             string            `json:"titleName"`
-	PublisherName         *string           `json:"publisherName"`
-	IdentifiersList       []identifierWire  `json:"identifiersList"`
-	SubjectsList          []subjectWire     `json:"subjectsList"`
-	IsTitleCustom         bool              `json:"isTitleCustom"`
-	PubType               string            `json:"pubType"`
-	CustomerResourcesList []resourceWire    `json:"customerResourcesList"`
-	Description           *string           `json:"description"`
-	Edition               *string           `json:"edition"`
-	IsPeerReviewed        bool              `json:"isPeerReviewed"`
-	ContributorsList      []contributorWire `json:"contributorsList"`
+	TitleID               int64                `json:"titleId"`
+	TitleName             string               `json:"titleName"`
+	PublisherName         *string              `json:"publisherName"`
+	IdentifiersList       []identifierWire     `json:"identifiersList"`
+	SubjectsList          []subjectListWire    `json:"subjectsList"`
+	IsTitleCustom         bool                 `json:"isTitleCustom"`
+	PubType               string               `json:"pubType"`
+	CustomerResourcesList []resourceWire       `json:"customerResourcesList"`
+	Description           *string              `json:"description"`
+	Edition               *string              `json:"edition"`
+	IsPeerReviewed        bool                 `json:"isPeerReviewed"`
+	ContributorsList      []contributorWire    `json:"contributorsList"`
+	AlternateTitleList    []alternateTitleWire `json:"alternateTitleList"`
 }
 
 // identifierWire is an ISSN or ISBN; subtype and type are wire numbers.
@@ -166,10 +214,13 @@ type identifierWire struct {
 	Type    int    `json:"type"`
 }
 
-// subjectWire is a subject heading and its scheme.
-type subjectWire struct {
-	Type    string `json:"type"`
-	Subject string `json:"subject"`
+// subjectListWire is a subject heading and its scheme. The title list
+// repeats the heading as its name too, as the hosted service does; title
+// details and a package's title list do not (nil Name).
+type subjectListWire struct {
+	Type    string  `json:"type"`
+	Name    *string `json:"name,omitempty"`
+	Subject string  `json:"subject"`
 }
 
 // contributorWire is an author, editor or illustrator.
@@ -184,13 +235,14 @@ type embargoPeriod struct {
 	EmbargoValue int     `json:"embargoValue"`
 }
 
-// resourceWire is a title in a package with the customer's state.
+// resourceWire is a title in a package with the customer's state. The
+// resources of list items carry no proxy (nil).
 type resourceWire struct {
 	TitleID              int64           `json:"titleId"`
 	PackageID            int64           `json:"packageId"`
 	PackageName          string          `json:"packageName"`
 	PackageType          string          `json:"packageType"`
-	Proxy                proxyInfo       `json:"proxy"`
+	Proxy                *proxiedInfo    `json:"proxy,omitempty"`
 	IsPackageCustom      bool            `json:"isPackageCustom"`
 	VendorID             int64           `json:"vendorId"`
 	VendorName           string          `json:"vendorName"`

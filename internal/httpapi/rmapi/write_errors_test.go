@@ -134,7 +134,6 @@ func TestWriteNotFound(t *testing.T) {
 		{http.MethodPut, p("/vendors/%d/packages/%d", f.alphaVendor, f.nowhere), `{"isSelected":true}`, "Package not found"},
 		{http.MethodDelete, p("/vendors/%d/packages/%d", f.cust2Vendor, f.nowhere), ``, "Vendor not found"},
 		{http.MethodPost, p("/vendors/%d/packages", f.nowhere), `{"packageName":"X"}`, "Vendor not found"},
-		{http.MethodPost, p("/vendors/%d/packages/%d/titles", f.cust1Vendor, f.nowhere), `{"titleName":"X","pubType":"book"}`, "Package not found"},
 		{http.MethodPut, p("/vendors/%d/packages/%d/titles/%d", f.alphaVendor, f.alphaJournals, f.nowhere), `{"isSelected":true}`, "Title not found"},
 		{http.MethodPut, p("/vendors/%d/packages/%d/titles/%d", f.alphaVendor, f.alphaJournals, f.cookbook), `{"isSelected":true}`, "Title not found"},
 		{http.MethodPut, p("/vendors/%d/packages/%d/titles/%d", f.alphaVendor, f.nowhere, f.testing), `{"isSelected":true}`, "Package not found"},

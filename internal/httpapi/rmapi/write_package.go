@@ -65,6 +65,13 @@ func (h *handlers) deleteCustomPackage(w http.ResponseWriter, r *http.Request) e
 // carries nothing else, since deselecting clears the package's
 // customisation.
 func (p *packagePayload) update() (kb.PackageUpdate, error) {
+	var err error
+	if p.IsSelected, err = alias("isSelected", p.IsSelected, "selected", p.Selected); err != nil {
+		return kb.PackageUpdate{}, err
+	}
+	if p.AllowOperatorToAddTitles, err = alias("allowOperatorToAddTitles", p.AllowOperatorToAddTitles, "allowEbscoToAddTitles", p.AllowEbscoToAddTitles); err != nil {
+		return kb.PackageUpdate{}, err
+	}
 	selected, hidden, err := selection(p.IsSelected, p.IsHidden)
 	if err != nil {
 		return kb.PackageUpdate{}, err
@@ -101,6 +108,21 @@ func (p *packagePayload) update() (kb.PackageUpdate, error) {
 // customPackage reads a custom package POST body: the name is required,
 // the content type 1 to 7 (unknown when absent).
 func (p *customPackagePayload) customPackage() (kb.CustomPackage, error) {
+	for _, m := range []struct {
+		name  string
+		empty bool
+	}{
+		{"customAltNames", len(p.CustomAltNames) == 0},
+		{"subjects", len(p.Subjects) == 0},
+		{"customDescription", trimmed(p.CustomDescription) == ""},
+		{"customDisplayName", trimmed(p.CustomDisplayName) == ""},
+		{"url", trimmed(p.URL) == ""},
+		{"packageFreeAccess", !isTrue(p.PackageFreeAccess)},
+	} {
+		if err := notKept(m.name, m.empty); err != nil {
+			return kb.CustomPackage{}, err
+		}
+	}
 	name := trimmed(p.PackageName)
 	if name == "" {
 		return kb.CustomPackage{}, missing("PackageName")

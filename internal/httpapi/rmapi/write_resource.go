@@ -87,6 +87,10 @@ func (h *handlers) createCustomTitle(w http.ResponseWriter, r *http.Request) err
 // clears the title-level customisation (and deletes a custom title). The
 // handler decides whether the title fields apply.
 func (p *resourcePayload) update() (kb.ResourceUpdate, kb.TitleFields, error) {
+	var err error
+	if p.IsSelected, err = alias("isSelected", p.IsSelected, "selected", p.Selected); err != nil {
+		return kb.ResourceUpdate{}, kb.TitleFields{}, err
+	}
 	selected, hidden, err := selection(p.IsSelected, p.IsHidden)
 	if err != nil {
 		return kb.ResourceUpdate{}, kb.TitleFields{}, err

@@ -66,9 +66,11 @@ func TestResourcePayloadShapes(t *testing.T) {
 			"titleName":"Renamed?","pubType":"Book","isPeerReviewed":false,"publisherName":"Elsevier","edition":null,"description":null,"url":null,"proxy":{"id":"EZProxy","inherited":false}}`,
 			`{"visibilityData":{"isHidden":false,"reason":""},"coverageStatement":"Only 2000s.","customEmbargoPeriod":{"embargoUnit":"Months","embargoValue":5},"userDefinedField1":null}`},
 		{"setProxyPayload: explicit proxy", `{"isSelected":true,"titleName":"Journal of Testing","pubType":"Journal","proxy":{"id":"EZProxy","inherited":false}}`, `{"proxy":{"id":"EZProxy","inherited":false}}`},
+		{"FOLIO's select payload", `{"selected":true,"isSelected":true,"titleName":"Journal of Testing","pubType":"journal","url":null}`, `{"isSelected":true}`},
 		{"setProxyTwoPayload: explicitly no proxy", `{"isSelected":true,"proxy":{"id":"<n>","inherited":false}}`, `{"proxy":{"id":"<n>","inherited":false}}`},
 		{"setProxyInPayload: inherited", `{"isSelected":true,"titleName":"Journal of Testing","pubType":"journal","proxy":{"id":"","inherited":true}}`, `{"proxy":{"id":"<n>","inherited":true}}`},
 		{"un-select", `{"isSelected":false}`, `{"isSelected":false}`},
+		{"FOLIO's delete payload", `{"selected":false,"isSelected":false}`, `{"isSelected":false}`},
 		{"un-select as real clients send it", `{"isSelected":false,"isHidden":false,"customCoverageList":[],"contributorsList":null,"identifiersList":null,"customEmbargoPeriod":{"embargoUnit":null,"embargoValue":0},
 			"coverageStatement":null,"titleName":"Journal of Testing","pubType":"Journal","isPeerReviewed":false,"publisherName":"Alpha Publishing","edition":null,"description":null,"url":null,"proxy":{"id":"<n>","inherited":false}}`,
 			`{"isSelected":false}`},
@@ -240,7 +242,7 @@ func TestCustomTitles(t *testing.T) {
 
 	t.Run("every field", func(t *testing.T) {
 		res := f.mustWrite(t, http.StatusOK, http.MethodPost, titles, `{"titleName":"Local Studies Bulletin","pubType":"NEWSLETTER","publisherName":"City Library",
-			"isPeerReviewed":true,"edition":"2nd","description":"The library's bulletin.","url":"https://library.example/bulletin",
+			"isPeerReviewed":true,"peerReviewed":true,"edition":"2nd","description":"The library's bulletin.","url":"https://library.example/bulletin",
 			"contributorsList":[{"type":"editor","contributor":"Doe, Jane"},{"type":"ILLUSTRATOR","contributor":"Roe, Rick"},{"type":"Author","contributor":"Poe, Pat"}],
 			"identifiersList":[{"id":"0317-8471","type":0,"subtype":1},{"id":"978-0-306-40615-7","type":1,"subtype":2}],
 			"customCoverageList":[{"beginCoverage":"2010-01-01","endCoverage":""}],"coverageStatement":"Since 2010.",
@@ -311,8 +313,14 @@ func TestCustomTitles(t *testing.T) {
 			message          string
 		}{
 			{"duplicate name", titles, `{"titleName":"example body","pubType":"book"}`, 400, 1006, "Custom Title with the provided name already exists"},
+			{"second key disagrees", titles, `{"titleName":"Y","pubType":"book","isPeerReviewed":true,"peerReviewed":false}`, 400, 1006,
+				"Attributes isPeerReviewed and peerReviewed name the same setting and must agree: true and false."},
 			{"managed package", p("/vendors/%d/packages/%d/titles", f.alphaVendor, f.alphaJournals), `{"titleName":"X","pubType":"book"}`, 400, 1010, "Custom Title can not be added to the provided package"},
-			{"unknown package", p("/vendors/%d/packages/%d/titles", f.cust1Vendor, f.nowhere), `{"titleName":"X","pubType":"book"}`, 404, 1001, "Package not found"},
+			// As the hosted service answers: a package the vendor does not
+			// have takes no custom title, like a managed one.
+			{"unknown package", p("/vendors/%d/packages/%d/titles", f.cust1Vendor, f.nowhere), `{"titleName":"X","pubType":"book"}`, 400, 1010,
+				"Custom Title can not be added to the provided package"},
+			{"unknown vendor", p("/vendors/%d/packages/%d/titles", f.nowhere, f.nowhere), `{"titleName":"X","pubType":"book"}`, 404, 1001, "Vendor not found"},
 			{"unknown vendor", p("/vendors/%d/packages/%d/titles", f.nowhere, c.pkg), `{"titleName":"X","pubType":"book"}`, 404, 1001, "Vendor not found"},
 			{"no titleName", titles, `{"pubType":"book"}`, 400, 1005, "Attribute TitleName is missing."},
 			{"no pubType", titles, `{"titleName":"X","pubType":null}`, 400, 1005, "Attribute PubType is missing."},

@@ -31,6 +31,9 @@ func (p *rootPayload) settings() (kb.RootSettings, error) {
 	if p.Proxy == nil {
 		return s, missing("Proxy")
 	}
+	if isTrue(p.Proxy.Inherited) {
+		return s, invalid("Attribute proxy.inherited must be false or null: the root proxy inherits from nothing.")
+	}
 	s.ProxyID = trimmed(p.Proxy.ID)
 	if s.ProxyID == "" {
 		s.ProxyID = kb.NoProxyID

@@ -69,7 +69,13 @@ func RequireCustomerKey(a KeyAuth) Middleware {
 			if err := a.Throttle.take(r.Context(), w, "key:"+strconv.FormatInt(owner.ID, 10)); err != nil {
 				return err
 			}
-			return next(w, r.WithContext(kb.WithActor(r.Context(), owner.ID)))
+			ctx := kb.WithActor(r.Context(), owner.ID)
+			if owner.Version != "" {
+				// The customer's version, read with the key, for the
+				// holdings service's cache of answers.
+				ctx = kb.WithVersion(ctx, owner.Version)
+			}
+			return next(w, r.WithContext(ctx))
 		}
 	}
 }

@@ -104,16 +104,14 @@ func writeError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err
 		logInternal(r, logger, err)
 	}
 	retryAfter(w, status)
-	WriteErrorModel(w, status, model, object != nil && object(status))
+	WriteErrorModel(w, r, status, model, object != nil && object(status))
 }
 
-// WriteErrorModel writes one error with the given status: as a single
-// object when object is true, else as an array of one object.
-func WriteErrorModel(w http.ResponseWriter, status int, model ErrorModel, object bool) {
-	var body any = []ErrorModel{model}
-	if object {
-		body = model
-	}
+// WriteErrorModel writes one error with the given status in the request's
+// wire (Wire.errorBody): on the spec's wire as a single object when object
+// is true, else as an array of one object.
+func WriteErrorModel(w http.ResponseWriter, r *http.Request, status int, model ErrorModel, object bool) {
+	body := WireOf(r).errorBody(model, object)
 	// An error body that cannot be written means the client went away;
 	// there is nobody left to tell.
 	_ = WriteJSON(w, status, body)

@@ -46,7 +46,7 @@ func (f *fallbackWriter) WriteHeader(status int) {
 	f.replaced = true
 	h := f.Header()
 	h.Del("Content-Length")
-	WriteErrorModel(f.ResponseWriter, status, model, false)
+	WriteErrorModel(f.ResponseWriter, f.r, status, model, false)
 }
 
 // Write implements http.ResponseWriter; after a replaced header it drops

@@ -105,7 +105,7 @@ func Serve(next http.Handler, logger *slog.Logger, maxBody int64, observers ...O
 					slog.String("panic", logText(fmt.Sprint(p))),
 					slog.String("stack", string(debug.Stack())))
 				if !rec.started() {
-					WriteErrorModel(rec, http.StatusInternalServerError,
+					WriteErrorModel(rec, r, http.StatusInternalServerError,
 						ErrorModel{Code: kb.CodeInternal, Message: internalMessage}, false)
 				}
 			}
@@ -143,7 +143,7 @@ func Serve(next http.Handler, logger *slog.Logger, maxBody int64, observers ...O
 		if r.ContentLength > maxBody {
 			// Refuse a body known to be too large before any handler
 			// runs, whether or not the route reads bodies.
-			WriteErrorModel(rec, http.StatusRequestEntityTooLarge,
+			WriteErrorModel(rec, r, http.StatusRequestEntityTooLarge,
 				ErrorModel{Code: kb.CodeTooLarge, Message: fmt.Sprintf("Request body is larger than %d bytes.", maxBody)}, false)
 			return
 		}

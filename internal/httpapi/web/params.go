@@ -83,3 +83,30 @@ func (q Query) All(name string) []string {
 	}
 	return out
 }
+
+// IDs reads a comma-separated list of positive integer ids from the
+// parameter name (packageidfilter=12,34), each once, at most kb.MaxCount;
+// nil when the parameter is absent. Anything else is a CodeInvalid error
+// naming the parameter.
+func IDs(q Query, name string) ([]int64, error) {
+	s := q.Get(name)
+	if s == "" {
+		return nil, nil
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) > kb.MaxCount {
+		return nil, kb.Errorf(kb.CodeInvalid, "Parameter %s holds %d ids: at most %d are allowed.", name, len(parts), kb.MaxCount)
+	}
+	ids := make([]int64, 0, len(parts))
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		id, err := strconv.ParseInt(p, 10, 64)
+		if err != nil || id < 1 || strings.TrimLeft(p, "0123456789") != "" {
+			return nil, kb.Errorf(kb.CodeInvalid, "Parameter %s must be a comma-separated list of positive integer ids, not %q.", name, kb.Abbrev(p, 40))
+		}
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
+}

@@ -1,0 +1,92 @@
+package kbsql
+
+import (
+	"strings"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// The package searches of the hosted service's v2 lists (kb.PackageMatch
+// other than words, or a keyword search), written once for both engines
+// over the folded names (sort_name) of packages p and their vendors v.
+// Packages are few beside titles (thousands, not millions), so these
+// conditions read the package rows rather than a word index; they have no
+// relevance rank, and a list ordered by relevance falls back to name order.
+
+// packageTextMatch returns the SQL condition of q's search over package
+// names (and vendor names with q.Keyword), adding its arguments to args.
+// cond is "" when there is no search; none is true when the search has no
+// words (only punctuation) and so can match nothing.
+func packageTextMatch(q kb.PackageQuery, args *Args) (cond string, none bool) {
+	var words []string
+	for _, w := range kb.Words(q.Search) {
+		if f := kb.Fold(w); f != "" {
+			words = append(words, f)
+		}
+	}
+	if len(words) == 0 {
+		return "", strings.TrimSpace(q.Search) != ""
+	}
+	names := []string{"p.sort_name"}
+	if q.Keyword {
+		names = append(names, "v.sort_name")
+	}
+	// anyName is true when test holds for one of the names.
+	anyName := func(test func(name string) string) string {
+		parts := make([]string, len(names))
+		for i, n := range names {
+			parts[i] = test(n)
+		}
+		return "(" + strings.Join(parts, " OR ") + ")"
+	}
+	like := func(expr, pattern string) string {
+		return expr + ` LIKE ` + args.Add(pattern) + ` ESCAPE '\'`
+	}
+	wordPrefix := func(w string) func(string) string {
+		return func(n string) string { return like(`(' ' || `+n+`)`, "% "+EscapeLike(w)+"%") }
+	}
+	whole := strings.Join(words, " ")
+	switch q.Match {
+	case kb.PackageMatchExact:
+		f := kb.Fold(q.Search)
+		return anyName(func(n string) string { return n + ` = ` + args.Add(f) }), false
+	case kb.PackageMatchBeginsWith:
+		f := kb.Fold(q.Search)
+		return anyName(func(n string) string {
+			return `(` + n + ` >= ` + args.Add(f) + ` AND ` + n + ` < ` + args.Add(f+MaxRune) + `)`
+		}), false
+	case kb.PackageMatchPhrase:
+		return anyName(func(n string) string {
+			return like(`(' ' || `+n+` || ' ')`, "% "+EscapeLike(whole)+" %")
+		}), false
+	case kb.PackageMatchAny:
+		parts := make([]string, len(words))
+		for i, w := range words {
+			parts[i] = anyName(wordPrefix(w))
+		}
+		return "(" + strings.Join(parts, " OR ") + ")", false
+	case kb.PackageMatchContains:
+		parts := make([]string, len(words))
+		for i, w := range words {
+			parts[i] = anyName(func(n string) string { return like(n, "%"+EscapeLike(w)+"%") })
+		}
+		return strings.Join(parts, " AND "), false
+	}
+	parts := make([]string, len(words))
+	for i, w := range words {
+		parts[i] = anyName(wordPrefix(w))
+	}
+	return strings.Join(parts, " AND "), false
+}
+
+// visibilityCondition is the SQL condition of a visibility filter over the
+// customer's state cp; "" for none.
+func visibilityCondition(f kb.VisibilityFilter) string {
+	switch f {
+	case kb.VisibilityShown:
+		return `COALESCE(cp.hidden, FALSE) = FALSE`
+	case kb.VisibilityHidden:
+		return `COALESCE(cp.hidden, FALSE) = TRUE`
+	}
+	return ""
+}
