@@ -1,0 +1,308 @@
+package search
+
+import (
+	"encoding/binary"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// field is the word index of one searched field (name, publisher or
+// subjects): a sorted term dictionary whose term ids are the terms'
+// positions in it (so the terms of a word prefix are a range of ids), a
+// posting bitmap of title ordinals per term, every title's token list as
+// term ids (for phrases, proximity, ranking and name comparisons), and a
+// trigram index over the terms (for substrings).
+type field struct {
+	terms    []string          // sorted, distinct
+	postings []*roaring.Bitmap // by term id: the ordinals whose field holds the term
+	// The token lists, one after the other, each token as the uvarint of
+	// its term's rank by frequency (rankTerm gives the term id back), so
+	// that common words take one byte.
+	enc      []byte
+	tokStart []uint32 // by token list: where it starts in enc; one more entry than lists
+	rankTerm []uint32 // by rank: the term id
+	listOf   []uint32 // by ordinal: its token list; nil when list and ordinal are one
+	avgLen   float64  // the mean number of tokens of a title's field
+	trigrams map[string][]uint32
+
+	mu       sync.Mutex
+	prefixes map[uint64]*roaring.Bitmap // unions of wide term ranges ([lo, hi) as lo<<32|hi), made on first use
+}
+
+// wideRange is the number of terms from which a prefix's union is kept
+// once computed.
+const wideRange = 64
+
+// tokens returns the term ids of ordinal o's field, in text order,
+// decoded into buf[:0].
+func (f *field) tokens(o uint32, buf []uint32) []uint32 {
+	if f.listOf != nil {
+		o = f.listOf[o]
+	}
+	buf = buf[:0]
+	enc := f.enc[f.tokStart[o]:f.tokStart[o+1]]
+	for len(enc) > 0 {
+		r, n := binary.Uvarint(enc)
+		buf = append(buf, f.rankTerm[r])
+		enc = enc[n:]
+	}
+	return buf
+}
+
+// fieldTokens cuts a field's text into the words the SQLite store's FTS5
+// tokenizer indexes, folded (lower case, diacritics removed). Words that
+// fold to nothing are dropped.
+func fieldTokens(text string, out []string) []string {
+	for _, w := range kb.Words(text) {
+		if f := kb.Fold(w); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// fieldBuilder gathers a field's tokens during a build.
+type fieldBuilder struct {
+	ids      map[string]uint32 // provisional term ids, in order of first use
+	terms    []string
+	tokStart []uint32
+	toks     []uint32
+	// With interning, equal token lists are kept once (publishers and
+	// subject lists repeat across titles; names mostly do not).
+	intern bool
+	lists  map[string]uint32 // a token list's ids as bytes → its list
+	listOf []uint32
+	total  int // tokens over all ordinals
+	key    []byte
+}
+
+func newFieldBuilder(intern bool) *fieldBuilder {
+	b := &fieldBuilder{ids: map[string]uint32{}, tokStart: []uint32{0}, intern: intern}
+	if intern {
+		b.lists = map[string]uint32{}
+	}
+	return b
+}
+
+// add appends the next ordinal's tokens.
+func (b *fieldBuilder) add(words []string) {
+	start := len(b.toks)
+	for _, w := range words {
+		id, ok := b.ids[w]
+		if !ok {
+			id = uint32(len(b.terms))
+			b.ids[w] = id
+			b.terms = append(b.terms, w)
+		}
+		b.toks = append(b.toks, id)
+	}
+	b.total += len(words)
+	if b.intern {
+		b.key = b.key[:0]
+		for _, id := range b.toks[start:] {
+			b.key = append(b.key, byte(id), byte(id>>8), byte(id>>16), byte(id>>24))
+		}
+		if l, ok := b.lists[string(b.key)]; ok {
+			b.toks = b.toks[:start]
+			b.listOf = append(b.listOf, l)
+			return
+		}
+		l := uint32(len(b.tokStart) - 1)
+		b.lists[string(b.key)] = l
+		b.listOf = append(b.listOf, l)
+	}
+	b.tokStart = append(b.tokStart, uint32(len(b.toks)))
+}
+
+// build renumbers the terms in sorted order and makes the postings and
+// the trigram index.
+func (b *fieldBuilder) build() *field {
+	order := make([]uint32, len(b.terms)) // sorted position → provisional id
+	for i := range order {
+		order[i] = uint32(i)
+	}
+	sort.Slice(order, func(i, j int) bool { return b.terms[order[i]] < b.terms[order[j]] })
+	renum := make([]uint32, len(b.terms)) // provisional id → final id
+	f := &field{terms: make([]string, len(b.terms)), listOf: slices.Clip(b.listOf), prefixes: map[uint64]*roaring.Bitmap{}}
+	ords := len(b.tokStart) - 1
+	if b.intern {
+		ords = len(b.listOf)
+	}
+	f.avgLen = max(1, float64(b.total)/float64(max(1, ords)))
+	for final, prov := range order {
+		renum[prov] = uint32(final)
+		f.terms[final] = b.terms[prov]
+	}
+	count := make([]int, len(b.terms))
+	for i, t := range b.toks {
+		b.toks[i] = renum[t]
+		count[renum[t]]++
+	}
+	lists := make([][]uint32, len(b.terms))
+	for o := 0; o < ords; o++ {
+		list := o
+		if f.listOf != nil {
+			list = int(f.listOf[o])
+		}
+		for _, t := range b.toks[b.tokStart[list]:b.tokStart[list+1]] {
+			if l := lists[t]; len(l) == 0 || l[len(l)-1] != uint32(o) {
+				lists[t] = append(l, uint32(o))
+			}
+		}
+	}
+	f.encode(b.toks, b.tokStart, count)
+	f.postings = make([]*roaring.Bitmap, len(lists))
+	for t, l := range lists {
+		bm := roaring.BitmapOf(l...)
+		bm.RunOptimize()
+		f.postings[t] = bm
+		lists[t] = nil
+	}
+	f.trigrams = map[string][]uint32{}
+	for t, term := range f.terms {
+		eachTrigram(term, func(g string) {
+			if l := f.trigrams[g]; len(l) == 0 || l[len(l)-1] != uint32(t) {
+				f.trigrams[g] = append(l, uint32(t))
+			}
+		})
+	}
+	return f
+}
+
+// encode keeps the token lists toks (cut at starts) as uvarints of their
+// terms' ranks by count, most frequent first.
+func (f *field) encode(toks, starts []uint32, count []int) {
+	f.rankTerm = make([]uint32, len(count))
+	for i := range f.rankTerm {
+		f.rankTerm[i] = uint32(i)
+	}
+	slices.SortStableFunc(f.rankTerm, func(a, b uint32) int { return count[b] - count[a] })
+	rank := make([]uint32, len(count))
+	for r, t := range f.rankTerm {
+		rank[t] = uint32(r)
+	}
+	f.tokStart = make([]uint32, len(starts))
+	for l := 0; l+1 < len(starts); l++ {
+		for _, t := range toks[starts[l]:starts[l+1]] {
+			f.enc = binary.AppendUvarint(f.enc, uint64(rank[t]))
+		}
+		f.tokStart[l+1] = uint32(len(f.enc))
+	}
+	f.enc = slices.Clip(f.enc)
+}
+
+// eachTrigram calls fn with every run of three characters of s.
+func eachTrigram(s string, fn func(string)) {
+	var starts [3]int
+	n := 0
+	for i := range s {
+		starts[n%3] = i
+		n++
+		if n >= 3 {
+			fn(s[starts[(n-3)%3]:nextRune(s, i)])
+		}
+	}
+}
+
+// nextRune returns the index just past the character at i.
+func nextRune(s string, i int) int {
+	_, size := utf8.DecodeRuneInString(s[i:])
+	return i + size
+}
+
+// termRange returns the ids of the terms that equal w, or begin with it
+// when prefix is set: [lo, hi).
+func (f *field) termRange(w string, prefix bool) (lo, hi uint32) {
+	i := sort.SearchStrings(f.terms, w)
+	if !prefix {
+		if i < len(f.terms) && f.terms[i] == w {
+			return uint32(i), uint32(i + 1)
+		}
+		return uint32(i), uint32(i)
+	}
+	j := i + sort.Search(len(f.terms)-i, func(k int) bool { return !strings.HasPrefix(f.terms[i+k], w) })
+	return uint32(i), uint32(j)
+}
+
+// rangePostings returns the union of the postings of terms [lo, hi). The
+// result must not be modified.
+func (f *field) rangePostings(lo, hi uint32) *roaring.Bitmap {
+	switch {
+	case hi <= lo:
+		return roaring.New()
+	case hi == lo+1:
+		return f.postings[lo]
+	}
+	if hi-lo < wideRange {
+		return roaring.FastOr(f.postings[lo:hi]...)
+	}
+	key := uint64(lo)<<32 | uint64(hi)
+	f.mu.Lock()
+	bm, ok := f.prefixes[key]
+	f.mu.Unlock()
+	if ok {
+		return bm
+	}
+	bm = roaring.FastOr(f.postings[lo:hi]...)
+	bm.RunOptimize()
+	f.mu.Lock()
+	f.prefixes[key] = bm
+	f.mu.Unlock()
+	return bm
+}
+
+// substringTerms returns the ids of the terms that hold w (folded, three
+// or more characters) as a substring, found through the terms' trigrams.
+func (f *field) substringTerms(w string) *roaring.Bitmap {
+	var lists [][]uint32
+	missing := false
+	eachTrigram(w, func(g string) {
+		l, ok := f.trigrams[g]
+		if !ok {
+			missing = true
+		}
+		lists = append(lists, l)
+	})
+	out := roaring.New()
+	if missing {
+		return out
+	}
+	if len(lists) == 0 { // fewer than three characters once folded: look at every term
+		for t, term := range f.terms {
+			if strings.Contains(term, w) {
+				out.Add(uint32(t))
+			}
+		}
+		return out
+	}
+	sort.Slice(lists, func(i, j int) bool { return len(lists[i]) < len(lists[j]) })
+	for _, t := range lists[0] {
+		if strings.Contains(f.terms[t], w) {
+			out.Add(t)
+		}
+	}
+	return out
+}
+
+// setPostings returns the union of the postings of the terms in ids.
+func (f *field) setPostings(ids *roaring.Bitmap) *roaring.Bitmap {
+	bms := make([]*roaring.Bitmap, 0, ids.GetCardinality())
+	it := ids.Iterator()
+	for it.HasNext() {
+		bms = append(bms, f.postings[it.Next()])
+	}
+	switch len(bms) {
+	case 0:
+		return roaring.New()
+	case 1:
+		return bms[0]
+	}
+	return roaring.FastOr(bms...)
+}
