@@ -21,6 +21,7 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/metrics"
 	"github.com/kbserver/kbserver/internal/pubsearch"
+	"github.com/kbserver/kbserver/internal/search"
 	"github.com/kbserver/kbserver/internal/store"
 )
 
@@ -40,6 +41,7 @@ type serveOptions struct {
 	cacheTitles  int
 	answerMB     int // the holdings service's answer cache, MiB; 0: off
 	stale        bool
+	searchIndex  bool // answer title searches from internal/search
 	tlsCert      string
 	tlsKey       string
 	insecureHTTP bool
@@ -133,6 +135,13 @@ against the current holdings, so a title that left the collection is
 never shown, but counts, facets and alpha menus lag the change until the
 rebuild ends.
 
+The holdings service answers title searches from an in-memory index of
+the knowledge base (docs/search-engine.md), about 100 bytes a title,
+built in the background at start and again after each import or change
+of a custom title; until it is ready, and with --search-index=false, the
+store's own SQL indexes answer, with the same totals and pages (relevance
+order may differ, see the README).
+
 The holdings service keeps the answers of single titles, resources,
 vendors and packages it has built, up to --answer-cache-mb MiB (least
 recently used go first; 0 keeps none). Each is served again only while
@@ -160,6 +169,7 @@ in any Go program.`,
 			fs.IntVar(&o.demoTitles, "demo-titles", 100_000, "`number` of titles of a generated demo knowledge base")
 			fs.IntVar(&o.cacheTitles, "pf-cache-titles", pubsearch.DefaultMaxTitles, "`number` of titles of the collections publication search keeps in memory, in all")
 			fs.IntVar(&o.answerMB, "answer-cache-mb", int(httpapi.DefaultAnswerCacheBytes>>20), "`MiB` of finished answers (a title, resource, vendor or package) the holdings service keeps in memory, valid while the store's version is current; 0 keeps none")
+			fs.BoolVar(&o.searchIndex, "search-index", true, "answer the holdings service's title searches from an in-memory index of the knowledge base, built at start and rebuilt in the background after an import or a custom title change (the store's SQL answers until it is ready); false: always the store's SQL")
 			fs.BoolVar(&o.stale, "pf-stale", false, "answer publication searches from the previous collection while a changed one rebuilds (counts and facets lag the change)")
 			fs.StringVar(&o.tlsCert, "tls-cert", "", "serve HTTPS with the certificate chain in this PEM `file` (with --tls-key)")
 			fs.StringVar(&o.tlsKey, "tls-key", "", "the private key of --tls-cert, a PEM `file`")
@@ -287,6 +297,12 @@ func (c *cli) serve(o serveOptions) error {
 		if demoKey, err = c.prepareDemo(st, o.demoTitles, env, logger); err != nil {
 			return c.interrupted(err, "the demo was not set up (a new start resumes it)")
 		}
+	}
+
+	if o.searchIndex {
+		idx := search.NewLive(c.ctx, st, search.Options{Logger: logger})
+		st.UseTitleIndex(idx)
+		idx.Start()
 	}
 
 	ln, err := (&net.ListenConfig{}).Listen(c.ctx, "tcp", o.addr)

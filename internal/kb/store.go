@@ -23,6 +23,7 @@ type Store interface {
 	RetiredPurger
 	StateWriter
 	OpsStore
+	IndexedStore
 	Close() error
 }
 

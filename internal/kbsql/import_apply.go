@@ -111,6 +111,9 @@ func (imp *importer) apply(ctx context.Context, tx Tx) error {
 	if err := recordImport(ctx, tx, imp.res); err != nil {
 		return err
 	}
+	if err := bumpVersion(ctx, tx, TitlesVersion); err != nil {
+		return err
+	}
 	return bumpVersion(ctx, tx, KBVersion)
 }
 

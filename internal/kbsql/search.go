@@ -179,6 +179,17 @@ func (s *Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.
 		if err := kb.CheckSearch("Search", q.Search); err != nil {
 			return list, err
 		}
+		titles, n, ok, err := s.indexedTitles(ctx, custID, q)
+		if err != nil {
+			return list, err
+		}
+		if ok {
+			list.Titles, list.Total = titles, n
+			if err := s.CompleteTitles(ctx, custID, root, list.Titles, q.PackageID); err != nil {
+				return list, err
+			}
+			return list, nil
+		}
 		if m, err = s.e.Search().TitleMatch(q, &args); err != nil {
 			return list, err
 		}
@@ -271,6 +282,11 @@ func (s *Store) TitleMatches(ctx context.Context, custID string, q kb.PubQuery, 
 	}
 	if err := kb.CheckSearch("Search", q.Search); err != nil {
 		return err
+	}
+	if ix := s.titleIndex(); ix != nil {
+		if ok, err := ix.MatchTitles(ctx, custID, q, fn); ok || err != nil {
+			return err
+		}
 	}
 	var args Args
 	m, err := s.e.Search().TitleMatch(tq, &args)

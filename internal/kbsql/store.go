@@ -21,8 +21,9 @@ import (
 type Store struct {
 	e      Engine
 	d      Dialect
-	secret atomic.Pointer[[]byte] // the link-signing secret once read (linkout.go)
-	jobs   *reportJobs            // the holdings reports' background work (report_jobs.go)
+	secret atomic.Pointer[[]byte]        // the link-signing secret once read (linkout.go)
+	jobs   *reportJobs                   // the holdings reports' background work (report_jobs.go)
+	index  atomic.Pointer[kb.TitleIndex] // the title index in use, if any (title_index.go)
 }
 
 // New returns the shared store over an engine.

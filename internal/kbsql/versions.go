@@ -6,6 +6,11 @@ import "strconv"
 // knowledge base's own data changed.
 const KBVersion = "kb"
 
+// TitlesVersion is the name of the version counter of what the title
+// index holds (kb.TitleFeed): every import bumps it, and so does every
+// write of a custom title's fields or of a custom package's titles.
+const TitlesVersion = "titles"
+
 // CustomerVersion is the name of a customer's version counter, which
 // every write of the customer's own data that an answer shows bumps: its
 // holdings (selections, customisations, custom packages and titles,

@@ -203,6 +203,11 @@ func deleteCustomPackage(ctx context.Context, tx Tx, custID string, p writePacka
 	if err := removeOrphanTitles(ctx, tx, custID, titles); err != nil {
 		return err
 	}
+	if len(titles) > 0 {
+		if err := bumpVersion(ctx, tx, TitlesVersion); err != nil {
+			return err
+		}
+	}
 	return c.commit(ctx, tx)
 }
 

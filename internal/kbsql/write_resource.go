@@ -86,6 +86,9 @@ func deselectResource(ctx context.Context, tx Tx, custID string, p writePackage,
 		if _, err := tx.Exec(ctx, `UPDATE packages SET title_count = title_count - 1 WHERE id = $1`, p.ID); err != nil {
 			return fmt.Errorf("count titles of package %d: %w", p.ID, err)
 		}
+		if err := bumpVersion(ctx, tx, TitlesVersion); err != nil {
+			return err
+		}
 		if customTitle {
 			return removeOrphanTitles(ctx, tx, custID, []int64{titleID})
 		}
@@ -159,7 +162,7 @@ func addToCustomPackage(ctx context.Context, tx Tx, packageID, titleID int64, f 
 	if _, err := tx.Exec(ctx, `UPDATE packages SET title_count = title_count + 1 WHERE id = $1`, packageID); err != nil {
 		return fmt.Errorf("count titles of package %d: %w", packageID, err)
 	}
-	return nil
+	return bumpVersion(ctx, tx, TitlesVersion)
 }
 
 // checkCustomTitleName refuses a name that another custom title in the
@@ -248,6 +251,9 @@ func writeTitleFields(ctx context.Context, tx Tx, id int64, f *kb.TitleFields) e
 		return fmt.Errorf("update resources of title %d: %w", id, err)
 	}
 	if err := tx.Reindex(ctx, IndexTitle, id); err != nil {
+		return err
+	}
+	if err := bumpVersion(ctx, tx, TitlesVersion); err != nil {
 		return err
 	}
 	if f.Identifiers == nil {

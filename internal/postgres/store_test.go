@@ -5,6 +5,7 @@ import (
 
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/postgres"
+	"github.com/kbserver/kbserver/internal/search"
 	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
 )
@@ -23,6 +24,16 @@ func open(t *testing.T) *postgres.Store {
 // TestConformance runs the store conformance suite on PostgreSQL.
 func TestConformance(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) kb.Store { return open(t) })
+}
+
+// TestConformanceIndexed runs the suite's searches on PostgreSQL with the
+// title index in use, rebuilt inside any search that finds it stale.
+func TestConformanceIndexed(t *testing.T) {
+	storetest.RunSearches(t, func(t *testing.T) kb.Store {
+		s := open(t)
+		s.UseTitleIndex(search.NewLive(t.Context(), s, search.Options{Inline: true}))
+		return s
+	})
 }
 
 // TestMigrateTwice checks that a second store over a migrated schema finds

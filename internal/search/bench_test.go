@@ -61,9 +61,9 @@ func heapInUse() uint64 {
 // base's titles (read from the database once, outside the timing) and
 // reports the heap the index keeps per title.
 func BenchmarkBuild(b *testing.B) {
-	_, db := benchKB(b)
+	s, _ := benchKB(b)
 	start := time.Now()
-	titles, pkgs, err := readKB(context.Background(), db)
+	titles, pkgs, err := readKB(context.Background(), s)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -111,13 +111,13 @@ var benchSearches = []struct {
 // 99th percentile latency and the total. The store's time includes
 // reading the page's title rows, which the index leaves to its caller.
 func BenchmarkTitleSearch(b *testing.B) {
-	s, db := benchKB(b)
+	s, _ := benchKB(b)
 	ctx := context.Background()
-	x, err := loadIndex(ctx, db)
+	x, err := loadIndex(ctx, s)
 	if err != nil {
 		b.Fatal(err)
 	}
-	sel, err := selectedSet(ctx, db, x, "bench", 0)
+	sel, err := selectedSet(ctx, s, x, "bench", 0)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,6 +11,10 @@
 // and package filters, any offset. docs/search-engine.md holds the design
 // and, in its "As built" section, what this package does differently.
 //
-// The package is not yet wired into the server: no store feeds it and no
-// handler calls it.
+// Live keeps an index in step with a store (kb.TitleFeed): it answers a
+// search only when its index holds the store's current version of the
+// indexed data, rebuilding it when that version moves on, and reads each
+// customer's selected set at the customer's version. The stores'
+// Titles asks it first (kb.TitleIndex) and answers with SQL when it
+// declines.
 package search

@@ -32,6 +32,8 @@ type propertyKB struct {
 	pkgIDs   []int64
 	selected *roaring.Bitmap // customer c1's selected titles
 	custom   []*Title        // the custom titles
+	// othersCustom holds the custom titles of customers other than c1.
+	othersCustom map[int64]bool
 }
 
 // addCustomTitles gives customers c1 and c2 custom titles made to test
@@ -114,11 +116,11 @@ func newPropertyKB(t *testing.T, n int, seed int64) *propertyKB {
 	}
 	db := testdb.DB(t, dsn)
 	addCustomTitles(t, s, db, seed)
-	x, err := loadIndex(ctx, db)
+	x, err := loadIndex(ctx, s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &propertyKB{store: s, db: db, x: x, vendorOf: map[int64]int64{}}
+	p := &propertyKB{store: s, db: db, x: x, vendorOf: map[int64]int64{}, othersCustom: map[int64]bool{}}
 	if err := eachRow(ctx, db, `SELECT id, vendor_id FROM packages ORDER BY id`, func(r *sql.Rows) error {
 		var id, v int64
 		if err := r.Scan(&id, &v); err != nil {
@@ -148,6 +150,9 @@ func newPropertyKB(t *testing.T, n int, seed int64) *propertyKB {
 		if cust != "" {
 			p.custom = append(p.custom, tt)
 		}
+		if cust != "" && cust != "c1" {
+			p.othersCustom[id] = true
+		}
 		return nil
 	}); err != nil {
 		t.Fatal(err)
@@ -173,7 +178,7 @@ func newPropertyKB(t *testing.T, n int, seed int64) *propertyKB {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if p.selected, err = selectedSet(ctx, db, x, "c1", 0); err != nil {
+	if p.selected, err = selectedSet(ctx, s, x, "c1", 0); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -424,7 +429,7 @@ func searchLikeStore(t *testing.T, n, searches int, seed int64) {
 		sel := p.selected
 		if q.PackageID != 0 {
 			var err error
-			if sel, err = selectedSet(ctx, p.db, p.x, "c1", q.PackageID); err != nil {
+			if sel, err = selectedSet(ctx, p.store, p.x, "c1", q.PackageID); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -452,6 +457,28 @@ func searchLikeStore(t *testing.T, n, searches int, seed int64) {
 			for _, id := range got.IDs {
 				if !slices.Contains(all.IDs, id) {
 					g += fmt.Sprintf(" (title %d is not a match)", id)
+				}
+			}
+		}
+		if i%5 == 0 && err == nil {
+			// Publication search's matches: the same set of titles.
+			pq := kb.PubQuery{Search: q.Search, Field: q.Field, Type: q.Type, ByName: true}
+			var sm, im []int64
+			// The store's matches include other customers' custom
+			// titles, which publication search drops with the
+			// collection; the index leaves them out.
+			serr := p.store.TitleMatches(ctx, "c1", pq, func(id int64, _ float64) {
+				if !p.othersCustom[id] {
+					sm = append(sm, id)
+				}
+			})
+			ierr := p.x.Matches("c1", kb.TitleQuery{Search: q.Search, Field: q.Field, Type: q.Type}, true, func(id int64, _ float64) { im = append(im, id) })
+			slices.Sort(sm)
+			slices.Sort(im)
+			if ws, gs := answer(len(sm), sm, serr), answer(len(im), im, ierr); ws != gs {
+				mismatch["matches "+class]++
+				if len(examples) < 30 {
+					examples = append(examples, fmt.Sprintf("matches %s %q\n   store %.300s\n   index %.300s", class, q.Search, ws, gs))
 				}
 			}
 		}

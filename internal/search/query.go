@@ -252,3 +252,37 @@ func (x *Index) isxnExpr(search string, t kb.SearchType) *expr {
 	}
 	return &expr{op: opSet, set: set}
 }
+
+// Matches calls fn with every title the search q matches that the
+// customer may see, in name order, with its rank (lower is better: the
+// negated relevance; 0 when byName or when the search has no relevance),
+// as the stores' TitleMatches does. q's filters other than the search
+// are not applied.
+func (x *Index) Matches(custID string, q kb.TitleQuery, byName bool, fn func(id int64, rank float64)) error {
+	if strings.TrimSpace(q.Search) == "" {
+		return nil
+	}
+	if err := kb.CheckSearch("Search", q.Search); err != nil {
+		return err
+	}
+	e, f, err := x.compile(q)
+	if err != nil || e == nil {
+		return err
+	}
+	universe := x.universe(custID, kb.TitleQuery{}, nil)
+	match := roaring.And(e.eval(f, universe), universe)
+	var score func(uint32) float64
+	if !byName && ranked(q) {
+		score = x.scorer(e, f)
+	}
+	it := match.Iterator()
+	for it.HasNext() {
+		o := it.Next()
+		rank := 0.0
+		if score != nil {
+			rank = -score(o)
+		}
+		fn(x.ids[o], rank)
+	}
+	return nil
+}

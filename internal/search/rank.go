@@ -50,35 +50,12 @@ func (h *worstFirst) Pop() any {
 
 // topRanked returns the best k titles of match for e in f, best first.
 func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int) []uint32 {
-	var words []*termSet
-	e.positive(&words)
-	n := float64(len(x.ids))
-	idf := make([]float64, len(words))
-	for i, w := range words {
-		df := float64(w.post.GetCardinality())
-		idf[i] = math.Log(1 + (n-df+0.5)/(df+0.5))
-	}
-	avg := f.avgLen
+	score := x.scorer(e, f)
 	h := make(worstFirst, 0, min(k, int(match.GetCardinality())))
-	var toks []uint32
 	it := match.Iterator()
 	for it.HasNext() {
 		o := it.Next()
-		toks = f.tokens(o, toks)
-		norm := bm25K1 * (1 - bm25B + bm25B*float64(len(toks))/avg)
-		s := 0.0
-		for i, w := range words {
-			tf := 0
-			for _, t := range toks {
-				if w.has(t) {
-					tf++
-				}
-			}
-			if tf > 0 {
-				s += idf[i] * float64(tf) * (bm25K1 + 1) / (float64(tf) + norm)
-			}
-		}
-		c := scored{s, o}
+		c := scored{score(o), o}
 		switch {
 		case len(h) < k:
 			heap.Push(&h, c)
@@ -98,6 +75,38 @@ func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int) []uin
 		out[i] = c.ord
 	}
 	return out
+}
+
+// scorer returns the BM25 relevance of a title (by ordinal) for e in f;
+// the function reuses a buffer, so one goroutine calls it.
+func (x *Index) scorer(e *expr, f *field) func(o uint32) float64 {
+	var words []*termSet
+	e.positive(&words)
+	n := float64(len(x.ids))
+	idf := make([]float64, len(words))
+	for i, w := range words {
+		df := float64(w.post.GetCardinality())
+		idf[i] = math.Log(1 + (n-df+0.5)/(df+0.5))
+	}
+	avg := f.avgLen
+	var toks []uint32
+	return func(o uint32) float64 {
+		toks = f.tokens(o, toks)
+		norm := bm25K1 * (1 - bm25B + bm25B*float64(len(toks))/avg)
+		s := 0.0
+		for i, w := range words {
+			tf := 0
+			for _, t := range toks {
+				if w.has(t) {
+					tf++
+				}
+			}
+			if tf > 0 {
+				s += idf[i] * float64(tf) * (bm25K1 + 1) / (float64(tf) + norm)
+			}
+		}
+		return s
+	}
 }
 
 // positive collects the words whose presence counts toward relevance:

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/search"
 	"github.com/kbserver/kbserver/internal/sqlite"
 	"github.com/kbserver/kbserver/internal/storetest"
 )
@@ -21,3 +22,14 @@ func open(t *testing.T) kb.Store {
 }
 
 func TestConformance(t *testing.T) { storetest.Run(t, open) }
+
+// TestConformanceIndexed runs the suite's searches with the title index in
+// use, rebuilt inside any search that finds it stale: every title search
+// is then answered from the index.
+func TestConformanceIndexed(t *testing.T) {
+	storetest.RunSearches(t, func(t *testing.T) kb.Store {
+		s := open(t)
+		s.UseTitleIndex(search.NewLive(t.Context(), s, search.Options{Inline: true}))
+		return s
+	})
+}

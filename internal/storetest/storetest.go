@@ -47,6 +47,23 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Limits", func(t *testing.T) { testLimits(t, open(t)) })
 }
 
+// RunSearches runs the parts of the suite that search titles or change
+// what a title search finds (imports, selections, custom titles,
+// isolation) against stores made by open: with a title index in use, it
+// holds the index to the store's answers.
+func RunSearches(t *testing.T, open Opener) {
+	t.Run("Import", func(t *testing.T) { testImport(t, open(t)) })
+	t.Run("Reimport", func(t *testing.T) { testReimport(t, open(t)) })
+	t.Run("KBUpdates", func(t *testing.T) { testKBUpdates(t, open(t)) })
+	t.Run("ImportIdentity", func(t *testing.T) { testImportIdentity(t, open(t)) })
+	t.Run("TitleSearch", func(t *testing.T) { testTitleSearch(t, open(t)) })
+	t.Run("Selection", func(t *testing.T) { testSelection(t, open(t)) })
+	t.Run("Isolation", func(t *testing.T) { testIsolation(t, open(t)) })
+	t.Run("Writes", func(t *testing.T) { testWrites(t, open) })
+	t.Run("Publications", func(t *testing.T) { testPublications(t, open(t)) })
+	t.Run("Limits", func(t *testing.T) { testLimits(t, open(t)) })
+}
+
 // Row describes one KBART row of a test package.
 type Row struct {
 	Title, Print, Online, First, Last, URL, Publisher, Type, Embargo string

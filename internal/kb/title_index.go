@@ -1,0 +1,72 @@
+package kb
+
+import "context"
+
+// IndexedTitle is what a title index knows of one title: the texts it
+// searches, the filters it applies and the packages that hold it.
+type IndexedTitle struct {
+	ID        int64
+	Name      string
+	Publisher string
+	// Subjects are the title's subject names in stored order: they are
+	// searched as one text, so a phrase may run from one subject into the
+	// next (as it does in the SQLite store's subjects column).
+	Subjects []string
+	Type     ResourceType
+	// CustomerID is the owner of a custom title; "" for a managed title.
+	CustomerID string
+	// Identifiers are the title's ISSNs and ISBNs in their matching form
+	// (a valid ISSN as 1234-567X, a valid ISBN as its 13 digits, others
+	// upper-cased).
+	Identifiers []string
+	// Packages are the ids of the packages that hold the title.
+	Packages []int64
+}
+
+// IndexedPackage is what a title index knows of one package.
+type IndexedPackage struct {
+	ID int64
+	// CustomerID is the owner of a custom package; "" for a managed one.
+	CustomerID string
+}
+
+// TitleFeed is the store's side of a title index: what the index is
+// built from and how it knows that it is current.
+type TitleFeed interface {
+	// IndexVersions returns the version of the indexed data (bumped by
+	// every import and every write of a custom title or of a custom
+	// package's titles) and the customer's version (bumped by every
+	// write of its holdings).
+	IndexVersions(ctx context.Context, custID string) (titles, customer int64, err error)
+	// FeedTitles calls pkg with every package, then title with every
+	// title, and returns a version of the indexed data that the rows are
+	// at least as new as.
+	FeedTitles(ctx context.Context, pkg func(IndexedPackage), title func(IndexedTitle)) (version int64, err error)
+	// SelectedTitleIDs calls fn with every title of which the customer
+	// has a resource selected; with packageID not 0, in that package only.
+	SelectedTitleIDs(ctx context.Context, custID string, packageID int64, fn func(id int64)) error
+}
+
+// TitleIndex answers the holdings service's title searches from memory.
+type TitleIndex interface {
+	// SearchTitles answers the search q (q.Search not blank; a package,
+	// when q names one, that the customer may see) with the exact total
+	// and the ids of the page's titles in order. ok is false when the
+	// index cannot answer at the store's current version: the caller
+	// answers from the store.
+	SearchTitles(ctx context.Context, custID string, q TitleQuery) (ids []int64, total int, ok bool, err error)
+	// MatchTitles calls fn with every title the search of q matches and
+	// its rank, as PublicationStore.TitleMatches does; ok is false (and
+	// fn not called) when the index cannot answer at the store's current
+	// version.
+	MatchTitles(ctx context.Context, custID string, q PubQuery, fn func(id int64, rank float64)) (ok bool, err error)
+}
+
+// IndexedStore is a store that feeds a title index and answers its title
+// searches through one when it is given one.
+type IndexedStore interface {
+	TitleFeed
+	// UseTitleIndex makes the store's title searches ask ix first; nil
+	// answers every search from the store.
+	UseTitleIndex(ix TitleIndex)
+}

@@ -1,0 +1,226 @@
+package kbsql
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// UseTitleIndex makes the store's title searches ask ix first (nil: none).
+func (s *Store) UseTitleIndex(ix kb.TitleIndex) {
+	if ix == nil {
+		s.index.Store(nil)
+		return
+	}
+	s.index.Store(&ix)
+}
+
+// titleIndex returns the title index in use, or nil.
+func (s *Store) titleIndex() kb.TitleIndex {
+	if p := s.index.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// IndexVersions returns the title index's version counter and the
+// customer's: one read of two rows of the versions table.
+func (s *Store) IndexVersions(ctx context.Context, custID string) (titles, customer int64, err error) {
+	err = s.e.Read().QueryRow(ctx, `SELECT COALESCE((SELECT n FROM versions WHERE name = '`+TitlesVersion+`'), 0),
+		COALESCE((SELECT n FROM versions WHERE name = $1), 0)`, CustomerVersion(custID)).Scan(&titles, &customer)
+	if err != nil {
+		return 0, 0, fmt.Errorf("read index versions: %w", err)
+	}
+	return titles, customer, nil
+}
+
+// FeedTitles calls pkg with every package and title with every title (in
+// id order, with its identifiers and packages), reading titles,
+// identifiers and resources as three streams in title id order merged
+// here, so that no map of a table is held. The version is read first: the
+// rows are at least as new as it (a write committed during the read makes
+// the index look stale at once, and it is rebuilt again).
+func (s *Store) FeedTitles(ctx context.Context, pkg func(kb.IndexedPackage), title func(kb.IndexedTitle)) (int64, error) {
+	version, _, err := s.IndexVersions(ctx, "")
+	if err != nil {
+		return 0, err
+	}
+	read := s.e.Read()
+	err = eachRow(ctx, read, `SELECT id, COALESCE(customer_id, '') FROM packages`, nil, func(r Rows) error {
+		var p kb.IndexedPackage
+		if err := r.Scan(&p.ID, &p.CustomerID); err != nil {
+			return err
+		}
+		pkg(p)
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("feed packages: %w", err)
+	}
+	idents, err := newIDStream(ctx, read, `SELECT title_id, norm FROM title_identifiers ORDER BY title_id`)
+	if err != nil {
+		return 0, fmt.Errorf("feed identifiers: %w", err)
+	}
+	defer idents.close()
+	packages, err := newIDStream(ctx, read, `SELECT title_id, package_id FROM resources ORDER BY title_id`)
+	if err != nil {
+		return 0, fmt.Errorf("feed resources: %w", err)
+	}
+	defer packages.close()
+	err = eachRow(ctx, read, `SELECT id, name, publisher, pub_type, COALESCE(customer_id, ''), COALESCE(subjects, '') FROM titles ORDER BY id`, nil, func(r Rows) error {
+		var t kb.IndexedTitle
+		var subjects string
+		if err := r.Scan(&t.ID, &t.Name, &t.Publisher, &t.Type, &t.CustomerID, &subjects); err != nil {
+			return err
+		}
+		ss, err := DecodeSubjects(t.ID, subjects)
+		if err != nil {
+			return err
+		}
+		for _, s := range ss {
+			t.Subjects = append(t.Subjects, s.Name)
+		}
+		for v := range idents.take(t.ID) {
+			t.Identifiers = append(t.Identifiers, v.(string))
+		}
+		for v := range packages.take(t.ID) {
+			t.Packages = append(t.Packages, v.(int64))
+		}
+		if err := idents.err(); err != nil {
+			return err
+		}
+		if err := packages.err(); err != nil {
+			return err
+		}
+		title(t)
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("feed titles: %w", err)
+	}
+	return version, nil
+}
+
+// idStream reads (title id, value) rows in title id order, one title at a
+// time.
+type idStream struct {
+	rows    Rows
+	ok      bool  // a row is read and not yet taken
+	id      int64 // its title id
+	value   any   // its value (a string or an int64)
+	scanErr error
+}
+
+// newIDStream runs query, whose rows are (title id, value) in title id
+// order, with the value a string or an integer.
+func newIDStream(ctx context.Context, q Querier, query string) (*idStream, error) {
+	rows, err := q.Query(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	st := &idStream{rows: rows}
+	st.next()
+	return st, nil
+}
+
+// next reads the stream's next row.
+func (st *idStream) next() {
+	st.ok = false
+	if st.scanErr != nil || !st.rows.Next() {
+		return
+	}
+	var v any
+	if err := st.rows.Scan(&st.id, &v); err != nil {
+		st.scanErr = err
+		return
+	}
+	switch x := v.(type) {
+	case []byte:
+		v = string(x)
+	case int32:
+		v = int64(x)
+	}
+	st.value, st.ok = v, true
+}
+
+// take yields the values of title id's rows, skipping rows of smaller ids
+// (a title deleted between the reads).
+func (st *idStream) take(id int64) func(func(any) bool) {
+	return func(yield func(any) bool) {
+		for st.ok && st.id < id {
+			st.next()
+		}
+		for st.ok && st.id == id {
+			v := st.value
+			st.next()
+			if !yield(v) {
+				return
+			}
+		}
+	}
+}
+
+// err returns the stream's read error, if any.
+func (st *idStream) err() error {
+	if st.scanErr != nil {
+		return st.scanErr
+	}
+	return st.rows.Err()
+}
+
+// close ends the stream's query.
+func (st *idStream) close() { st.rows.Close() }
+
+// SelectedTitleIDs calls fn with every title of which the customer has a
+// resource selected, in package packageID only when it is not 0.
+func (s *Store) SelectedTitleIDs(ctx context.Context, custID string, packageID int64, fn func(id int64)) error {
+	query, args := SQLSelectedTitleIDs, []any{custID}
+	if packageID != 0 {
+		query = `SELECT r.title_id FROM resources r WHERE r.package_id = $2 AND ` + SQLResourceSelected
+		args = append(args, packageID)
+	}
+	err := eachRow(ctx, s.e.Read(), query, args, func(r Rows) error {
+		var id int64
+		if err := r.Scan(&id); err != nil {
+			return err
+		}
+		fn(id)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("selected titles of %s: %w", custID, err)
+	}
+	return nil
+}
+
+// indexedTitles answers a title search from the title index when there is
+// one and it is current: the total and the page's title rows in the
+// index's order. ok is false when the store must answer.
+func (s *Store) indexedTitles(ctx context.Context, custID string, q kb.TitleQuery) (titles []kb.Title, total int, ok bool, err error) {
+	ix := s.titleIndex()
+	if ix == nil {
+		return nil, 0, false, nil
+	}
+	ids, total, ok, err := ix.SearchTitles(ctx, custID, q)
+	if err != nil || !ok || len(ids) == 0 {
+		return []kb.Title{}, total, ok, err
+	}
+	rows, err := s.e.Read().Query(ctx, `SELECT `+SQLTitleColumns+` FROM titles t WHERE `+s.d.InIDs("t.id", "$1"), ids)
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("read titles: %w", err)
+	}
+	titles, err = ScanTitles(rows)
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("read titles: %w", err)
+	}
+	// The rows come in the index's order; a title deleted since the
+	// index's version is left out (the next search sees a new version).
+	pos := make(map[int64]int, len(ids))
+	for i, id := range ids {
+		pos[id] = i
+	}
+	slices.SortFunc(titles, func(a, b kb.Title) int { return pos[a.ID] - pos[b.ID] })
+	return titles, total, true, nil
+}

@@ -1,0 +1,119 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/kbserver/kbserver/internal/gen"
+	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/testdb"
+)
+
+// waitBuilt waits until l holds an index at the store's current version
+// of the indexed data (the background build of a search that found it
+// stale); it fails the test after a minute.
+func waitBuilt(t *testing.T, l *Live, s kb.TitleFeed) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		want, _, err := s.IndexVersions(context.Background(), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, ok := l.Version(); ok && v >= want {
+			return
+		}
+	}
+	t.Fatal("the index was not rebuilt within a minute")
+}
+
+// TestLiveFollowsStore checks that a live index answers only at the
+// store's current version: before its first build and after a change of
+// the indexed data it declines (the store answers) and rebuilds in the
+// background; a customer's selection change needs no rebuild and shows
+// in its next search; and its answers are the store's own.
+func TestLiveFollowsStore(t *testing.T) {
+	ctx := context.Background()
+	dsn := testdb.NewDSN(t)
+	s := testdb.OpenDSN(t, dsn)
+	if _, err := gen.Generate(ctx, s, gen.Options{Titles: 400, Seed: 3}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gen.Customers(ctx, s, 3, []gen.CustomerSpec{{ID: "c1", Holdings: 100}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	l := NewLive(ctx, s, Options{})
+	q := kb.TitleQuery{Search: "journal", Type: kb.SearchContains, OrderBy: kb.OrderName, Page: kb.Page{Count: 20, Number: 1}}
+	same := func(what string, q kb.TitleQuery) {
+		t.Helper()
+		ids, total, ok, err := l.SearchTitles(ctx, "c1", q)
+		if err != nil || !ok {
+			t.Fatalf("%s: ok %v, err %v; want an answer from the index", what, ok, err)
+		}
+		want, err := s.Titles(ctx, "c1", q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantIDs := make([]int64, len(want.Titles))
+		for i, tt := range want.Titles {
+			wantIDs[i] = tt.ID
+		}
+		if g, w := fmt.Sprint(total, ids), fmt.Sprint(want.Total, wantIDs); g != w {
+			t.Errorf("%s: index %s, store %s", what, g, w)
+		}
+	}
+	declines := func(what string) {
+		t.Helper()
+		if _, _, ok, err := l.SearchTitles(ctx, "c1", q); ok || err != nil {
+			t.Fatalf("%s: ok %v, err %v; want the store to answer", what, ok, err)
+		}
+	}
+
+	declines("before the first build")
+	waitBuilt(t, l, s)
+	same("after the build", q)
+
+	// A selection change bumps only the customer's version.
+	v0, _ := l.Version()
+	c, err := s.Customer(ctx, "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := q
+	sel.Selection = kb.SelectionSelected
+	same("selected, before", sel)
+	pkgs, err := s.Packages(ctx, "c1", kb.PackageQuery{Selection: kb.SelectionNotSelected, Page: kb.Page{Count: 1, Number: 1}})
+	if err != nil || len(pkgs.Packages) == 0 {
+		t.Fatalf("an unselected package: %v", err)
+	}
+	p := pkgs.Packages[0]
+	if err := s.UpdatePackage(ctx, "c1", p.VendorID, p.ID, kb.PackageUpdate{Selected: true}); err != nil {
+		t.Fatal(err)
+	}
+	same("selected, after selecting a package", sel)
+	notSel := q
+	notSel.Selection = kb.SelectionNotSelected
+	same("not selected, after selecting a package", notSel)
+	inPkg := sel
+	inPkg.VendorID, inPkg.PackageID, inPkg.Search = p.VendorID, p.ID, "a"
+	same("in the package, selected", inPkg)
+	if v, _ := l.Version(); v != v0 {
+		t.Errorf("a selection change rebuilt the index (version %d → %d)", v0, v)
+	}
+
+	// A custom title changes the indexed data: declined until rebuilt,
+	// then found.
+	cp, err := s.CreateCustomPackage(ctx, "c1", c.VendorID, kb.CustomPackage{Name: "Local", ContentType: kb.ContentEBook})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateCustomTitle(ctx, "c1", c.VendorID, cp, kb.CustomTitle{TitleFields: kb.TitleFields{
+		Name: "Zyzzyva Quarterly Journal", PubType: kb.ResourceJournal}}); err != nil {
+		t.Fatal(err)
+	}
+	declines("after a custom title was created")
+	waitBuilt(t, l, s)
+	same("after the rebuild", q)
+	same("the custom title", kb.TitleQuery{Search: "zyzzyva", Type: kb.SearchContains, Page: kb.Page{Count: 5, Number: 1}})
+}
