@@ -42,9 +42,24 @@ type TitleFeed interface {
 	// title, and returns a version of the indexed data that the rows are
 	// at least as new as.
 	FeedTitles(ctx context.Context, pkg func(IndexedPackage), title func(IndexedTitle)) (version int64, err error)
-	// SelectedTitleIDs calls fn with every title of which the customer
-	// has a resource selected; with packageID not 0, in that package only.
-	SelectedTitleIDs(ctx context.Context, custID string, packageID int64, fn func(id int64)) error
+	// SelectionOf returns the customer's selection state, from which an
+	// index derives the titles it has selected.
+	SelectionOf(ctx context.Context, custID string) (SelectionState, error)
+}
+
+// SelectionState is a customer's selection state as a store keeps it: the
+// packages it selected whole and its title-level choices, which win over
+// their package's. A resource is selected when its title-level choice
+// says so, or when it has none and its package is selected.
+type SelectionState struct {
+	Packages []int64
+	Titles   []TitleChoice
+}
+
+// TitleChoice is a customer's title-level selection of one resource.
+type TitleChoice struct {
+	PackageID, TitleID int64
+	Selected           bool
 }
 
 // TitleIndex answers the holdings service's title searches from memory.

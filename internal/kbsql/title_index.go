@@ -173,26 +173,30 @@ func (st *idStream) err() error {
 // close ends the stream's query.
 func (st *idStream) close() { st.rows.Close() }
 
-// SelectedTitleIDs calls fn with every title of which the customer has a
-// resource selected, in package packageID only when it is not 0.
-func (s *Store) SelectedTitleIDs(ctx context.Context, custID string, packageID int64, fn func(id int64)) error {
-	query, args := SQLSelectedTitleIDs, []any{custID}
-	if packageID != 0 {
-		query = `SELECT r.title_id FROM resources r WHERE r.package_id = $2 AND ` + SQLResourceSelected
-		args = append(args, packageID)
-	}
-	err := eachRow(ctx, s.e.Read(), query, args, func(r Rows) error {
-		var id int64
-		if err := r.Scan(&id); err != nil {
-			return err
-		}
-		fn(id)
-		return nil
-	})
+// SelectionOf returns the customer's selected packages and its
+// title-level choices (the rows of customer_resources that say selected
+// or not; a row without a choice only customises).
+func (s *Store) SelectionOf(ctx context.Context, custID string) (kb.SelectionState, error) {
+	var sel kb.SelectionState
+	read := s.e.Read()
+	pkgs, err := queryAll(ctx, read, `SELECT package_id FROM customer_packages WHERE customer_id = $1 AND selected = TRUE`, []any{custID}, scanInt64)
 	if err != nil {
-		return fmt.Errorf("selected titles of %s: %w", custID, err)
+		return sel, fmt.Errorf("selection of %s: %w", custID, err)
 	}
-	return nil
+	sel.Packages = pkgs
+	err = eachRow(ctx, read, `SELECT package_id, title_id, selected FROM customer_resources WHERE customer_id = $1 AND selected IS NOT NULL`,
+		[]any{custID}, func(r Rows) error {
+			var c kb.TitleChoice
+			if err := r.Scan(&c.PackageID, &c.TitleID, &c.Selected); err != nil {
+				return err
+			}
+			sel.Titles = append(sel.Titles, c)
+			return nil
+		})
+	if err != nil {
+		return sel, fmt.Errorf("selection of %s: %w", custID, err)
+	}
+	return sel, nil
 }
 
 // indexedTitles answers a title search from the title index when there is

@@ -111,13 +111,13 @@ var benchSearches = []struct {
 // 99th percentile latency and the total. The store's time includes
 // reading the page's title rows, which the index leaves to its caller.
 func BenchmarkTitleSearch(b *testing.B) {
-	s, _ := benchKB(b)
+	s, db := benchKB(b)
 	ctx := context.Background()
 	x, err := loadIndex(ctx, s)
 	if err != nil {
 		b.Fatal(err)
 	}
-	sel, err := selectedSet(ctx, s, x, "bench", 0)
+	sel, err := selectedSet(ctx, db, x, "bench", 0)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -40,7 +40,7 @@ type Live struct {
 	failedAt atomic.Int64 // unix nanoseconds of the last failed build
 
 	selMu sync.Mutex
-	sel   map[selKey]*selEntry
+	sel   map[string]*selEntry // by customer id
 }
 
 // built is an index and the version of the indexed data it holds.
@@ -49,23 +49,17 @@ type built struct {
 	version int64
 }
 
-// selKey names a selected set: a customer's, or its selection in one
-// package.
-type selKey struct {
-	custID    string
-	packageID int64
-}
-
-// selEntry is a selected set (ordinals of one index) and the versions it
-// was read at.
+// selEntry is a customer's selection state read at a customer version,
+// and the selected set derived from it in index x (nil until derived).
 type selEntry struct {
-	x        *Index
 	customer int64
-	set      *roaring.Bitmap
+	sel      kb.SelectionState
+	x        *Index
+	all      *roaring.Bitmap
 }
 
-// maxSelected bounds the selected sets kept; past it the cache starts
-// again.
+// maxSelected bounds the customers whose selection is kept; past it the
+// cache starts again.
 const maxSelected = 1024
 
 // retryAfter is how long a failed build waits before the next one.
@@ -77,7 +71,7 @@ func NewLive(ctx context.Context, feed kb.TitleFeed, opts Options) *Live {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Live{feed: feed, opts: opts, ctx: ctx, sel: map[selKey]*selEntry{}}
+	return &Live{feed: feed, opts: opts, ctx: ctx, sel: map[string]*selEntry{}}
 }
 
 // Build builds the index from the store now, unless the one it holds is
@@ -187,31 +181,32 @@ func (l *Live) rebuild(version int64) {
 }
 
 // selected returns the customer's selected set in index x (in package
-// packageID only when not 0), read from the store unless the set kept was
-// read at the same customer version for the same index.
+// packageID only when not 0), derived from its selection state, which is
+// read from the store only when the customer's version moved on; the
+// customer-wide set is kept with it.
 func (l *Live) selected(ctx context.Context, x *Index, custID string, packageID, customerV int64) (*roaring.Bitmap, error) {
-	key := selKey{custID, packageID}
 	l.selMu.Lock()
-	e := l.sel[key]
+	e := l.sel[custID]
 	l.selMu.Unlock()
-	if e != nil && e.x == x && e.customer == customerV {
-		return e.set, nil
-	}
-	set := roaring.New()
-	err := l.feed.SelectedTitleIDs(ctx, custID, packageID, func(id int64) {
-		if o, ok := x.Ordinal(id); ok {
-			set.Add(o)
+	if e == nil || e.customer != customerV {
+		sel, err := l.feed.SelectionOf(ctx, custID)
+		if err != nil {
+			return nil, err
 		}
-	})
-	if err != nil {
-		return nil, err
+		e = &selEntry{customer: customerV, sel: sel}
 	}
-	set.RunOptimize()
+	if packageID != 0 {
+		return x.Selected(e.sel, packageID), nil
+	}
+	if e.x == x {
+		return e.all, nil
+	}
+	e = &selEntry{customer: e.customer, sel: e.sel, x: x, all: x.Selected(e.sel, 0)}
 	l.selMu.Lock()
 	if len(l.sel) >= maxSelected {
 		clear(l.sel)
 	}
-	l.sel[key] = &selEntry{x: x, customer: customerV, set: set}
+	l.sel[custID] = e
 	l.selMu.Unlock()
-	return set, nil
+	return e.all, nil
 }

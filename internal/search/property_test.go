@@ -32,8 +32,9 @@ type propertyKB struct {
 	pkgIDs   []int64
 	selected *roaring.Bitmap // customer c1's selected titles
 	custom   []*Title        // the custom titles
-	// othersCustom holds the custom titles of customers other than c1.
-	othersCustom map[int64]bool
+	// othersCustom holds the custom titles of customers other than c1,
+	// othersPackage their custom packages.
+	othersCustom, othersPackage map[int64]bool
 }
 
 // addCustomTitles gives customers c1 and c2 custom titles made to test
@@ -120,11 +121,15 @@ func newPropertyKB(t *testing.T, n int, seed int64) *propertyKB {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &propertyKB{store: s, db: db, x: x, vendorOf: map[int64]int64{}, othersCustom: map[int64]bool{}}
-	if err := eachRow(ctx, db, `SELECT id, vendor_id FROM packages ORDER BY id`, func(r *sql.Rows) error {
+	p := &propertyKB{store: s, db: db, x: x, vendorOf: map[int64]int64{}, othersCustom: map[int64]bool{}, othersPackage: map[int64]bool{}}
+	if err := eachRow(ctx, db, `SELECT id, vendor_id, COALESCE(customer_id, '') FROM packages ORDER BY id`, func(r *sql.Rows) error {
 		var id, v int64
-		if err := r.Scan(&id, &v); err != nil {
+		var owner string
+		if err := r.Scan(&id, &v, &owner); err != nil {
 			return err
+		}
+		if owner != "" && owner != "c1" {
+			p.othersPackage[id] = true
 		}
 		p.vendorOf[id] = v
 		p.pkgIDs = append(p.pkgIDs, id)
@@ -178,7 +183,7 @@ func newPropertyKB(t *testing.T, n int, seed int64) *propertyKB {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if p.selected, err = selectedSet(ctx, s, x, "c1", 0); err != nil {
+	if p.selected, err = selectedSet(ctx, db, x, "c1", 0); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -429,7 +434,7 @@ func searchLikeStore(t *testing.T, n, searches int, seed int64) {
 		sel := p.selected
 		if q.PackageID != 0 {
 			var err error
-			if sel, err = selectedSet(ctx, p.store, p.x, "c1", q.PackageID); err != nil {
+			if sel, err = selectedSet(ctx, p.db, p.x, "c1", q.PackageID); err != nil {
 				t.Fatal(err)
 			}
 		}

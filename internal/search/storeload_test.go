@@ -7,6 +7,7 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // loadIndex builds an index from the store's feed, as Live does.
@@ -55,13 +56,24 @@ func eachRow(ctx context.Context, db *sql.DB, query string, fn func(*sql.Rows) e
 
 // selectedSet returns the ordinals of the titles the customer has a
 // resource selected in (in package packageID only, when not 0), read with
-// the store's feed.
-func selectedSet(ctx context.Context, s kb.TitleFeed, x *Index, custID string, packageID int64) (*roaring.Bitmap, error) {
+// the store's own SQL (kbsql.SQLSelectedTitleIDs): the reference that
+// Index.Selected is compared with.
+func selectedSet(ctx context.Context, db *sql.DB, x *Index, custID string, packageID int64) (*roaring.Bitmap, error) {
+	query, args := kbsql.SQLSelectedTitleIDs, []any{custID}
+	if packageID != 0 {
+		query = `SELECT r.title_id FROM resources r WHERE r.package_id = $2 AND ` + kbsql.SQLResourceSelected
+		args = append(args, packageID)
+	}
 	out := roaring.New()
-	err := s.SelectedTitleIDs(ctx, custID, packageID, func(id int64) {
+	err := eachRow(ctx, db, query, func(r *sql.Rows) error {
+		var id int64
+		if err := r.Scan(&id); err != nil {
+			return err
+		}
 		if o, ok := x.Ordinal(id); ok {
 			out.Add(o)
 		}
-	})
+		return nil
+	}, args...)
 	return out, err
 }
