@@ -5,8 +5,11 @@ import "context"
 // IndexedTitle is what a title index knows of one title: the texts it
 // searches, the filters it applies and the packages that hold it.
 type IndexedTitle struct {
-	ID        int64
-	Name      string
+	ID   int64
+	Name string
+	// SortName is the folded name the store orders titles by
+	// (titles.sort_name); "" when not known.
+	SortName  string
 	Publisher string
 	// Subjects are the title's subject names in stored order: they are
 	// searched as one text, so a phrase may run from one subject into the
@@ -38,10 +41,12 @@ type TitleFeed interface {
 	// package's titles) and the customer's version (bumped by every
 	// write of its holdings).
 	IndexVersions(ctx context.Context, custID string) (titles, customer int64, err error)
-	// FeedTitles calls pkg with every package, then title with every
-	// title, and returns a version of the indexed data that the rows are
-	// at least as new as.
-	FeedTitles(ctx context.Context, pkg func(IndexedPackage), title func(IndexedTitle)) (version int64, err error)
+	// FeedTitles calls pkg with every package, then order with every
+	// title id in name order (sort_name, then id), then title with every
+	// title (in any order), and returns a version of the indexed data
+	// that the rows are at least as new as. The reads need not be one
+	// snapshot: a change between them moves the version on.
+	FeedTitles(ctx context.Context, pkg func(IndexedPackage), order func(id int64), title func(IndexedTitle)) (version int64, err error)
 	// SelectionOf returns the customer's selection state, from which an
 	// index derives the titles it has selected.
 	SelectionOf(ctx context.Context, custID string) (SelectionState, error)

@@ -36,13 +36,14 @@ func (s *Store) IndexVersions(ctx context.Context, custID string) (titles, custo
 	return titles, customer, nil
 }
 
-// FeedTitles calls pkg with every package and title with every title (in
-// id order, with its identifiers and packages), reading titles,
-// identifiers and resources as three streams in title id order merged
-// here, so that no map of a table is held. The version is read first: the
+// FeedTitles calls pkg with every package, order with every title id in
+// name order, and title with every title (in id order, with its
+// identifiers and packages), reading titles, identifiers and resources as
+// three streams in title id order merged here, so that no map of a table
+// is held. The version is read first: the
 // rows are at least as new as it (a write committed during the read makes
 // the index look stale at once, and it is rebuilt again).
-func (s *Store) FeedTitles(ctx context.Context, pkg func(kb.IndexedPackage), title func(kb.IndexedTitle)) (int64, error) {
+func (s *Store) FeedTitles(ctx context.Context, pkg func(kb.IndexedPackage), order func(id int64), title func(kb.IndexedTitle)) (int64, error) {
 	version, _, err := s.IndexVersions(ctx, "")
 	if err != nil {
 		return 0, err
@@ -59,6 +60,19 @@ func (s *Store) FeedTitles(ctx context.Context, pkg func(kb.IndexedPackage), tit
 	if err != nil {
 		return 0, fmt.Errorf("feed packages: %w", err)
 	}
+	// The name order comes from the (sort_name, id) index of titles, in
+	// byte order on both engines (PostgreSQL's column collates as "C").
+	err = eachRow(ctx, read, `SELECT id FROM titles ORDER BY sort_name, id`, nil, func(r Rows) error {
+		var id int64
+		if err := r.Scan(&id); err != nil {
+			return err
+		}
+		order(id)
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("feed title order: %w", err)
+	}
 	idents, err := newIDStream(ctx, read, `SELECT title_id, norm FROM title_identifiers ORDER BY title_id`)
 	if err != nil {
 		return 0, fmt.Errorf("feed identifiers: %w", err)
@@ -69,10 +83,10 @@ func (s *Store) FeedTitles(ctx context.Context, pkg func(kb.IndexedPackage), tit
 		return 0, fmt.Errorf("feed resources: %w", err)
 	}
 	defer packages.close()
-	err = eachRow(ctx, read, `SELECT id, name, publisher, pub_type, COALESCE(customer_id, ''), COALESCE(subjects, '') FROM titles ORDER BY id`, nil, func(r Rows) error {
+	err = eachRow(ctx, read, `SELECT id, name, sort_name, publisher, pub_type, COALESCE(customer_id, ''), COALESCE(subjects, '') FROM titles ORDER BY id`, nil, func(r Rows) error {
 		var t kb.IndexedTitle
 		var subjects string
-		if err := r.Scan(&t.ID, &t.Name, &t.Publisher, &t.Type, &t.CustomerID, &subjects); err != nil {
+		if err := r.Scan(&t.ID, &t.Name, &t.SortName, &t.Publisher, &t.Type, &t.CustomerID, &subjects); err != nil {
 			return err
 		}
 		ss, err := DecodeSubjects(t.ID, subjects)

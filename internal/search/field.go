@@ -28,7 +28,7 @@ type field struct {
 	enc      []byte
 	tokStart []uint32 // by token list: where it starts in enc; one more entry than lists
 	rankTerm []uint32 // by rank: the term id
-	listOf   []uint32 // by ordinal: its token list; nil when list and ordinal are one
+	listOf   []uint32 // by ordinal: its token list
 	avgLen   float64  // the mean number of tokens of a title's field
 	trigrams map[string][]uint32
 
@@ -43,11 +43,9 @@ const wideRange = 64
 // tokens returns the term ids of ordinal o's field, in text order,
 // decoded into buf[:0].
 func (f *field) tokens(o uint32, buf []uint32) []uint32 {
-	if f.listOf != nil {
-		o = f.listOf[o]
-	}
+	l := f.listOf[o]
 	buf = buf[:0]
-	enc := f.enc[f.tokStart[o]:f.tokStart[o+1]]
+	enc := f.enc[f.tokStart[l]:f.tokStart[l+1]]
 	for len(enc) > 0 {
 		r, n := binary.Uvarint(enc)
 		buf = append(buf, f.rankTerm[r])
@@ -68,31 +66,36 @@ func fieldTokens(text string, out []string) []string {
 	return out
 }
 
-// fieldBuilder gathers a field's tokens during a build.
+// fieldBuilder gathers a field's tokens during a build, the titles in any
+// order.
 type fieldBuilder struct {
 	ids      map[string]uint32 // provisional term ids, in order of first use
 	terms    []string
-	tokStart []uint32
+	tokStart []uint32 // by token list: where it starts in toks; list 0 is empty
 	toks     []uint32
+	listOf   []uint32 // by ordinal: its token list
 	// With interning, equal token lists are kept once (publishers and
 	// subject lists repeat across titles; names mostly do not).
 	intern bool
 	lists  map[string]uint32 // a token list's ids as bytes → its list
-	listOf []uint32
-	total  int // tokens over all ordinals
+	total  int               // tokens over all ordinals
 	key    []byte
 }
 
-func newFieldBuilder(intern bool) *fieldBuilder {
-	b := &fieldBuilder{ids: map[string]uint32{}, tokStart: []uint32{0}, intern: intern}
+// newFieldBuilder returns the builder of a field of n ordinals.
+func newFieldBuilder(n int, intern bool) *fieldBuilder {
+	b := &fieldBuilder{ids: map[string]uint32{}, tokStart: []uint32{0, 0}, listOf: make([]uint32, n), intern: intern}
 	if intern {
-		b.lists = map[string]uint32{}
+		b.lists = map[string]uint32{"": 0}
 	}
 	return b
 }
 
-// add appends the next ordinal's tokens.
-func (b *fieldBuilder) add(words []string) {
+// add sets ordinal o's tokens.
+func (b *fieldBuilder) add(o uint32, words []string) {
+	if len(words) == 0 {
+		return // list 0, the empty one
+	}
 	start := len(b.toks)
 	for _, w := range words {
 		id, ok := b.ids[w]
@@ -111,13 +114,12 @@ func (b *fieldBuilder) add(words []string) {
 		}
 		if l, ok := b.lists[string(b.key)]; ok {
 			b.toks = b.toks[:start]
-			b.listOf = append(b.listOf, l)
+			b.listOf[o] = l
 			return
 		}
-		l := uint32(len(b.tokStart) - 1)
-		b.lists[string(b.key)] = l
-		b.listOf = append(b.listOf, l)
+		b.lists[string(b.key)] = uint32(len(b.tokStart) - 1)
 	}
+	b.listOf[o] = uint32(len(b.tokStart) - 1)
 	b.tokStart = append(b.tokStart, uint32(len(b.toks)))
 }
 
@@ -130,11 +132,8 @@ func (b *fieldBuilder) build() *field {
 	}
 	sort.Slice(order, func(i, j int) bool { return b.terms[order[i]] < b.terms[order[j]] })
 	renum := make([]uint32, len(b.terms)) // provisional id → final id
-	f := &field{terms: make([]string, len(b.terms)), listOf: slices.Clip(b.listOf), prefixes: map[uint64]*roaring.Bitmap{}}
-	ords := len(b.tokStart) - 1
-	if b.intern {
-		ords = len(b.listOf)
-	}
+	f := &field{terms: make([]string, len(b.terms)), listOf: b.listOf, prefixes: map[uint64]*roaring.Bitmap{}}
+	ords := len(b.listOf)
 	f.avgLen = max(1, float64(b.total)/float64(max(1, ords)))
 	for final, prov := range order {
 		renum[prov] = uint32(final)
@@ -147,10 +146,7 @@ func (b *fieldBuilder) build() *field {
 	}
 	lists := make([][]uint32, len(b.terms))
 	for o := 0; o < ords; o++ {
-		list := o
-		if f.listOf != nil {
-			list = int(f.listOf[o])
-		}
+		list := int(f.listOf[o])
 		for _, t := range b.toks[b.tokStart[list]:b.tokStart[list+1]] {
 			if l := lists[t]; len(l) == 0 || l[len(l)-1] != uint32(o) {
 				lists[t] = append(l, uint32(o))

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"cmp"
 	"slices"
 	"sort"
 	"strings"
@@ -65,135 +64,10 @@ func (x *Index) Ordinal(id int64) (o uint32, ok bool) {
 // ID returns the id of the title at ordinal o.
 func (x *Index) ID(o uint32) int64 { return x.ids[o] }
 
-// Builder gathers titles and packages for an Index, in any order.
-type Builder struct {
-	titles   []Title
-	pkgOwner map[int64]string
-}
-
-// NewBuilder returns an empty Builder.
-func NewBuilder() *Builder { return &Builder{pkgOwner: map[int64]string{}} }
-
-// AddPackage records a package; a package that holds titles but was never
-// added counts as managed.
-func (b *Builder) AddPackage(p Package) {
-	if p.CustomerID != "" {
-		b.pkgOwner[p.ID] = p.CustomerID
-	}
-}
-
-// AddTitle records a title. The index keeps no reference to t's slices.
-func (b *Builder) AddTitle(t Title) { b.titles = append(b.titles, t) }
-
-// Build makes the index of the titles added so far and empties the
-// Builder.
-func (b *Builder) Build() *Index {
-	type keyed struct {
-		sort string
-		i    int
-	}
-	keys := make([]keyed, len(b.titles))
-	for i, t := range b.titles {
-		keys[i] = keyed{kb.Fold(t.Name), i}
-	}
-	slices.SortFunc(keys, func(p, q keyed) int {
-		if c := strings.Compare(p.sort, q.sort); c != 0 {
-			return c
-		}
-		return cmp.Compare(b.titles[p.i].ID, b.titles[q.i].ID)
-	})
-	n := len(keys)
-	x := &Index{
-		ids:      make([]int64, n),
-		byID:     make([]uint32, n),
-		customOf: map[string]*roaring.Bitmap{},
-		byType:   map[kb.ResourceType]*roaring.Bitmap{},
-		packages: map[int64]*roaring.Bitmap{},
-		pkgOwner: b.pkgOwner,
-		oddNames: map[uint32]string{},
-	}
-	x.all = roaring.New()
-	x.all.AddRange(0, uint64(n))
-	x.custom = roaring.New()
-	nameB, pubB, subjB := newFieldBuilder(false), newFieldBuilder(true), newFieldBuilder(true)
-	pubOrds := map[string][]uint32{}
-	pkgOrds := map[int64][]uint32{}
-	typeOrds := map[kb.ResourceType][]uint32{}
-	var words []string
-	var idents []ident
-	for o, k := range keys {
-		t := &b.titles[k.i]
-		ord := uint32(o)
-		x.ids[o] = t.ID
-		x.byID[o] = ord
-		if t.CustomerID != "" {
-			x.custom.Add(ord)
-			if x.customOf[t.CustomerID] == nil {
-				x.customOf[t.CustomerID] = roaring.New()
-			}
-			x.customOf[t.CustomerID].Add(ord)
-		}
-		typeOrds[t.Type] = append(typeOrds[t.Type], ord)
-		words = fieldTokens(t.Name, words[:0])
-		nameB.add(words)
-		if strings.Join(words, " ") != k.sort {
-			x.oddNames[ord] = k.sort
-		}
-		pubB.add(fieldTokens(t.Publisher, words[:0]))
-		words = words[:0]
-		for _, s := range t.Subjects {
-			words = fieldTokens(s, words)
-		}
-		subjB.add(words)
-		fp := kb.Fold(t.Publisher)
-		pubOrds[fp] = append(pubOrds[fp], ord)
-		for _, id := range t.Identifiers {
-			idents = append(idents, ident{id, ord})
-		}
-		for _, p := range t.Packages {
-			if l := pkgOrds[p]; len(l) == 0 || l[len(l)-1] != ord {
-				pkgOrds[p] = append(l, ord)
-			}
-		}
-	}
-	b.titles = nil
-	x.name, x.publisher, x.subject = nameB.build(), pubB.build(), subjB.build()
-	for ty, l := range typeOrds {
-		x.byType[ty] = optimized(l)
-	}
-	for p, l := range pkgOrds {
-		x.packages[p] = optimized(l)
-	}
-	x.pubs = make([]string, 0, len(pubOrds))
-	for p := range pubOrds {
-		x.pubs = append(x.pubs, p)
-	}
-	sort.Strings(x.pubs)
-	x.pubPosts = make([]*roaring.Bitmap, len(x.pubs))
-	for i, p := range x.pubs {
-		x.pubPosts[i] = optimized(pubOrds[p])
-	}
-	slices.SortFunc(x.byID, func(p, q uint32) int { return cmp.Compare(x.ids[p], x.ids[q]) })
-	slices.SortFunc(idents, func(p, q ident) int {
-		if c := strings.Compare(p.norm, q.norm); c != 0 {
-			return c
-		}
-		return cmp.Compare(p.ord, q.ord)
-	})
-	var text strings.Builder
-	x.identEnd = make([]uint32, len(idents))
-	x.identOrd = make([]uint32, len(idents))
-	for i, id := range idents {
-		text.WriteString(id.norm)
-		x.identEnd[i] = uint32(text.Len())
-		x.identOrd[i] = id.ord
-	}
-	x.identText = text.String()
-	return x
-}
-
-// optimized returns the bitmap of the sorted ordinals l, run-compressed.
+// optimized returns the bitmap of the ordinals l (sorted in place),
+// run-compressed.
 func optimized(l []uint32) *roaring.Bitmap {
+	slices.Sort(l)
 	bm := roaring.BitmapOf(l...)
 	bm.RunOptimize()
 	return bm

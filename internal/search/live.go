@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -83,13 +84,23 @@ func (l *Live) Build(ctx context.Context, version int64) error {
 		return nil
 	}
 	start := time.Now()
+	// A stale index answers nothing: let it go before the build, with
+	// the selected sets derived in it, so that the two are never held
+	// at once.
+	l.cur.Store(nil)
+	l.selMu.Lock()
+	clear(l.sel)
+	l.selMu.Unlock()
 	bld := NewBuilder()
-	v, err := l.feed.FeedTitles(ctx, bld.AddPackage, bld.AddTitle)
+	v, err := l.feed.FeedTitles(ctx, bld.AddPackage, bld.Order, bld.AddTitle)
 	if err != nil {
 		return fmt.Errorf("build title index: %w", err)
 	}
 	x := bld.Build()
 	l.cur.Store(&built{x: x, version: v})
+	// The build's garbage is several times the index: give it back to
+	// the system now rather than when the scavenger gets to it.
+	debug.FreeOSMemory()
 	l.opts.Logger.Info("title index built", "titles", x.Len(), "version", v, "seconds", time.Since(start).Seconds())
 	return nil
 }

@@ -12,11 +12,11 @@ import (
 
 // loadIndex builds an index from the store's feed, as Live does.
 func loadIndex(ctx context.Context, s kb.TitleFeed) (*Index, error) {
-	titles, pkgs, err := readKB(ctx, s)
-	if err != nil {
+	b := NewBuilder()
+	if _, err := s.FeedTitles(ctx, b.AddPackage, b.Order, b.AddTitle); err != nil {
 		return nil, err
 	}
-	return buildIndex(titles, pkgs), nil
+	return b.Build(), nil
 }
 
 // buildIndex builds an index of titles and packages.
@@ -35,7 +35,7 @@ func buildIndex(titles []Title, pkgs []Package) *Index {
 func readKB(ctx context.Context, s kb.TitleFeed) ([]Title, []Package, error) {
 	var titles []Title
 	var packages []Package
-	_, err := s.FeedTitles(ctx, func(p Package) { packages = append(packages, p) }, func(t Title) { titles = append(titles, t) })
+	_, err := s.FeedTitles(ctx, func(p Package) { packages = append(packages, p) }, func(int64) {}, func(t Title) { titles = append(titles, t) })
 	return titles, packages, err
 }
 
