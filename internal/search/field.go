@@ -30,11 +30,21 @@ type field struct {
 	rankTerm []uint32 // by rank: the term id
 	listOf   []uint32 // by ordinal: its token list
 	avgLen   float64  // the mean number of tokens of a title's field
+	// byLen holds the ordinals by their field's number of tokens, the
+	// last entry those of maxLenBucket tokens or more (nil: none); multi
+	// by term id the ordinals whose field holds the term more than once.
+	// Ranking uses them to bound scores without reading token lists.
+	byLen    []*roaring.Bitmap
+	multi    map[uint32]*roaring.Bitmap
 	trigrams map[string][]uint32
 
 	mu       sync.Mutex
 	prefixes map[uint64]*roaring.Bitmap // unions of wide term ranges ([lo, hi) as lo<<32|hi), made on first use
 }
+
+// maxLenBucket is the field length from which titles share one byLen
+// bucket.
+const maxLenBucket = 64
 
 // wideRange is the number of terms from which a prefix's union is kept
 // once computed.
@@ -145,13 +155,33 @@ func (b *fieldBuilder) build() *field {
 		count[renum[t]]++
 	}
 	lists := make([][]uint32, len(b.terms))
+	byLen := make([][]uint32, maxLenBucket+1)
+	multi := map[uint32][]uint32{}
 	for o := 0; o < ords; o++ {
 		list := int(f.listOf[o])
-		for _, t := range b.toks[b.tokStart[list]:b.tokStart[list+1]] {
-			if l := lists[t]; len(l) == 0 || l[len(l)-1] != uint32(o) {
+		toks := b.toks[b.tokStart[list]:b.tokStart[list+1]]
+		if len(toks) > 0 {
+			n := min(len(toks), maxLenBucket)
+			byLen[n] = append(byLen[n], uint32(o))
+		}
+		for _, t := range toks {
+			l := lists[t]
+			if len(l) == 0 || l[len(l)-1] != uint32(o) {
 				lists[t] = append(l, uint32(o))
+			} else if m := multi[t]; len(m) == 0 || m[len(m)-1] != uint32(o) {
+				multi[t] = append(m, uint32(o))
 			}
 		}
+	}
+	f.byLen = make([]*roaring.Bitmap, len(byLen))
+	for n, l := range byLen {
+		if len(l) > 0 {
+			f.byLen[n] = optimized(l)
+		}
+	}
+	f.multi = make(map[uint32]*roaring.Bitmap, len(multi))
+	for t, l := range multi {
+		f.multi[t] = optimized(l)
 	}
 	f.encode(b.toks, b.tokStart, count)
 	f.postings = make([]*roaring.Bitmap, len(lists))

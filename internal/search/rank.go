@@ -49,19 +49,73 @@ func (h *worstFirst) Pop() any {
 }
 
 // topRanked returns the best k titles of match for e in f, best first.
+//
+// It reads the token lists only of the titles in which a query word may
+// occur more than once. Every other title holds each word once or not at
+// all, so its score depends only on which words it holds and on its
+// field's length: those titles are taken by length, shortest first, and
+// once no title of the remaining lengths can beat the k-th best so far
+// (a shorter field scores higher), the rest are not looked at. The
+// answer is the same as scoring every match (TestTopRankedLikeScoringAll).
 func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int) []uint32 {
+	var words []*termSet
+	e.positive(&words)
+	idf := x.idf(words)
 	score := x.scorer(e, f)
 	h := make(worstFirst, 0, min(k, int(match.GetCardinality())))
-	it := match.Iterator()
-	for it.HasNext() {
-		o := it.Next()
-		c := scored{score(o), o}
+	offer := func(c scored) bool {
 		switch {
 		case len(h) < k:
 			heap.Push(&h, c)
 		case better(c, h[0]):
 			h[0] = c
 			heap.Fix(&h, 0)
+		default:
+			return false
+		}
+		return true
+	}
+	repeated := roaring.New()
+	for _, w := range words {
+		repeated.Or(f.repeated(w))
+	}
+	repeated.And(match)
+	for it := repeated.Iterator(); it.HasNext(); {
+		o := it.Next()
+		offer(scored{score(o), o})
+	}
+	once := roaring.AndNot(match, repeated)
+	for n := 1; n < len(f.byLen); n++ {
+		if f.byLen[n] == nil {
+			continue
+		}
+		norm := bm25K1 * (1 - bm25B + bm25B*float64(n)/f.avgLen)
+		bound := 0.0
+		for i := range words {
+			bound += idf[i] * float64(1) * (bm25K1 + 1) / (float64(1) + norm)
+		}
+		if len(h) == k && bound < h[0].score {
+			break // no title of this length or longer can enter
+		}
+		cand := roaring.And(once, f.byLen[n])
+		for it := cand.Iterator(); it.HasNext(); {
+			o := it.Next()
+			var s float64
+			if n == maxLenBucket {
+				s = score(o) // lengths differ within the last bucket
+			} else {
+				for i, w := range words {
+					if w.post.Contains(o) {
+						s += idf[i] * float64(1) * (bm25K1 + 1) / (float64(1) + norm)
+					}
+				}
+			}
+			if !offer(scored{s, o}) && s == bound && n < maxLenBucket {
+				// The title holds every word and did not enter: the
+				// rest of this length score no more and come later in
+				// name order.
+				break
+			}
 		}
 	}
 	slices.SortFunc(h, func(a, b scored) int {
@@ -77,17 +131,52 @@ func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int) []uin
 	return out
 }
 
-// scorer returns the BM25 relevance of a title (by ordinal) for e in f;
-// the function reuses a buffer, so one goroutine calls it.
-func (x *Index) scorer(e *expr, f *field) func(o uint32) float64 {
-	var words []*termSet
-	e.positive(&words)
+// idf returns the inverse document frequency of each word.
+func (x *Index) idf(words []*termSet) []float64 {
 	n := float64(len(x.ids))
 	idf := make([]float64, len(words))
 	for i, w := range words {
 		df := float64(w.post.GetCardinality())
 		idf[i] = math.Log(1 + (n-df+0.5)/(df+0.5))
 	}
+	return idf
+}
+
+// repeated returns the titles whose field may hold two or more of w's
+// terms (or one twice): exact for up to wideRange terms, all of w's
+// titles beyond.
+func (f *field) repeated(w *termSet) *roaring.Bitmap {
+	var terms []uint32
+	if w.set != nil {
+		if w.set.GetCardinality() > wideRange {
+			return w.post
+		}
+		terms = w.set.ToArray()
+	} else {
+		if w.hi-w.lo > wideRange {
+			return w.post
+		}
+		for t := w.lo; t < w.hi; t++ {
+			terms = append(terms, t)
+		}
+	}
+	seen, twice := roaring.New(), roaring.New()
+	for _, t := range terms {
+		if m := f.multi[t]; m != nil {
+			twice.Or(m)
+		}
+		twice.Or(roaring.And(seen, f.postings[t]))
+		seen.Or(f.postings[t])
+	}
+	return twice
+}
+
+// scorer returns the BM25 relevance of a title (by ordinal) for e in f;
+// the function reuses a buffer, so one goroutine calls it.
+func (x *Index) scorer(e *expr, f *field) func(o uint32) float64 {
+	var words []*termSet
+	e.positive(&words)
+	idf := x.idf(words)
 	avg := f.avgLen
 	var toks []uint32
 	return func(o uint32) float64 {

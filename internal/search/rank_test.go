@@ -1,0 +1,85 @@
+package search
+
+import (
+	"container/heap"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// topRankedAll is the slow reference of topRanked: it scores every match.
+func (x *Index) topRankedAll(e *expr, f *field, match *roaring.Bitmap, k int) []uint32 {
+	score := x.scorer(e, f)
+	h := make(worstFirst, 0, k)
+	for it := match.Iterator(); it.HasNext(); {
+		o := it.Next()
+		c := scored{score(o), o}
+		switch {
+		case len(h) < k:
+			heap.Push(&h, c)
+		case better(c, h[0]):
+			h[0] = c
+			heap.Fix(&h, 0)
+		}
+	}
+	slices.SortFunc(h, func(a, b scored) int {
+		if better(a, b) {
+			return -1
+		}
+		return 1
+	})
+	out := make([]uint32, len(h))
+	for i, c := range h {
+		out[i] = c.ord
+	}
+	return out
+}
+
+// TestTopRankedLikeScoringAll compares the pruned ranking with scoring
+// every match, over random searches of every type and field ranked by
+// relevance, for pages from the first to deep ones: the same titles in
+// the same order.
+func TestTopRankedLikeScoringAll(t *testing.T) {
+	n, searches := 3000, 3000
+	if testing.Short() {
+		n, searches = 1000, 600
+	}
+	p := newPropertyKB(t, n, 13)
+	r := rand.New(rand.NewPCG(13, 14))
+	tested, mismatches := 0, 0
+	for range searches {
+		q := p.randomQuery(r)
+		q.OrderBy = kb.OrderRelevance
+		if !ranked(q) {
+			continue
+		}
+		e, f, err := p.x.compile(q)
+		if err != nil || e == nil {
+			continue
+		}
+		universe := p.x.universe("c1", q, p.selected)
+		match := roaring.And(e.eval(f, universe), universe)
+		if match.IsEmpty() {
+			continue
+		}
+		k := []int{1, 5, 25, 100, 1000}[r.IntN(5)]
+		got, want := p.x.topRanked(e, f, match, k), p.x.topRankedAll(e, f, match, k)
+		tested++
+		if !slices.Equal(got, want) {
+			mismatches++
+			if mismatches <= 10 {
+				t.Errorf("%v/%v %q, best %d of %d: pruned %v, all scored %v", q.Field, q.Type, q.Search, k, match.GetCardinality(),
+					fmt.Sprint(got[:min(len(got), 10)]), fmt.Sprint(want[:min(len(want), 10)]))
+			}
+		}
+	}
+	t.Logf("%d ranked searches compared, %d mismatches", tested, mismatches)
+	if tested < searches/4 {
+		t.Errorf("only %d of %d searches were ranked: the test tests too little", tested, searches)
+	}
+}
