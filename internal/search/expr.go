@@ -65,10 +65,15 @@ func (e *expr) eval(f *field, within *roaring.Bitmap) *roaring.Bitmap {
 				return phraseAt(buf, e.words)
 			})
 		}
-		return filter(cand, func(o uint32) bool {
+		// A field of at most nearDistance+2 tokens holds every word
+		// within the window: only longer ones are read.
+		short := roaring.And(cand, f.nearShort)
+		long := filter(roaring.AndNot(cand, f.nearShort), func(o uint32) bool {
 			buf = f.tokens(o, buf)
 			return near(buf, e.words, nearDistance)
 		})
+		short.Or(long)
+		return short
 	case opAnd:
 		var res *roaring.Bitmap
 		for _, k := range e.kids {

@@ -34,9 +34,12 @@ type field struct {
 	// last entry those of maxLenBucket tokens or more (nil: none); multi
 	// by term id the ordinals whose field holds the term more than once.
 	// Ranking uses them to bound scores without reading token lists.
-	byLen    []*roaring.Bitmap
-	multi    map[uint32]*roaring.Bitmap
-	trigrams map[string][]uint32
+	byLen []*roaring.Bitmap
+	multi map[uint32]*roaring.Bitmap
+	// nearShort holds the ordinals whose field has at most
+	// nearDistance+2 tokens: any two of its positions are near.
+	nearShort *roaring.Bitmap
+	trigrams  map[string][]uint32
 
 	mu       sync.Mutex
 	prefixes map[uint64]*roaring.Bitmap // unions of wide term ranges ([lo, hi) as lo<<32|hi), made on first use
@@ -177,6 +180,12 @@ func (b *fieldBuilder) build() *field {
 	for n, l := range byLen {
 		if len(l) > 0 {
 			f.byLen[n] = optimized(l)
+		}
+	}
+	f.nearShort = roaring.New()
+	for _, bm := range f.byLen[:min(nearDistance+3, len(f.byLen))] {
+		if bm != nil {
+			f.nearShort.Or(bm)
 		}
 	}
 	f.multi = make(map[uint32]*roaring.Bitmap, len(multi))

@@ -218,3 +218,32 @@ func TestOrdinal(t *testing.T) {
 		}
 	}
 }
+
+// TestProximityByLength checks proximity searches at the boundary of the
+// field length under which any two words are near (nearDistance+2
+// tokens): the first and last words of a 12-word name are near, those of
+// 13- and 14-word names are not, however the index gets there.
+func TestProximityByLength(t *testing.T) {
+	name := func(n int) string {
+		ws := []string{"alpha"}
+		for i := 0; i < n-2; i++ {
+			ws = append(ws, fmt.Sprintf("w%c", 'a'+i))
+		}
+		return fmt.Sprint(append(ws, "omega"))
+	}
+	b := NewBuilder()
+	for n := 2; n <= 14; n++ {
+		b.AddTitle(Title{ID: int64(n), Name: name(n)[1 : len(name(n))-1], Type: kb.ResourceJournal})
+	}
+	x := b.Build()
+	res, err := x.Titles("c", kb.TitleQuery{Search: "alpha omega", Type: kb.SearchProximity, OrderBy: kb.OrderName, Page: kb.Page{Count: 50, Number: 1}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := slices.Clone(res.IDs)
+	slices.Sort(got)
+	want := []int64{2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}
+	if !slices.Equal(got, want) {
+		t.Errorf("proximity alpha omega found the names of %v words, want %v", got, want)
+	}
+}
