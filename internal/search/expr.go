@@ -60,6 +60,10 @@ func (e *expr) eval(f *field, within *roaring.Bitmap) *roaring.Bitmap {
 		cand := e.candidates(within)
 		var buf []uint32
 		if e.op == opPhrase {
+			cand, exact := f.pairCandidates(e.words, cand)
+			if exact {
+				return cand
+			}
 			return filter(cand, func(o uint32) bool {
 				buf = f.tokens(o, buf)
 				return phraseAt(buf, e.words)
@@ -119,6 +123,27 @@ func (e *expr) candidates(within *roaring.Bitmap) *roaring.Bitmap {
 		bms = append(bms, within)
 	}
 	return roaring.FastAnd(bms...)
+}
+
+// pairCandidates narrows the candidates of a phrase with the pair postings
+// of its adjacent common words. exact is true when the result needs no
+// verification: a phrase of two common words, which is its pair.
+func (f *field) pairCandidates(words []termSet, cand *roaring.Bitmap) (out *roaring.Bitmap, exact bool) {
+	out = cand
+	pairsUsed := 0
+	for i := 1; i < len(words); i++ {
+		a, b := &words[i-1], &words[i]
+		if a.set != nil || b.set != nil || a.hi != a.lo+1 || b.hi != b.lo+1 || !f.common.Contains(a.lo) || !f.common.Contains(b.lo) {
+			continue
+		}
+		p := f.pairs[uint64(a.lo)<<32|uint64(b.lo)]
+		if p == nil {
+			return roaring.New(), true // no title holds the pair
+		}
+		out = roaring.And(out, p)
+		pairsUsed++
+	}
+	return out, len(words) == 2 && pairsUsed == 1
 }
 
 // filter returns the members of bm for which keep is true.

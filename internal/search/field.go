@@ -39,11 +39,25 @@ type field struct {
 	// nearShort holds the ordinals whose field has at most
 	// nearDistance+2 tokens: any two of its positions are near.
 	nearShort *roaring.Bitmap
-	trigrams  map[string][]uint32
+	// common holds the ids of the field's common terms (pairTerms),
+	// pairs by two common term ids (first<<32 | second) the ordinals
+	// whose field holds the second right after the first: a phrase of
+	// common words is answered from them instead of token lists.
+	common   *roaring.Bitmap
+	pairs    map[uint64]*roaring.Bitmap
+	trigrams map[string][]uint32
 
 	mu       sync.Mutex
 	prefixes map[uint64]*roaring.Bitmap // unions of wide term ranges ([lo, hi) as lo<<32|hi), made on first use
 }
+
+// A term is common, and its pairs with other common terms get postings of
+// their own, when it occurs minPairCount times or more and in at least one
+// title of pairShare.
+const (
+	minPairCount = 64
+	pairShare    = 256
+)
 
 // maxLenBucket is the field length from which titles share one byLen
 // bucket.
@@ -158,6 +172,13 @@ func (b *fieldBuilder) build() *field {
 		count[renum[t]]++
 	}
 	lists := make([][]uint32, len(b.terms))
+	f.common = roaring.New()
+	for t, c := range count {
+		if c >= max(minPairCount, ords/pairShare) {
+			f.common.Add(uint32(t))
+		}
+	}
+	pairs := map[uint64][]uint32{}
 	byLen := make([][]uint32, maxLenBucket+1)
 	multi := map[uint32][]uint32{}
 	for o := 0; o < ords; o++ {
@@ -166,6 +187,14 @@ func (b *fieldBuilder) build() *field {
 		if len(toks) > 0 {
 			n := min(len(toks), maxLenBucket)
 			byLen[n] = append(byLen[n], uint32(o))
+		}
+		for i := 1; i < len(toks); i++ {
+			if f.common.Contains(toks[i-1]) && f.common.Contains(toks[i]) {
+				k := uint64(toks[i-1])<<32 | uint64(toks[i])
+				if l := pairs[k]; len(l) == 0 || l[len(l)-1] != uint32(o) {
+					pairs[k] = append(l, uint32(o))
+				}
+			}
 		}
 		for _, t := range toks {
 			l := lists[t]
@@ -187,6 +216,10 @@ func (b *fieldBuilder) build() *field {
 		if bm != nil {
 			f.nearShort.Or(bm)
 		}
+	}
+	f.pairs = make(map[uint64]*roaring.Bitmap, len(pairs))
+	for k, l := range pairs {
+		f.pairs[k] = optimized(l)
 	}
 	f.multi = make(map[uint32]*roaring.Bitmap, len(multi))
 	for t, l := range multi {

@@ -85,38 +85,69 @@ func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int) []uin
 		offer(scored{score(o), o})
 	}
 	once := roaring.AndNot(match, repeated)
+	// Titles holding every word first: a title missing one scores at
+	// most partial, which may already be out of reach.
+	var every *roaring.Bitmap
+	if len(words) > 1 {
+		posts := make([]*roaring.Bitmap, 0, len(words)+1)
+		for _, w := range words {
+			posts = append(posts, w.post)
+		}
+		every = roaring.FastAnd(append(posts, once)...)
+	}
 	for n := 1; n < len(f.byLen); n++ {
 		if f.byLen[n] == nil {
 			continue
 		}
 		norm := bm25K1 * (1 - bm25B + bm25B*float64(n)/f.avgLen)
-		bound := 0.0
-		for i := range words {
-			bound += idf[i] * float64(1) * (bm25K1 + 1) / (float64(1) + norm)
+		bound, partial := 0.0, 0.0
+		for skip := -1; skip < len(words); skip++ {
+			sum := 0.0
+			for i := range words {
+				if i != skip {
+					sum += idf[i] * float64(1) * (bm25K1 + 1) / (float64(1) + norm)
+				}
+			}
+			if skip < 0 {
+				bound = sum
+			} else {
+				partial = max(partial, sum)
+			}
 		}
 		if len(h) == k && bound < h[0].score {
 			break // no title of this length or longer can enter
 		}
 		cand := roaring.And(once, f.byLen[n])
-		for it := cand.Iterator(); it.HasNext(); {
-			o := it.Next()
-			var s float64
-			if n == maxLenBucket {
-				s = score(o) // lengths differ within the last bucket
-			} else {
-				for i, w := range words {
-					if w.post.Contains(o) {
-						s += idf[i] * float64(1) * (bm25K1 + 1) / (float64(1) + norm)
+		scan := func(cand *roaring.Bitmap) {
+			for it := cand.Iterator(); it.HasNext(); {
+				o := it.Next()
+				var s float64
+				if n == maxLenBucket {
+					s = score(o) // lengths differ within the last bucket
+				} else {
+					for i, w := range words {
+						if w.post.Contains(o) {
+							s += idf[i] * float64(1) * (bm25K1 + 1) / (float64(1) + norm)
+						}
 					}
 				}
-			}
-			if !offer(scored{s, o}) && s == bound && n < maxLenBucket {
-				// The title holds every word and did not enter: the
-				// rest of this length score no more and come later in
-				// name order.
-				break
+				if !offer(scored{s, o}) && s == bound && n < maxLenBucket {
+					// The title holds every word and did not enter: the
+					// rest of this length score no more and come later
+					// in name order.
+					return
+				}
 			}
 		}
+		if every == nil {
+			scan(cand)
+			continue
+		}
+		scan(roaring.And(cand, every))
+		if len(h) == k && partial < h[0].score {
+			continue // a title of this length missing a word cannot enter
+		}
+		scan(roaring.AndNot(cand, every))
 	}
 	slices.SortFunc(h, func(a, b scored) int {
 		if better(a, b) {

@@ -247,3 +247,53 @@ func TestProximityByLength(t *testing.T) {
 		t.Errorf("proximity alpha omega found the names of %v words, want %v", got, want)
 	}
 }
+
+// TestPhraseOfCommonWords checks phrases of words common enough to have
+// pair postings: a two-word phrase is its pair; a longer one needs its
+// pairs at consecutive positions, not just somewhere in the name.
+func TestPhraseOfCommonWords(t *testing.T) {
+	b := NewBuilder()
+	id := int64(0)
+	add := func(name string, n int) {
+		for i := range n {
+			id++
+			b.AddTitle(Title{ID: id, Name: fmt.Sprintf("%s n%d", name, i), Type: kb.ResourceJournal})
+		}
+	}
+	add("alpha beta gamma", 100)
+	add("alpha beta delta beta gamma", 100)
+	add("gamma alpha beta", 100)
+	x := b.Build()
+	if !x.name.common.Contains(x.name.termIDForTest("beta")) {
+		t.Fatal("beta is not a common term: the test tests nothing")
+	}
+	for _, c := range []struct {
+		phrase string
+		want   int
+	}{
+		{"alpha beta gamma", 100},
+		{"beta gamma", 200},
+		{"gamma alpha", 100},
+		{"alpha beta", 300},
+		{"beta alpha", 0},
+		{"delta beta gamma", 100},
+		{"alpha beta delta beta", 100},
+	} {
+		res, err := x.Titles("c", kb.TitleQuery{Search: c.phrase, Type: kb.SearchExactPhrase, OrderBy: kb.OrderName, Page: kb.Page{Count: 1, Number: 1}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Total != c.want {
+			t.Errorf("exactphrase %q: %d titles, want %d", c.phrase, res.Total, c.want)
+		}
+	}
+}
+
+// termIDForTest returns the id of term w in f (or an id past the terms).
+func (f *field) termIDForTest(w string) uint32 {
+	lo, hi := f.termRange(w, false)
+	if hi == lo {
+		return uint32(len(f.terms))
+	}
+	return lo
+}
