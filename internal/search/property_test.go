@@ -109,7 +109,7 @@ func newPropertyKB(t *testing.T, n int, seed int64) *propertyKB {
 	ctx := context.Background()
 	dsn := testdb.NewDSN(t)
 	s := testdb.OpenDSN(t, dsn)
-	if _, err := gen.Generate(ctx, s, gen.Options{Titles: n, Seed: seed}, nil); err != nil {
+	if _, err := gen.Generate(ctx, s, gen.Options{Titles: n, Seed: seed, Packages: 20, Vendors: 5}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := gen.Customers(ctx, s, seed, []gen.CustomerSpec{{ID: "c1", Holdings: n / 2}, {ID: "c2", Holdings: n / 10}}, nil); err != nil {
@@ -117,11 +117,23 @@ func newPropertyKB(t *testing.T, n int, seed int64) *propertyKB {
 	}
 	db := testdb.DB(t, dsn)
 	addCustomTitles(t, s, db, seed)
-	x, err := loadIndex(ctx, s)
+	p := &propertyKB{store: s, db: db}
+	p.load(t)
+	return p
+}
+
+// load builds the index from the store's feed and reads what the random
+// searches draw from, again after a change of the knowledge base.
+func (p *propertyKB) load(t *testing.T) {
+	t.Helper()
+	ctx := context.Background()
+	db := p.db
+	x, err := loadIndex(ctx, p.store)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &propertyKB{store: s, db: db, x: x, vendorOf: map[int64]int64{}, othersCustom: map[int64]bool{}, othersPackage: map[int64]bool{}}
+	p.x, p.vendorOf, p.pkgIDs, p.custom = x, map[int64]int64{}, nil, nil
+	p.othersCustom, p.othersPackage = map[int64]bool{}, map[int64]bool{}
 	if err := eachRow(ctx, db, `SELECT id, vendor_id, COALESCE(customer_id, '') FROM packages ORDER BY id`, func(r *sql.Rows) error {
 		var id, v int64
 		var owner string
@@ -186,7 +198,6 @@ func newPropertyKB(t *testing.T, n int, seed int64) *propertyKB {
 	if p.selected, err = selectedSet(ctx, db, x, "c1", 0); err != nil {
 		t.Fatal(err)
 	}
-	return p
 }
 
 // randomQuery draws a title search from the knowledge base's own words
@@ -422,7 +433,23 @@ func searchLikeStore(t *testing.T, n, searches int, seed int64) {
 	start := time.Now()
 	p := newPropertyKB(t, n, seed)
 	t.Logf("knowledge base and index ready in %v", time.Since(start))
-	start = time.Now()
+	p.compare(t, searches, seed)
+	// The same after a re-import of every package from a larger pool of
+	// titles (titles added, dropped and renamed in packages the
+	// customers have state in) and a new index.
+	if _, err := gen.Generate(context.Background(), p.store, gen.Options{Titles: n + n/3, Seed: seed, Packages: 20, Vendors: 5}, nil); err != nil {
+		t.Fatal(err)
+	}
+	p.load(t)
+	t.Logf("after the re-import:")
+	p.compare(t, searches/2, seed+100)
+}
+
+// compare runs random searches against the store and the index and
+// requires the same answers.
+func (p *propertyKB) compare(t *testing.T, searches int, seed int64) {
+	t.Helper()
+	start := time.Now()
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(22, uint64(seed)))
 	mismatch := map[string]int{}
