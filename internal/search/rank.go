@@ -63,18 +63,7 @@ func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int) []uin
 	idf := x.idf(words)
 	score := x.scorer(e, f)
 	h := make(worstFirst, 0, min(k, int(match.GetCardinality())))
-	offer := func(c scored) bool {
-		switch {
-		case len(h) < k:
-			heap.Push(&h, c)
-		case better(c, h[0]):
-			h[0] = c
-			heap.Fix(&h, 0)
-		default:
-			return false
-		}
-		return true
-	}
+	offer := func(c scored) bool { return h.offer(c, k) }
 	repeated := roaring.New()
 	for _, w := range words {
 		repeated.Or(f.repeated(w))
@@ -149,6 +138,26 @@ func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int) []uin
 		}
 		scan(roaring.AndNot(cand, every))
 	}
+	return h.best()
+}
+
+// offer keeps c if it is among the best k offered so far, and reports
+// whether it did.
+func (h *worstFirst) offer(c scored, k int) bool {
+	switch {
+	case len(*h) < k:
+		heap.Push(h, c)
+	case better(c, (*h)[0]):
+		(*h)[0] = c
+		heap.Fix(h, 0)
+	default:
+		return false
+	}
+	return true
+}
+
+// best returns the heap's ordinals, best first.
+func (h worstFirst) best() []uint32 {
 	slices.SortFunc(h, func(a, b scored) int {
 		if better(a, b) {
 			return -1

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"container/heap"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -18,26 +17,9 @@ func (x *Index) topRankedAll(e *expr, f *field, match *roaring.Bitmap, k int) []
 	h := make(worstFirst, 0, k)
 	for it := match.Iterator(); it.HasNext(); {
 		o := it.Next()
-		c := scored{score(o), o}
-		switch {
-		case len(h) < k:
-			heap.Push(&h, c)
-		case better(c, h[0]):
-			h[0] = c
-			heap.Fix(&h, 0)
-		}
+		h.offer(scored{score(o), o}, k)
 	}
-	slices.SortFunc(h, func(a, b scored) int {
-		if better(a, b) {
-			return -1
-		}
-		return 1
-	})
-	out := make([]uint32, len(h))
-	for i, c := range h {
-		out[i] = c.ord
-	}
-	return out
+	return h.best()
 }
 
 // TestTopRankedLikeScoringAll compares the pruned ranking with scoring
