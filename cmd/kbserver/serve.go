@@ -137,8 +137,9 @@ rebuild ends.
 
 The holdings service answers title searches from an in-memory index of
 the knowledge base (docs/search-engine.md), about 100 bytes a title,
-built in the background at start and again after each import or change
-of a custom title; until it is ready, and with --search-index=false, the
+built in the background at start and rebuilt when a search finds it older
+than the store (after an import or a change of a custom title); until it is
+ready, and with --search-index=false, the
 store's own SQL indexes answer, with the same totals and pages (relevance
 order may differ, see the README).
 

@@ -39,7 +39,9 @@ type TitleFeed interface {
 	// IndexVersions returns the version of the indexed data (bumped by
 	// every import and every write of a custom title or of a custom
 	// package's titles) and the customer's version (bumped by every
-	// write of its holdings).
+	// write the customer makes to its holdings; an import, which may
+	// retire and restore the customer's title-level choices, bumps the
+	// first only, so an index reads a selection again for each build).
 	IndexVersions(ctx context.Context, custID string) (titles, customer int64, err error)
 	// FeedTitles calls pkg with every package, then order with every
 	// title id in name order (sort_name, then id), then title with every

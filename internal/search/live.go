@@ -50,8 +50,9 @@ type built struct {
 	version int64
 }
 
-// selEntry is a customer's selection state read at a customer version,
-// and the selected set derived from it in index x (nil until derived).
+// selEntry is a customer's selection state read at a customer version
+// while x was the current index, and the selected set derived from it in
+// x (nil until derived).
 type selEntry struct {
 	customer int64
 	sel      kb.SelectionState
@@ -133,7 +134,7 @@ func (l *Live) current(ctx context.Context, custID string) (*built, int64, error
 	if err := l.Build(ctx, titlesV); err != nil {
 		return nil, 0, err
 	}
-	if b = l.cur.Load(); b.version < titlesV {
+	if b = l.cur.Load(); b == nil || b.version < titlesV {
 		return nil, 0, nil
 	}
 	return b, customerV, nil
@@ -159,7 +160,7 @@ func (l *Live) SearchTitles(ctx context.Context, custID string, q kb.TitleQuery)
 	}
 	var selected *roaring.Bitmap
 	if q.Selection == kb.SelectionSelected || q.Selection == kb.SelectionNotSelected {
-		if selected, err = l.selected(ctx, b.x, custID, q.PackageID, customerV); err != nil {
+		if selected, err = l.selected(ctx, b, custID, q.PackageID, customerV); err != nil {
 			return nil, 0, false, err
 		}
 	}
@@ -191,33 +192,47 @@ func (l *Live) rebuild(version int64) {
 	}()
 }
 
-// selected returns the customer's selected set in index x (in package
-// packageID only when not 0), derived from its selection state, which is
-// read from the store only when the customer's version moved on; the
-// customer-wide set is kept with it.
-func (l *Live) selected(ctx context.Context, x *Index, custID string, packageID, customerV int64) (*roaring.Bitmap, error) {
+// selected returns the customer's selected set in index b (in package
+// packageID only when not 0), derived from its selection state. The state
+// is read from the store again when the customer's version or the index
+// moved on (an import changes customers' title-level choices, retiring
+// and restoring them, without bumping their versions); the customer-wide
+// set is kept with it. An entry is kept only while b is the current
+// index, so that no entry holds an older one.
+func (l *Live) selected(ctx context.Context, b *built, custID string, packageID, customerV int64) (*roaring.Bitmap, error) {
 	l.selMu.Lock()
 	e := l.sel[custID]
 	l.selMu.Unlock()
-	if e == nil || e.customer != customerV {
+	if e == nil || e.customer != customerV || e.x != b.x {
 		sel, err := l.feed.SelectionOf(ctx, custID)
 		if err != nil {
 			return nil, err
 		}
-		e = &selEntry{customer: customerV, sel: sel}
+		e = &selEntry{customer: customerV, sel: sel, x: b.x}
+		if packageID == 0 {
+			e.all = b.x.Selected(sel, 0)
+		}
+		l.keep(b, custID, e)
 	}
 	if packageID != 0 {
-		return x.Selected(e.sel, packageID), nil
+		return b.x.Selected(e.sel, packageID), nil
 	}
-	if e.x == x {
-		return e.all, nil
+	if e.all == nil {
+		e = &selEntry{customer: e.customer, sel: e.sel, x: e.x, all: b.x.Selected(e.sel, 0)}
+		l.keep(b, custID, e)
 	}
-	e = &selEntry{customer: e.customer, sel: e.sel, x: x, all: x.Selected(e.sel, 0)}
+	return e.all, nil
+}
+
+// keep keeps the customer's entry if b is still the current index.
+func (l *Live) keep(b *built, custID string, e *selEntry) {
 	l.selMu.Lock()
+	defer l.selMu.Unlock()
+	if l.cur.Load() != b {
+		return
+	}
 	if len(l.sel) >= maxSelected {
 		clear(l.sel)
 	}
 	l.sel[custID] = e
-	l.selMu.Unlock()
-	return e.all, nil
 }

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -116,4 +117,85 @@ func TestLiveFollowsStore(t *testing.T) {
 	waitBuilt(t, l, s)
 	same("after the rebuild", q)
 	same("the custom title", kb.TitleQuery{Search: "zyzzyva", Type: kb.SearchContains, Page: kb.Page{Count: 5, Number: 1}})
+}
+
+// fakeFeed is a store feed of two titles in package 1 whose versions and
+// selection state the test sets; SelectionOf can be made to wait.
+type fakeFeed struct {
+	mu      sync.Mutex
+	titlesV int64
+	state   kb.SelectionState
+	hold    chan struct{} // when set, the next SelectionOf reads the state, then waits for it to close
+	reading chan struct{} // closed when a held SelectionOf has read the state
+}
+
+func (f *fakeFeed) IndexVersions(context.Context, string) (int64, int64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.titlesV, 1, nil
+}
+
+func (f *fakeFeed) FeedTitles(_ context.Context, pkg func(kb.IndexedPackage), order func(int64), title func(kb.IndexedTitle)) (int64, error) {
+	f.mu.Lock()
+	v := f.titlesV
+	f.mu.Unlock()
+	pkg(kb.IndexedPackage{ID: 1})
+	order(1)
+	order(2)
+	title(kb.IndexedTitle{ID: 1, Name: "Alpha One", Type: kb.ResourceJournal, Packages: []int64{1}})
+	title(kb.IndexedTitle{ID: 2, Name: "Alpha Two", Type: kb.ResourceJournal, Packages: []int64{1}})
+	return v, nil
+}
+
+func (f *fakeFeed) SelectionOf(context.Context, string) (kb.SelectionState, error) {
+	f.mu.Lock()
+	st, hold, reading := f.state, f.hold, f.reading
+	f.hold = nil
+	f.mu.Unlock()
+	if hold != nil {
+		close(reading)
+		<-hold
+	}
+	return st, nil
+}
+
+// TestLiveSelectionAcrossRebuild checks that a selection state read for
+// an index that a rebuild then replaced is not kept for the new one: an
+// import changes customers' title-level choices without bumping their
+// versions, so the state must be read again for each index.
+func TestLiveSelectionAcrossRebuild(t *testing.T) {
+	ctx := context.Background()
+	f := &fakeFeed{titlesV: 1, state: kb.SelectionState{Packages: []int64{1}}}
+	l := NewLive(ctx, f, Options{Inline: true})
+	q := kb.TitleQuery{Search: "alpha", Selection: kb.SelectionSelected, OrderBy: kb.OrderName, Page: kb.Page{Count: 10, Number: 1}}
+	if err := l.Build(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	// A search reads the state before the import and is slow to keep it.
+	f.hold, f.reading = make(chan struct{}), make(chan struct{})
+	hold, reading := f.hold, f.reading
+	done := make(chan error)
+	go func() {
+		_, _, _, err := l.SearchTitles(ctx, "c", q)
+		done <- err
+	}()
+	<-reading
+	// The import deselects title 2 at title level and bumps the index's
+	// version; the next search rebuilds and reads the new state.
+	f.mu.Lock()
+	f.titlesV, f.state = 2, kb.SelectionState{Packages: []int64{1}, Titles: []kb.TitleChoice{{PackageID: 1, TitleID: 2, Selected: false}}}
+	f.mu.Unlock()
+	check := func(when string) {
+		t.Helper()
+		ids, total, ok, err := l.SearchTitles(ctx, "c", q)
+		if err != nil || !ok || total != 1 || fmt.Sprint(ids) != "[1]" {
+			t.Errorf("%s: %v %d %v %v, want [1] (title 2 deselected)", when, ids, total, ok, err)
+		}
+	}
+	check("after the rebuild")
+	close(hold)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	check("after the slow search kept what it read")
 }
