@@ -39,10 +39,15 @@ func (x *Index) Titles(custID string, q kb.TitleQuery, selected *roaring.Bitmap)
 			return res, err
 		}
 	}
+	// match is read only: it may be one of the index's bitmaps.
 	match := universe
 	if e != nil {
-		match = roaring.And(e.eval(f, universe), universe)
+		match = e.eval(f, universe)
+		if universe != x.all {
+			match = roaring.And(match, universe)
+		}
 	}
+	match = x.visible(match, custID)
 	res.Total = int(match.GetCardinality())
 	off, count := q.Page.Offset(), q.Page.Count
 	if res.Total <= off || count <= 0 {
@@ -77,44 +82,52 @@ func page(bm *roaring.Bitmap, off, count int) []uint32 {
 	return out
 }
 
-// universe returns the titles q may list before its search: those the
-// customer may see (managed titles and its own custom titles), then its
-// package, selection, resource type and package filters.
+// universe returns the titles q may list before its search: its package,
+// selection, resource type and package filters applied to every title,
+// other customers' custom titles included (visible removes
+// them from the answer: they are few, and leaving them here lets the
+// common case, no filter, use the index's own bitmaps). The answer is
+// read only: it may be one of the index's bitmaps.
 func (x *Index) universe(custID string, q kb.TitleQuery, selected *roaring.Bitmap) *roaring.Bitmap {
-	u := x.all.Clone()
-	if !x.custom.IsEmpty() {
-		hidden := x.custom
-		if own := x.customOf[custID]; own != nil {
-			hidden = roaring.AndNot(x.custom, own)
+	var u *roaring.Bitmap // nil: every title
+	and := func(b *roaring.Bitmap) {
+		if u == nil {
+			u = b
+		} else {
+			u = roaring.And(u, b)
 		}
-		u.AndNot(hidden)
 	}
+	empty := roaring.New()
 	if q.PackageID != 0 {
 		p := x.packages[q.PackageID]
 		if p == nil {
-			return roaring.New()
+			return empty
 		}
-		u.And(p)
+		and(p)
 	}
 	switch q.Selection {
 	case kb.SelectionSelected:
 		if selected == nil {
-			return roaring.New()
+			return empty
 		}
-		u.And(selected)
+		and(selected)
 	case kb.SelectionNotSelected:
 		if selected != nil {
-			u.AndNot(selected)
+			base := u
+			if base == nil {
+				base = x.all
+			}
+			u = roaring.AndNot(base, selected)
 		}
 	case kb.SelectionOrderedThroughOperator:
-		return roaring.New()
+		return empty
 	}
 	if q.ResourceType != kb.ResourceAll {
 		t := x.byType[q.ResourceType]
 		if t == nil {
-			return roaring.New()
+			return empty
 		}
-		u.And(t)
+		and(t)
 	}
 	if len(q.PackageIDs) > 0 {
 		var ps []*roaring.Bitmap
@@ -126,9 +139,33 @@ func (x *Index) universe(custID string, q kb.TitleQuery, selected *roaring.Bitma
 				ps = append(ps, p)
 			}
 		}
-		u.And(roaring.FastOr(ps...))
+		and(roaring.FastOr(ps...))
+	}
+	if u == nil {
+		return x.all
 	}
 	return u
+}
+
+// hidden returns the custom titles of customers other than custID (nil
+// when there are none).
+func (x *Index) hidden(custID string) *roaring.Bitmap {
+	if x.custom.IsEmpty() {
+		return nil
+	}
+	if own := x.customOf[custID]; own != nil {
+		return roaring.AndNot(x.custom, own)
+	}
+	return x.custom
+}
+
+// visible returns bm without other customers' custom titles, bm itself
+// when there are none.
+func (x *Index) visible(bm *roaring.Bitmap, custID string) *roaring.Bitmap {
+	if h := x.hidden(custID); h != nil {
+		return roaring.AndNot(bm, h)
+	}
+	return bm
 }
 
 // ranked reports whether the store ranks q's matches by relevance: the
@@ -269,8 +306,7 @@ func (x *Index) Matches(custID string, q kb.TitleQuery, byName bool, fn func(id 
 	if err != nil || e == nil {
 		return err
 	}
-	universe := x.universe(custID, kb.TitleQuery{}, nil)
-	match := roaring.And(e.eval(f, universe), universe)
+	match := x.visible(e.eval(f, nil), custID)
 	var score func(uint32) float64
 	if !byName && ranked(q) {
 		score = x.scorer(e, f)
