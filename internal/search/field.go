@@ -20,8 +20,16 @@ import (
 // term ids (for phrases, proximity, ranking and name comparisons), and a
 // trigram index over the terms (for substrings).
 type field struct {
-	terms    []string          // sorted, distinct
-	postings []*roaring.Bitmap // by term id: the ordinals whose field holds the term
+	terms []string // sorted, distinct
+	// postings holds by term id the ordinals whose field holds the term,
+	// as a bitmap for a term of more than rareTitles titles (nil for
+	// the others); a rarer term's ordinals are rare[rareStart[t]:
+	// rareStart[t+1]], packed, so that the many rare terms are not as
+	// many objects for the garbage collector to mark. posting gives
+	// either as a bitmap.
+	postings  []*roaring.Bitmap
+	rare      []uint32
+	rareStart []uint32
 	// The token lists, one after the other, each token as the uvarint of
 	// its term's rank by frequency (rankTerm gives the term id back), so
 	// that common words take one byte.
@@ -227,12 +235,19 @@ func (b *fieldBuilder) build() *field {
 	}
 	f.encode(b.toks, b.tokStart, count)
 	f.postings = make([]*roaring.Bitmap, len(lists))
+	f.rareStart = make([]uint32, len(lists)+1)
 	for t, l := range lists {
-		bm := roaring.BitmapOf(l...)
-		bm.RunOptimize()
-		f.postings[t] = bm
+		if len(l) > rareTitles {
+			bm := roaring.BitmapOf(l...)
+			bm.RunOptimize()
+			f.postings[t] = bm
+		} else {
+			f.rare = append(f.rare, l...)
+		}
+		f.rareStart[t+1] = uint32(len(f.rare))
 		lists[t] = nil
 	}
+	f.rare = slices.Clip(f.rare)
 	f.trigrams = map[string][]uint32{}
 	for t, term := range f.terms {
 		eachTrigram(term, func(g string) {
@@ -299,6 +314,51 @@ func (f *field) termRange(w string, prefix bool) (lo, hi uint32) {
 	return uint32(i), uint32(j)
 }
 
+// rareTitles is the number of titles up to which a term's postings are
+// kept packed rather than as a bitmap.
+const rareTitles = 32
+
+// posting returns the titles holding term t. The result must not be
+// modified.
+func (f *field) posting(t uint32) *roaring.Bitmap {
+	if bm := f.postings[t]; bm != nil {
+		return bm
+	}
+	return roaring.BitmapOf(f.rare[f.rareStart[t]:f.rareStart[t+1]]...)
+}
+
+// union returns the union of the postings of the terms terms yields. The
+// result must not be modified.
+func (f *field) union(terms func(yield func(uint32) bool)) *roaring.Bitmap {
+	var bms []*roaring.Bitmap
+	var rare []uint32
+	for t := range terms {
+		if bm := f.postings[t]; bm != nil {
+			bms = append(bms, bm)
+		} else {
+			rare = append(rare, f.rare[f.rareStart[t]:f.rareStart[t+1]]...)
+		}
+	}
+	if len(rare) > 0 {
+		bms = append(bms, roaring.BitmapOf(rare...))
+	}
+	switch len(bms) {
+	case 0:
+		return roaring.New()
+	case 1:
+		return bms[0]
+	}
+	return roaring.FastOr(bms...)
+}
+
+// termsIn yields the term ids [lo, hi).
+func termsIn(lo, hi uint32) func(yield func(uint32) bool) {
+	return func(yield func(uint32) bool) {
+		for t := lo; t < hi && yield(t); t++ {
+		}
+	}
+}
+
 // rangePostings returns the union of the postings of terms [lo, hi). The
 // result must not be modified.
 func (f *field) rangePostings(lo, hi uint32) *roaring.Bitmap {
@@ -306,10 +366,10 @@ func (f *field) rangePostings(lo, hi uint32) *roaring.Bitmap {
 	case hi <= lo:
 		return roaring.New()
 	case hi == lo+1:
-		return f.postings[lo]
+		return f.posting(lo)
 	}
 	if hi-lo < wideRange {
-		return roaring.FastOr(f.postings[lo:hi]...)
+		return f.union(termsIn(lo, hi))
 	}
 	key := uint64(lo)<<32 | uint64(hi)
 	f.mu.Lock()
@@ -318,7 +378,7 @@ func (f *field) rangePostings(lo, hi uint32) *roaring.Bitmap {
 	if ok {
 		return bm
 	}
-	bm = roaring.FastOr(f.postings[lo:hi]...)
+	bm = f.union(termsIn(lo, hi)).Clone()
 	bm.RunOptimize()
 	f.mu.Lock()
 	f.prefixes[key] = bm
@@ -361,16 +421,8 @@ func (f *field) substringTerms(w string) *roaring.Bitmap {
 
 // setPostings returns the union of the postings of the terms in ids.
 func (f *field) setPostings(ids *roaring.Bitmap) *roaring.Bitmap {
-	bms := make([]*roaring.Bitmap, 0, ids.GetCardinality())
-	it := ids.Iterator()
-	for it.HasNext() {
-		bms = append(bms, f.postings[it.Next()])
-	}
-	switch len(bms) {
-	case 0:
-		return roaring.New()
-	case 1:
-		return bms[0]
-	}
-	return roaring.FastOr(bms...)
+	return f.union(func(yield func(uint32) bool) {
+		for it := ids.Iterator(); it.HasNext() && yield(it.Next()); {
+		}
+	})
 }

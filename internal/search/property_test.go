@@ -16,6 +16,7 @@ import (
 
 	"github.com/kbserver/kbserver/internal/gen"
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/sqlite"
 	"github.com/kbserver/kbserver/internal/testdb"
 )
 
@@ -204,7 +205,7 @@ func (p *propertyKB) load(t *testing.T) {
 // and identifiers: mostly searches that find something, some that do not.
 func (p *propertyKB) randomQuery(r *rand.Rand) kb.TitleQuery {
 	t := &p.titles[r.IntN(len(p.titles))]
-	if r.IntN(4) == 0 {
+	if r.IntN(4) == 0 && len(p.custom) > 0 {
 		t = p.custom[r.IntN(len(p.custom))]
 	}
 	fields := []kb.SearchField{kb.FieldTitleName, kb.FieldPublisher, kb.FieldSubject, kb.FieldISXN}
@@ -411,7 +412,32 @@ func answer(total int, ids []int64, err error) string {
 	return fmt.Sprint(total, " ", ids)
 }
 
-var propertySeeds = flag.Int("search-seeds", 1, "TestSearchLikeStore: how many generated knowledge bases to compare over")
+var (
+	propertySeeds = flag.Int("search-seeds", 1, "TestSearchLikeStore: how many generated knowledge bases to compare over")
+	propertyDB    = flag.String("search-real-db", "", "TestSearchLikeStoreOnDB: a SQLite knowledge base (e.g. the real KBART corpus imported, with a customer c1) to compare over")
+)
+
+// TestSearchLikeStoreOnDB runs TestSearchLikeStore's comparison over an
+// existing SQLite knowledge base given with -search-real-db (skipped
+// without it): real titles have a vocabulary generated ones lack.
+func TestSearchLikeStoreOnDB(t *testing.T) {
+	if *propertyDB == "" {
+		t.Skip("no -search-real-db: nothing to compare over")
+	}
+	s, err := sqlite.Open(context.Background(), *propertyDB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	db, err := sql.Open("sqlite", "file:"+*propertyDB+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	p := &propertyKB{store: s, db: db}
+	p.load(t)
+	p.compare(t, 3000, 1)
+}
 
 // TestSearchLikeStore runs random title searches against the SQLite store
 // and the index built from its database, and requires the same totals and

@@ -205,8 +205,9 @@ func (f *field) repeated(w *termSet) *roaring.Bitmap {
 		if m := f.multi[t]; m != nil {
 			twice.Or(m)
 		}
-		twice.Or(roaring.And(seen, f.postings[t]))
-		seen.Or(f.postings[t])
+		p := f.posting(t)
+		twice.Or(roaring.And(seen, p))
+		seen.Or(p)
 	}
 	return twice
 }

@@ -15,7 +15,9 @@ func (x *Index) sizes() map[string]uint64 {
 	bms := func(l []*roaring.Bitmap) uint64 {
 		n := uint64(0)
 		for _, b := range l {
-			n += b.GetSizeInBytes()
+			if b != nil {
+				n += b.GetSizeInBytes()
+			}
 		}
 		return n
 	}
@@ -34,7 +36,7 @@ func (x *Index) sizes() map[string]uint64 {
 	}
 	for name, f := range map[string]*field{"name": x.name, "publisher": x.publisher, "subject": x.subject} {
 		m[name+".tokens"] = uint64(len(f.enc)) + uint64(len(f.tokStart)+len(f.listOf)+len(f.rankTerm))*4
-		m[name+".postings"] = bms(f.postings)
+		m[name+".postings"] = bms(f.postings) + uint64(len(f.rare)+len(f.rareStart))*4
 		for _, t := range f.terms {
 			m[name+".terms"] += uint64(len(t)) + 16
 		}
