@@ -136,7 +136,7 @@ never shown, but counts, facets and alpha menus lag the change until the
 rebuild ends.
 
 The holdings service answers title searches from an in-memory index of
-the knowledge base (docs/search-engine.md), about 100 bytes a title,
+the knowledge base (docs/search-engine.md), 110-170 bytes a title,
 built in the background at start and rebuilt when a search finds it older
 than the store (after an import or a change of a custom title); until it is
 ready, and with --search-index=false, the
