@@ -73,12 +73,12 @@ func (s *Store) FeedTitles(ctx context.Context, pkg func(kb.IndexedPackage), ord
 	if err != nil {
 		return 0, fmt.Errorf("feed title order: %w", err)
 	}
-	idents, err := newIDStream(ctx, read, `SELECT title_id, norm FROM title_identifiers ORDER BY title_id`)
+	idents, err := newIDStream[string](ctx, read, `SELECT title_id, norm FROM title_identifiers ORDER BY title_id`)
 	if err != nil {
 		return 0, fmt.Errorf("feed identifiers: %w", err)
 	}
 	defer idents.close()
-	packages, err := newIDStream(ctx, read, `SELECT title_id, package_id FROM resources ORDER BY title_id`)
+	packages, err := newIDStream[int64](ctx, read, `SELECT title_id, package_id FROM resources ORDER BY title_id`)
 	if err != nil {
 		return 0, fmt.Errorf("feed resources: %w", err)
 	}
@@ -96,12 +96,8 @@ func (s *Store) FeedTitles(ctx context.Context, pkg func(kb.IndexedPackage), ord
 		for _, s := range ss {
 			t.Subjects = append(t.Subjects, s.Name)
 		}
-		for v := range idents.take(t.ID) {
-			t.Identifiers = append(t.Identifiers, v.(string))
-		}
-		for v := range packages.take(t.ID) {
-			t.Packages = append(t.Packages, v.(int64))
-		}
+		t.Identifiers = idents.take(t.ID, nil)
+		t.Packages = packages.take(t.ID, nil)
 		if err := idents.err(); err != nil {
 			return err
 		}
@@ -119,65 +115,54 @@ func (s *Store) FeedTitles(ctx context.Context, pkg func(kb.IndexedPackage), ord
 
 // idStream reads (title id, value) rows in title id order, one title at a
 // time.
-type idStream struct {
+type idStream[T any] struct {
 	rows    Rows
 	ok      bool  // a row is read and not yet taken
 	id      int64 // its title id
-	value   any   // its value (a string or an int64)
+	value   T     // its value
 	scanErr error
 }
 
 // newIDStream runs query, whose rows are (title id, value) in title id
-// order, with the value a string or an integer.
-func newIDStream(ctx context.Context, q Querier, query string) (*idStream, error) {
+// order.
+func newIDStream[T any](ctx context.Context, q Querier, query string) (*idStream[T], error) {
 	rows, err := q.Query(ctx, query)
 	if err != nil {
 		return nil, err
 	}
-	st := &idStream{rows: rows}
+	st := &idStream[T]{rows: rows}
 	st.next()
 	return st, nil
 }
 
 // next reads the stream's next row.
-func (st *idStream) next() {
+func (st *idStream[T]) next() {
 	st.ok = false
 	if st.scanErr != nil || !st.rows.Next() {
 		return
 	}
-	var v any
-	if err := st.rows.Scan(&st.id, &v); err != nil {
+	if err := st.rows.Scan(&st.id, &st.value); err != nil {
 		st.scanErr = err
 		return
 	}
-	switch x := v.(type) {
-	case []byte:
-		v = string(x)
-	case int32:
-		v = int64(x)
-	}
-	st.value, st.ok = v, true
+	st.ok = true
 }
 
-// take yields the values of title id's rows, skipping rows of smaller ids
-// (a title deleted between the reads).
-func (st *idStream) take(id int64) func(func(any) bool) {
-	return func(yield func(any) bool) {
-		for st.ok && st.id < id {
-			st.next()
-		}
-		for st.ok && st.id == id {
-			v := st.value
-			st.next()
-			if !yield(v) {
-				return
-			}
-		}
+// take appends the values of title id's rows to out, skipping rows of
+// smaller ids (a title deleted between the reads).
+func (st *idStream[T]) take(id int64, out []T) []T {
+	for st.ok && st.id < id {
+		st.next()
 	}
+	for st.ok && st.id == id {
+		out = append(out, st.value)
+		st.next()
+	}
+	return out
 }
 
 // err returns the stream's read error, if any.
-func (st *idStream) err() error {
+func (st *idStream[T]) err() error {
 	if st.scanErr != nil {
 		return st.scanErr
 	}
@@ -185,7 +170,7 @@ func (st *idStream) err() error {
 }
 
 // close ends the stream's query.
-func (st *idStream) close() { st.rows.Close() }
+func (st *idStream[T]) close() { st.rows.Close() }
 
 // SelectionOf returns the customer's selected packages and its
 // title-level choices (the rows of customer_resources that say selected
