@@ -39,6 +39,7 @@ type Live struct {
 	buildMu  sync.Mutex // one build at a time
 	building atomic.Bool
 	failedAt atomic.Int64 // unix nanoseconds of the last failed build
+	answered atomic.Int64 // searches answered from the index
 
 	selMu sync.Mutex
 	sel   map[string]*selEntry // by customer id
@@ -106,6 +107,18 @@ func (l *Live) Build(ctx context.Context, version int64) error {
 	return nil
 }
 
+// Answered returns the number of searches the index has answered.
+func (l *Live) Answered() int64 { return l.answered.Load() }
+
+// AnsweredBy returns the number of searches the indexes answered.
+func AnsweredBy(lives []*Live) int64 {
+	n := int64(0)
+	for _, l := range lives {
+		n += l.Answered()
+	}
+	return n
+}
+
 // Version returns the version of the indexed data the index holds; ok is
 // false before the first build.
 func (l *Live) Version() (v int64, ok bool) {
@@ -148,7 +161,11 @@ func (l *Live) MatchTitles(ctx context.Context, custID string, q kb.PubQuery, fn
 		return false, err
 	}
 	err = b.x.Matches(custID, kb.TitleQuery{Search: q.Search, Field: q.Field, Type: q.Type}, q.ByName, fn)
-	return err == nil, err
+	if err != nil {
+		return false, err
+	}
+	l.answered.Add(1)
+	return true, nil
 }
 
 // SearchTitles answers q from the index when it is current; see
@@ -168,6 +185,7 @@ func (l *Live) SearchTitles(ctx context.Context, custID string, q kb.TitleQuery)
 	if err != nil {
 		return nil, 0, false, err
 	}
+	l.answered.Add(1)
 	return res.IDs, res.Total, true, nil
 }
 

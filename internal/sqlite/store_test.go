@@ -27,9 +27,15 @@ func TestConformance(t *testing.T) { storetest.Run(t, open) }
 // use, rebuilt inside any search that finds it stale: every title search
 // is then answered from the index.
 func TestConformanceIndexed(t *testing.T) {
+	var lives []*search.Live
 	storetest.RunSearches(t, func(t *testing.T) kb.Store {
 		s := open(t)
-		s.UseTitleIndex(search.NewLive(t.Context(), s, search.Options{Inline: true}))
+		l := search.NewLive(t.Context(), s, search.Options{Inline: true})
+		lives = append(lives, l)
+		s.UseTitleIndex(l)
 		return s
 	})
+	if search.AnsweredBy(lives) == 0 {
+		t.Error("the index answered no search: the suite ran on the store's SQL alone")
+	}
 }
