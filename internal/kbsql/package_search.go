@@ -42,8 +42,14 @@ func packageTextMatch(q kb.PackageQuery, args *Args) (cond string, none bool) {
 	like := func(expr, pattern string) string {
 		return expr + ` LIKE ` + args.Add(pattern) + ` ESCAPE '\'`
 	}
-	wordPrefix := func(w string) func(string) string {
-		return func(n string) string { return like(`(' ' || `+n+`)`, "% "+EscapeLike(w)+"%") }
+	// prefixes joins with sep, for each word, the condition that one of the
+	// names has a word beginning with it.
+	prefixes := func(sep string) string {
+		parts := make([]string, len(words))
+		for i, w := range words {
+			parts[i] = anyName(func(n string) string { return like(`(' ' || `+n+`)`, "% "+EscapeLike(w)+"%") })
+		}
+		return strings.Join(parts, sep)
 	}
 	whole := strings.Join(words, " ")
 	switch q.Match {
@@ -60,11 +66,7 @@ func packageTextMatch(q kb.PackageQuery, args *Args) (cond string, none bool) {
 			return like(`(' ' || `+n+` || ' ')`, "% "+EscapeLike(whole)+" %")
 		}), false
 	case kb.PackageMatchAny:
-		parts := make([]string, len(words))
-		for i, w := range words {
-			parts[i] = anyName(wordPrefix(w))
-		}
-		return "(" + strings.Join(parts, " OR ") + ")", false
+		return "(" + prefixes(" OR ") + ")", false
 	case kb.PackageMatchContains:
 		parts := make([]string, len(words))
 		for i, w := range words {
@@ -72,11 +74,7 @@ func packageTextMatch(q kb.PackageQuery, args *Args) (cond string, none bool) {
 		}
 		return strings.Join(parts, " AND "), false
 	}
-	parts := make([]string, len(words))
-	for i, w := range words {
-		parts[i] = anyName(wordPrefix(w))
-	}
-	return strings.Join(parts, " AND "), false
+	return prefixes(" AND "), false
 }
 
 // visibilityCondition is the SQL condition of a visibility filter over the

@@ -60,23 +60,22 @@ func (s *Store) Delta(ctx context.Context, custID, id string) (kb.Delta, error) 
 	return d, err
 }
 
+// reportDeltaColumns are the columns scanDelta reads.
+const reportDeltaColumns = `id, customer_id, current_id, previous_id, status, created, expires, total`
+
+// scanDelta reads reportDeltaColumns, then the columns of more.
+func scanDelta(r Row, more ...any) (kb.Delta, error) {
+	var d kb.Delta
+	var created, expires Time
+	err := r.Scan(append([]any{&d.ID, &d.Customer, &d.Current, &d.Previous, &d.Status, &created, &expires, &d.Total}, more...)...)
+	d.Created, d.Expires = created.T.UTC(), expires.T.UTC()
+	return d, err
+}
+
 // delta reads one of the customer's unexpired deltas and its num through
 // q; kb.NotFound when there is none.
 func delta(ctx context.Context, q Querier, custID, id string) (kb.Delta, int64, error) {
-	var num int64
-	var d kb.Delta
-	var created, expires Time
-	err := q.QueryRow(ctx, `SELECT num, id, customer_id, current_id, previous_id, status, created, expires, total FROM report_deltas
-		WHERE id = $1 AND customer_id = $2 AND expires > $3 AND status <> $4`, id, custID, time.Now().UTC(), reportPurging).
-		Scan(&num, &d.ID, &d.Customer, &d.Current, &d.Previous, &d.Status, &created, &expires, &d.Total)
-	if NoRows(err) {
-		return d, 0, kb.NotFound("Delta")
-	}
-	if err != nil {
-		return d, 0, fmt.Errorf("holdings delta %s of %s: %w", id, custID, err)
-	}
-	d.Created, d.Expires = created.T.UTC(), expires.T.UTC()
-	return d, num, nil
+	return readReport(ctx, q, deltaReports, reportDeltaColumns, scanDelta, custID, id)
 }
 
 // DeltaHoldings implements kb.ReportStore.

@@ -167,13 +167,14 @@ func (s *Store) sweepReports(ctx context.Context) error {
 type reportKind struct {
 	name, table, rows, rowsKey string
 	inProgress, failed         string
+	notFound                   string // the kind in kb.NotFound
 }
 
 var (
 	transactionReports = reportKind{name: "transaction", table: "report_transactions", rows: "report_rows", rowsKey: "report_num",
-		inProgress: kb.TransactionInProgress, failed: kb.TransactionFailed}
+		inProgress: kb.TransactionInProgress, failed: kb.TransactionFailed, notFound: "Transaction"}
 	deltaReports = reportKind{name: "delta", table: "report_deltas", rows: "report_delta_rows", rowsKey: "delta_num",
-		inProgress: kb.DeltaInProgress, failed: kb.DeltaFailed}
+		inProgress: kb.DeltaInProgress, failed: kb.DeltaFailed, notFound: "Delta"}
 )
 
 // claimReport takes a new lease of a report in progress whose lease has

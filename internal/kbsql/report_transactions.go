@@ -71,11 +71,11 @@ func (s *Store) StartTransaction(ctx context.Context, custID string) (t kb.Trans
 // transactionColumns are the columns scanTransaction reads.
 const transactionColumns = `id, customer_id, status, created, expires, total`
 
-// scanTransaction reads transactionColumns.
-func scanTransaction(r Row) (kb.Transaction, error) {
+// scanTransaction reads transactionColumns, then the columns of more.
+func scanTransaction(r Row, more ...any) (kb.Transaction, error) {
 	var t kb.Transaction
 	var created, expires Time
-	err := r.Scan(&t.ID, &t.Customer, &t.Status, &created, &expires, &t.Total)
+	err := r.Scan(append([]any{&t.ID, &t.Customer, &t.Status, &created, &expires, &t.Total}, more...)...)
 	t.Created, t.Expires = created.T.UTC(), expires.T.UTC()
 	return t, err
 }
@@ -100,20 +100,24 @@ func (s *Store) Transaction(ctx context.Context, custID, id string) (kb.Transact
 // transaction reads one of the customer's unexpired transactions and its
 // num through q; kb.NotFound when there is none.
 func transaction(ctx context.Context, q Querier, custID, id string) (kb.Transaction, int64, error) {
+	return readReport(ctx, q, transactionReports, transactionColumns, scanTransaction, custID, id)
+}
+
+// readReport reads one of the customer's unexpired reports of kind k
+// (cols, read by scan) and its num through q; kb.NotFound when there is
+// none.
+func readReport[R any](ctx context.Context, q Querier, k reportKind, cols string, scan func(Row, ...any) (R, error),
+	custID, id string) (R, int64, error) {
 	var num int64
-	var t kb.Transaction
-	var created, expires Time
-	err := q.QueryRow(ctx, `SELECT num, `+transactionColumns+` FROM report_transactions
-		WHERE id = $1 AND customer_id = $2 AND expires > $3 AND status <> $4`, id, custID, time.Now().UTC(), reportPurging).
-		Scan(&num, &t.ID, &t.Customer, &t.Status, &created, &expires, &t.Total)
+	r, err := scan(q.QueryRow(ctx, `SELECT `+cols+`, num FROM `+k.table+`
+		WHERE id = $1 AND customer_id = $2 AND expires > $3 AND status <> $4`, id, custID, time.Now().UTC(), reportPurging), &num)
 	if NoRows(err) {
-		return t, 0, kb.NotFound("Transaction")
+		return r, 0, kb.NotFound(k.notFound)
 	}
 	if err != nil {
-		return t, 0, fmt.Errorf("holdings transaction %s of %s: %w", id, custID, err)
+		return r, 0, fmt.Errorf("holdings %s %s of %s: %w", k.name, id, custID, err)
 	}
-	t.Created, t.Expires = created.T.UTC(), expires.T.UTC()
-	return t, num, nil
+	return r, num, nil
 }
 
 // TransactionHoldings implements kb.ReportStore: a seek on the rows' seq,

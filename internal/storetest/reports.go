@@ -68,8 +68,17 @@ func waitReport[R any](t testing.TB, what, id, inProgress, done string, read fun
 
 func transactionRows(t *testing.T, s kb.Store, cust, id string, offset, count int) []kb.ReportHolding {
 	t.Helper()
+	return reportRows(t, s.TransactionHoldings, cust, id, offset, count)
+}
+
+// reportRows collects count rows (all when count <= 0) of a report from
+// the row offset, read with read (kb.ReportStore's TransactionHoldings or
+// DeltaHoldings); it fails the test on an error.
+func reportRows(t *testing.T, read func(context.Context, string, string, int, int, func(*kb.ReportHolding) error) error,
+	cust, id string, offset, count int) []kb.ReportHolding {
+	t.Helper()
 	var rows []kb.ReportHolding
-	if err := s.TransactionHoldings(context.Background(), cust, id, offset, count, func(h *kb.ReportHolding) error {
+	if err := read(context.Background(), cust, id, offset, count, func(h *kb.ReportHolding) error {
 		rows = append(rows, *h)
 		return nil
 	}); err != nil {
@@ -290,13 +299,7 @@ func testReportDeltas(t *testing.T, s kb.Store) {
 	}
 	d = waitDelta(t, s, "c1", d.ID)
 
-	var drows []kb.ReportHolding
-	if err := s.DeltaHoldings(ctx, "c1", d.ID, 1, 0, func(h *kb.ReportHolding) error {
-		drows = append(drows, *h)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	drows := reportRows(t, s.DeltaHoldings, "c1", d.ID, 1, 0)
 	got := map[string][]string{}
 	for _, h := range drows {
 		got[h.Values[0]] = append(got[h.Values[0]], fmt.Sprintf("%s %s-%s", h.Change, h.Values[3], h.Values[6]))
@@ -328,14 +331,7 @@ func testReportDeltas(t *testing.T, s kb.Store) {
 		}
 	}
 	// A page of the delta: rows 2-3 in the same order.
-	var page []kb.ReportHolding
-	if err := s.DeltaHoldings(ctx, "c1", d.ID, 2, 2, func(h *kb.ReportHolding) error {
-		page = append(page, *h)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if len(page) != 2 || page[0].Values != drows[1].Values || page[1].Values != drows[2].Values {
+	if page := reportRows(t, s.DeltaHoldings, "c1", d.ID, 2, 2); len(page) != 2 || page[0].Values != drows[1].Values || page[1].Values != drows[2].Values {
 		t.Errorf("delta rows 2-3 = %v", page)
 	}
 	// A delta of a transaction with itself is empty.
