@@ -35,7 +35,7 @@ func TestConformanceIndexed(t *testing.T) {
 		s.UseTitleIndex(l)
 		return s
 	})
-	if search.AnsweredBy(lives) == 0 {
+	if len(lives) > 0 && search.AnsweredBy(lives) == 0 { // none when the suite was skipped
 		t.Error("the index answered no search: the suite ran on the store's SQL alone")
 	}
 }
