@@ -165,9 +165,40 @@ func (l *Locale) NewMenu(menuID int) (*Menu, error) {
 // Add counts the title name. It does not allocate once the locale has seen
 // the characters of the name before.
 func (m *Menu) Add(name string) {
-	sc := &m.sc
+	m.AddPath(m.sc.path(name))
+}
+
+// Locale returns the locale the menu counts names under.
+func (m *Menu) Locale() *Locale { return m.sc.l }
+
+// A Path is what places a name in the first three levels of the alpha
+// menus: the first four units of the name as the menus read it.
+type Path [4]uint8
+
+// Path returns the path of name.
+func (l *Locale) Path(name string) Path {
+	sc := scanner{l: l}
+	return sc.path(name)
+}
+
+// path reads the path of name.
+func (sc *scanner) path(name string) Path {
 	sc.reset(sc.l.strip(name))
-	u := sc.next()
+	var p Path
+	for i := range p {
+		p[i] = sc.next()
+	}
+	return p
+}
+
+// TopIndex returns the index in TopEntries of the path's first-level
+// entry.
+func (p Path) TopIndex() int { return topOf(p[0]) - 1 }
+
+// AddPath counts a title whose name has path p, as Add counts its name.
+func (m *Menu) AddPath(p Path) {
+	next := 0
+	u := p[next]
 	t := topOf(u)
 	m.counts[0][t]++
 	if t != m.path[0] {
@@ -180,7 +211,8 @@ func (m *Menu) Add(name string) {
 		case kindGroup: // refines the digit already read
 			c, k = int(u)+1, kindDigit
 		case kindLetter:
-			switch u = sc.next(); {
+			next++
+			switch u = p[next]; {
 			case u < unitA:
 				c, k = 1, kindGroup
 			case u < unitOther:
@@ -189,7 +221,8 @@ func (m *Menu) Add(name string) {
 				return
 			}
 		case kindDigit:
-			if u = sc.next(); u >= unitA {
+			next++
+			if u = p[next]; u >= unitA {
 				return
 			}
 			c = int(u) + 1

@@ -1,6 +1,10 @@
 package kb
 
-import "context"
+import (
+	"context"
+
+	"github.com/kbserver/kbserver/internal/alpha"
+)
 
 // PubDefaultCount is the page size of publication and package lists of
 // the publication search service when a request names none.
@@ -141,4 +145,42 @@ type PublicationStore interface {
 	Publication(ctx context.Context, custID string, packageID, titleID int64) (Title, error)
 	// CollectionPackages lists the packages of the collection.
 	CollectionPackages(ctx context.Context, custID string, q CollectionPackageQuery) (PackageList, error)
+	// PackageNames returns the names of the packages with the ids that
+	// the customer may see (managed ones and its own custom ones); others
+	// are left out.
+	PackageNames(ctx context.Context, custID string, ids []int64) (map[int64]string, error)
+	// SearchCollection answers the publication search q (filters,
+	// facets, order under loc and page) from a title index, when the
+	// store has one that is current: the total, the page's title ids and,
+	// when q.Facets, the facet counts. ok is false when the caller must
+	// search otherwise (TitleMatches and CollectionHits).
+	SearchCollection(ctx context.Context, custID string, loc *alpha.Locale, q PubQuery) (page CollectionPage, ok bool, err error)
+	// CollectionMenu counts the names of the collection's titles (of type
+	// rt unless ResourceAll) into m from a title index, when the store
+	// has one that is current; ok is false when the caller must count
+	// otherwise (CollectionHits).
+	CollectionMenu(ctx context.Context, custID string, rt ResourceType, m *alpha.Menu) (ok bool, err error)
+}
+
+// CollectionPage is a page of a publication search answered from a title
+// index: the number of titles of the filtered result, the ids of the
+// page's titles in order and, when asked for, the facet counts over the
+// whole result.
+type CollectionPage struct {
+	Total  int
+	IDs    []int64
+	Counts *FacetCounts
+}
+
+// FacetCounts are the raw counts of a publication search's facets, each
+// over the whole filtered result: a title counts once in each subject,
+// type, package and first-level menu entry it has. Zero counts may be
+// left out.
+type FacetCounts struct {
+	Subjects map[Subject]int
+	Types    map[ResourceType]int
+	Packages map[int64]int // by package of the collection
+	Menus    map[string]int
+	// PeerReviewed counts titles not peer reviewed [0] and peer reviewed [1].
+	PeerReviewed [2]int
 }

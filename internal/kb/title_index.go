@@ -1,6 +1,10 @@
 package kb
 
-import "context"
+import (
+	"context"
+
+	"github.com/kbserver/kbserver/internal/alpha"
+)
 
 // IndexedTitle is what a title index knows of one title: the texts it
 // searches, the filters it applies and the packages that hold it.
@@ -11,11 +15,12 @@ type IndexedTitle struct {
 	// (titles.sort_name); "" when not known.
 	SortName  string
 	Publisher string
-	// Subjects are the title's subject names in stored order: they are
+	// Subjects are the title's subjects in stored order: their names are
 	// searched as one text, so a phrase may run from one subject into the
 	// next (as it does in the SQLite store's subjects column).
-	Subjects []string
-	Type     ResourceType
+	Subjects     []Subject
+	Type         ResourceType
+	PeerReviewed bool
 	// CustomerID is the owner of a custom title; "" for a managed title.
 	CustomerID string
 	// Identifiers are the title's ISSNs and ISBNs in their matching form
@@ -50,17 +55,28 @@ type TitleFeed interface {
 	// snapshot: a change between them moves the version on.
 	FeedTitles(ctx context.Context, pkg func(IndexedPackage), order func(id int64), title func(IndexedTitle)) (version int64, err error)
 	// SelectionOf returns the customer's selection state, from which an
-	// index derives the titles it has selected.
+	// index derives the titles it has selected and its collection.
 	SelectionOf(ctx context.Context, custID string) (SelectionState, error)
+	// FeedNames calls fn with the id and name of every title, in id
+	// order: an index orders them under a locale's collation.
+	FeedNames(ctx context.Context, fn func(id int64, name string)) error
 }
 
 // SelectionState is a customer's selection state as a store keeps it: the
 // packages it selected whole and its title-level choices, which win over
 // their package's. A resource is selected when its title-level choice
 // says so, or when it has none and its package is selected.
+//
+// A customer's collection (what publication search searches) is its
+// selected resources less the hidden ones: those of its hidden packages
+// and those it hid one by one.
 type SelectionState struct {
 	Packages []int64
 	Titles   []TitleChoice
+	// HiddenPackages are the packages the customer hid.
+	HiddenPackages []int64
+	// HiddenTitles are the resources the customer hid one by one.
+	HiddenTitles []ResourceKey
 }
 
 // TitleChoice is a customer's title-level selection of one resource.
@@ -82,6 +98,14 @@ type TitleIndex interface {
 	// fn not called) when the index cannot answer at the store's current
 	// version.
 	MatchTitles(ctx context.Context, custID string, q PubQuery, fn func(id int64, rank float64)) (ok bool, err error)
+	// SearchCollection answers the publication search q over the
+	// customer's collection, ordered under loc; see
+	// PublicationStore.SearchCollection.
+	SearchCollection(ctx context.Context, custID string, loc *alpha.Locale, q PubQuery) (page CollectionPage, ok bool, err error)
+	// CollectionMenu counts the names of the customer's collection (of
+	// type rt unless ResourceAll) into m, as PublicationStore's
+	// CollectionMenu does.
+	CollectionMenu(ctx context.Context, custID string, rt ResourceType, m *alpha.Menu) (ok bool, err error)
 }
 
 // IndexedStore is a store that feeds a title index and answers its title

@@ -154,6 +154,29 @@ func (s *Store) CollectionPackages(ctx context.Context, custID string, q kb.Coll
 	return list, nil
 }
 
+// PackageNames returns the names of the packages with the ids that the
+// customer may see.
+func (s *Store) PackageNames(ctx context.Context, custID string, ids []int64) (map[int64]string, error) {
+	names := make(map[int64]string, len(ids))
+	if len(ids) == 0 {
+		return names, nil
+	}
+	err := eachRow(ctx, s.e.Read(), `SELECT id, name FROM packages WHERE `+s.d.InIDs("id", "$1")+` AND (customer_id IS NULL OR customer_id = $2)`,
+		[]any{ids, custID}, func(r Rows) error {
+			var id int64
+			var name string
+			if err := r.Scan(&id, &name); err != nil {
+				return err
+			}
+			names[id] = name
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("read package names: %w", err)
+	}
+	return names, nil
+}
+
 // Titles lists titles in the customer's context.
 func (s *Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.TitleList, error) {
 	list := kb.TitleList{Titles: []kb.Title{}}

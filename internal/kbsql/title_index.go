@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/kbserver/kbserver/internal/alpha"
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
@@ -83,18 +84,15 @@ func (s *Store) FeedTitles(ctx context.Context, pkg func(kb.IndexedPackage), ord
 		return 0, fmt.Errorf("feed resources: %w", err)
 	}
 	defer packages.close()
-	err = eachRow(ctx, read, `SELECT id, name, sort_name, publisher, pub_type, COALESCE(customer_id, ''), COALESCE(subjects, '') FROM titles ORDER BY id`, nil, func(r Rows) error {
+	err = eachRow(ctx, read, `SELECT id, name, sort_name, publisher, pub_type, peer_reviewed, COALESCE(customer_id, ''), COALESCE(subjects, '') FROM titles ORDER BY id`, nil, func(r Rows) error {
 		var t kb.IndexedTitle
 		var subjects string
-		if err := r.Scan(&t.ID, &t.Name, &t.SortName, &t.Publisher, &t.Type, &t.CustomerID, &subjects); err != nil {
+		if err := r.Scan(&t.ID, &t.Name, &t.SortName, &t.Publisher, &t.Type, &t.PeerReviewed, &t.CustomerID, &subjects); err != nil {
 			return err
 		}
-		ss, err := DecodeSubjects(t.ID, subjects)
-		if err != nil {
+		var err error
+		if t.Subjects, err = DecodeSubjects(t.ID, subjects); err != nil {
 			return err
-		}
-		for _, s := range ss {
-			t.Subjects = append(t.Subjects, s.Name)
 		}
 		t.Identifiers = idents.take(t.ID, nil)
 		t.Packages = packages.take(t.ID, nil)
@@ -172,30 +170,88 @@ func (st *idStream[T]) err() error {
 // close ends the stream's query.
 func (st *idStream[T]) close() { st.rows.Close() }
 
-// SelectionOf returns the customer's selected packages and its
+// SelectionOf returns the customer's selected and hidden packages, its
 // title-level choices (the rows of customer_resources that say selected
-// or not; a row without a choice only customises).
+// or not; a row without a choice only customises) and the resources it
+// hid.
 func (s *Store) SelectionOf(ctx context.Context, custID string) (kb.SelectionState, error) {
 	var sel kb.SelectionState
 	read := s.e.Read()
-	pkgs, err := queryAll(ctx, read, `SELECT package_id FROM customer_packages WHERE customer_id = $1 AND selected = TRUE`, []any{custID}, scanInt64)
+	err := eachRow(ctx, read, `SELECT package_id, selected, hidden FROM customer_packages WHERE customer_id = $1 AND (selected = TRUE OR hidden = TRUE)`,
+		[]any{custID}, func(r Rows) error {
+			var id int64
+			var selected, hidden bool
+			if err := r.Scan(&id, &selected, &hidden); err != nil {
+				return err
+			}
+			if selected {
+				sel.Packages = append(sel.Packages, id)
+			}
+			if hidden {
+				sel.HiddenPackages = append(sel.HiddenPackages, id)
+			}
+			return nil
+		})
 	if err != nil {
 		return sel, fmt.Errorf("selection of %s: %w", custID, err)
 	}
-	sel.Packages = pkgs
-	err = eachRow(ctx, read, `SELECT package_id, title_id, selected FROM customer_resources WHERE customer_id = $1 AND selected IS NOT NULL`,
+	err = eachRow(ctx, read, `SELECT package_id, title_id, selected, hidden FROM customer_resources WHERE customer_id = $1 AND (selected IS NOT NULL OR hidden = TRUE)`,
 		[]any{custID}, func(r Rows) error {
-			var c kb.TitleChoice
-			if err := r.Scan(&c.PackageID, &c.TitleID, &c.Selected); err != nil {
+			var k kb.ResourceKey
+			var selected *bool
+			var hidden bool
+			if err := r.Scan(&k.PackageID, &k.TitleID, &selected, &hidden); err != nil {
 				return err
 			}
-			sel.Titles = append(sel.Titles, c)
+			if selected != nil {
+				sel.Titles = append(sel.Titles, kb.TitleChoice{PackageID: k.PackageID, TitleID: k.TitleID, Selected: *selected})
+			}
+			if hidden {
+				sel.HiddenTitles = append(sel.HiddenTitles, k)
+			}
 			return nil
 		})
 	if err != nil {
 		return sel, fmt.Errorf("selection of %s: %w", custID, err)
 	}
 	return sel, nil
+}
+
+// FeedNames calls fn with every title's id and name, in id order.
+func (s *Store) FeedNames(ctx context.Context, fn func(id int64, name string)) error {
+	err := eachRow(ctx, s.e.Read(), `SELECT id, name FROM titles ORDER BY id`, nil, func(r Rows) error {
+		var id int64
+		var name string
+		if err := r.Scan(&id, &name); err != nil {
+			return err
+		}
+		fn(id, name)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("feed title names: %w", err)
+	}
+	return nil
+}
+
+// SearchCollection answers a publication search from the title index
+// when there is one and it is current; see kb.PublicationStore.
+func (s *Store) SearchCollection(ctx context.Context, custID string, loc *alpha.Locale, q kb.PubQuery) (kb.CollectionPage, bool, error) {
+	ix := s.titleIndex()
+	if ix == nil {
+		return kb.CollectionPage{}, false, nil
+	}
+	return ix.SearchCollection(ctx, custID, loc, q)
+}
+
+// CollectionMenu counts the collection's names into m from the title
+// index when there is one and it is current; see kb.PublicationStore.
+func (s *Store) CollectionMenu(ctx context.Context, custID string, rt kb.ResourceType, m *alpha.Menu) (bool, error) {
+	ix := s.titleIndex()
+	if ix == nil {
+		return false, nil
+	}
+	return ix.CollectionMenu(ctx, custID, rt, m)
 }
 
 // indexedTitles answers a title search from the title index when there is

@@ -1,10 +1,7 @@
 package pubsearch
 
 import (
-	"bytes"
-	"cmp"
 	"context"
-	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
@@ -157,65 +154,13 @@ func (c *collection) view(loc *alpha.Locale) *localeView {
 			break
 		}
 	}
-	n := len(c.ids)
-	tops := alpha.TopEntries()
-	topIdx := make(map[string]uint8, len(tops))
-	for i, t := range tops {
-		topIdx[t] = uint8(i)
-	}
-	v := &localeView{top: make([]uint8, n), rank: make([]uint32, n)}
-	// Sort by the first 8 bytes of each collation key, then each run of
-	// titles that share them by their whole keys: only a run's keys are in
-	// memory at a time, not a key per title of the collection.
-	prefix := make([]uint64, n)
-	order := make([]uint32, n)
-	for i := range n {
-		name := c.name(i)
-		prefix[i] = keyPrefix(loc.Key(name))
-		v.top[i] = topIdx[loc.Top(name)]
-		order[i] = uint32(i)
-	}
-	slices.SortFunc(order, func(a, b uint32) int {
-		return cmp.Or(cmp.Compare(prefix[a], prefix[b]), cmp.Compare(a, b))
-	})
-	type keyed struct {
-		key []byte
-		i   uint32
-	}
-	var run []keyed
-	for lo := 0; lo < n; {
-		hi := lo + 1
-		for hi < n && prefix[order[hi]] == prefix[order[lo]] {
-			hi++
-		}
-		if hi-lo > 1 {
-			run = run[:0]
-			for _, i := range order[lo:hi] {
-				run = append(run, keyed{loc.Key(c.name(int(i))), i})
-			}
-			slices.SortFunc(run, func(a, b keyed) int {
-				return cmp.Or(bytes.Compare(a.key, b.key), cmp.Compare(a.i, b.i))
-			})
-			for k, r := range run {
-				order[lo+k] = r.i
-			}
-		}
-		lo = hi
-	}
-	for pos, i := range order {
-		v.rank[i] = uint32(pos)
+	o := loc.Order(len(c.ids), c.name, nil) // ties in title id order
+	v := &localeView{top: make([]uint8, len(o.Path)), rank: o.Rank}
+	for i, p := range o.Path {
+		v.top[i] = uint8(p.TopIndex())
 	}
 	c.locales[loc.Tag()] = v
 	return v
-}
-
-// keyPrefix returns the first 8 bytes of a collation key as a number
-// whose order is the keys' order (a shorter key padded with zeros): equal
-// prefixes leave the order to the whole keys.
-func keyPrefix(key []byte) uint64 {
-	var b [8]byte
-	copy(b[:], key)
-	return binary.BigEndian.Uint64(b[:])
 }
 
 // size is what the collection counts for in the cache's budget: its

@@ -3,6 +3,7 @@ package pubsearch
 import (
 	"cmp"
 	"context"
+	"maps"
 	"slices"
 	"strings"
 
@@ -69,26 +70,55 @@ func limit(n int) int {
 	return n
 }
 
-// biggest returns the indexes of the non-zero counts, biggest first, then
-// by tie, at most n.
-func biggest(counts []int, n int, tie func(a, b int) int) []int {
+// biggest returns the indexes in [0, n) of the non-zero counts, biggest
+// first, then by tie, at most max.
+func biggest(n int, count func(i int) int, max int, tie func(a, b int) int) []int {
 	var idx []int
-	for i, c := range counts {
-		if c > 0 {
+	for i := range n {
+		if count(i) > 0 {
 			idx = append(idx, i)
 		}
 	}
 	slices.SortFunc(idx, func(a, b int) int {
-		if c := cmp.Compare(counts[b], counts[a]); c != 0 {
+		if c := cmp.Compare(count(b), count(a)); c != 0 {
 			return c
 		}
 		return tie(a, b)
 	})
-	return idx[:min(n, len(idx))]
+	return idx[:min(max, len(idx))]
 }
 
-func (fc *facetCounter) result(ctx context.Context, st kb.PublicationStore, custID string) (*kb.PubFacets, error) {
+// counts returns the counts in the form a title index gives them.
+func (fc *facetCounter) counts() *kb.FacetCounts {
 	c := fc.c
+	out := &kb.FacetCounts{Subjects: map[kb.Subject]int{}, Types: map[kb.ResourceType]int{}, Packages: map[int64]int{}, Menus: map[string]int{}, PeerReviewed: fc.peer}
+	for j, n := range fc.subjects {
+		if n > 0 {
+			out.Subjects[c.subjects[j]] = n
+		}
+	}
+	for t, n := range fc.types {
+		if n > 0 {
+			out.Types[kb.ResourceType(t)] = n
+		}
+	}
+	for j, n := range fc.packages {
+		if n > 0 {
+			out.Packages[c.packages[j]] = n
+		}
+	}
+	tops := alpha.TopEntries()
+	for i, n := range fc.menus {
+		if n > 0 {
+			out.Menus[tops[i]] = n
+		}
+	}
+	return out
+}
+
+// facets turns the raw counts of q's facets into the answer's: each facet
+// its biggest counts, at most its limit, ties in a stable order.
+func facets(ctx context.Context, st kb.PublicationStore, custID string, q kb.PubQuery, counts *kb.FacetCounts) (*kb.PubFacets, error) {
 	f := &kb.PubFacets{
 		Subjects:      []kb.SubjectFacet{},
 		ResourceTypes: []kb.ResourceTypeFacet{},
@@ -99,62 +129,55 @@ func (fc *facetCounter) result(ctx context.Context, st kb.PublicationStore, cust
 	// A subject name may come in several schemes: the facet counts
 	// titles per name.
 	byName := map[string]int{}
-	var names []string
-	for j, n := range fc.subjects {
-		if n == 0 {
-			continue
+	for s, n := range counts.Subjects {
+		byName[s.Name] += n
+	}
+	names := slices.Sorted(maps.Keys(byName))
+	for _, i := range biggest(len(names), func(i int) int { return byName[names[i]] }, limit(q.SubjectFacetCount), cmp.Compare[int]) {
+		f.Subjects = append(f.Subjects, kb.SubjectFacet{ID: names[i], Name: names[i], ParentID: parentSubject(names[i]), Count: byName[names[i]]})
+	}
+	types := slices.Sorted(maps.Keys(counts.Types))
+	for _, i := range biggest(len(types), func(i int) int { return counts.Types[types[i]] }, limit(q.ResourceTypeFacetCount), cmp.Compare[int]) {
+		f.ResourceTypes = append(f.ResourceTypes, kb.ResourceTypeFacet{Type: types[i], Count: counts.Types[types[i]]})
+	}
+	if len(counts.Packages) > 0 {
+		// Names are read only for the packages that may enter: those
+		// counting at least as many titles as the last that enters (ties
+		// go by name).
+		max := limit(q.PackageFacetCount)
+		ids := slices.SortedFunc(maps.Keys(counts.Packages), func(a, b int64) int { return cmp.Compare(counts.Packages[b], counts.Packages[a]) })
+		if len(ids) > max {
+			last := counts.Packages[ids[max-1]]
+			ids = slices.DeleteFunc(ids, func(id int64) bool { return counts.Packages[id] < last })
 		}
-		name := c.subjects[j].Name
-		if _, ok := byName[name]; !ok {
-			names = append(names, name)
-		}
-		byName[name] += n
-	}
-	counts := make([]int, len(names))
-	for i, name := range names {
-		counts[i] = byName[name]
-	}
-	for _, i := range biggest(counts, limit(fc.q.SubjectFacetCount), func(a, b int) int { return strings.Compare(names[a], names[b]) }) {
-		f.Subjects = append(f.Subjects, kb.SubjectFacet{ID: names[i], Name: names[i], ParentID: parentSubject(names[i]), Count: counts[i]})
-	}
-	for _, t := range biggest(fc.types, limit(fc.q.ResourceTypeFacetCount), cmp.Compare[int]) {
-		f.ResourceTypes = append(f.ResourceTypes, kb.ResourceTypeFacet{Type: kb.ResourceType(t), Count: fc.types[t]})
-	}
-	if slices.ContainsFunc(fc.packages, func(n int) bool { return n > 0 }) {
-		names := map[int64]string{}
-		all, err := st.CollectionPackages(ctx, custID, kb.CollectionPackageQuery{})
+		names, err := st.PackageNames(ctx, custID, ids)
 		if err != nil {
 			return nil, err
 		}
-		for _, p := range all.Packages {
-			names[p.ID] = p.Name
-		}
-		for _, j := range biggest(fc.packages, limit(fc.q.PackageFacetCount), func(a, b int) int {
-			if r := strings.Compare(names[c.packages[a]], names[c.packages[b]]); r != 0 {
-				return r
-			}
-			return cmp.Compare(c.packages[a], c.packages[b])
+		for _, j := range biggest(len(ids), func(i int) int { return counts.Packages[ids[i]] }, max, func(a, b int) int {
+			return cmp.Or(strings.Compare(names[ids[a]], names[ids[b]]), cmp.Compare(ids[a], ids[b]))
 		}) {
-			id := c.packages[j]
-			f.Packages = append(f.Packages, kb.PackageFacet{ID: id, Name: names[id], Count: fc.packages[j]})
+			id := ids[j]
+			f.Packages = append(f.Packages, kb.PackageFacet{ID: id, Name: names[id], Count: counts.Packages[id]})
 		}
 	}
 	// The alpha menu facet keeps the menu's order: it reads as an A–Z bar.
-	n := fc.q.AlphaMenuFacetCount
+	tops := alpha.TopEntries()
+	n := q.AlphaMenuFacetCount
 	if n <= 0 {
-		n = len(fc.menus)
+		n = len(tops)
 	}
-	keep := make([]bool, len(fc.menus))
-	for _, i := range biggest(fc.menus, n, cmp.Compare[int]) {
+	keep := make([]bool, len(tops))
+	for _, i := range biggest(len(tops), func(i int) int { return counts.Menus[tops[i]] }, n, cmp.Compare[int]) {
 		keep[i] = true
 	}
-	for i, m := range alpha.TopEntries() {
+	for i, m := range tops {
 		if keep[i] {
-			f.AlphaMenus = append(f.AlphaMenus, kb.AlphaMenuFacet{Menu: m, Count: fc.menus[i]})
+			f.AlphaMenus = append(f.AlphaMenus, kb.AlphaMenuFacet{Menu: m, Count: counts.Menus[m]})
 		}
 	}
 	for _, v := range []bool{true, false} {
-		if n := fc.peer[boolIndex(v)]; n > 0 {
+		if n := counts.PeerReviewed[boolIndex(v)]; n > 0 {
 			f.PeerReviewed = append(f.PeerReviewed, kb.PeerReviewedFacet{PeerReviewed: v, Count: n})
 		}
 	}

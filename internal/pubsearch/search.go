@@ -14,11 +14,11 @@ package pubsearch
 import (
 	"cmp"
 	"context"
-	"slices"
 	"strings"
 
 	"github.com/kbserver/kbserver/internal/alpha"
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/search"
 )
 
 // hit is a title of the filtered result: its index in the collection and
@@ -32,6 +32,12 @@ type hit struct {
 // and places them in the AlphaMenus facet and filter.
 func (x *Index) Search(ctx context.Context, st kb.PublicationStore, custID string, loc *alpha.Locale, q kb.PubQuery) (kb.PubResult, error) {
 	res := kb.PubResult{Titles: []kb.Title{}}
+	if page, ok, err := st.SearchCollection(ctx, custID, loc, q); err != nil || ok {
+		if err != nil {
+			return res, err
+		}
+		return fromIndex(ctx, st, custID, q, page)
+	}
 	c, err := x.collection(ctx, st, custID)
 	if err != nil {
 		return res, err
@@ -69,7 +75,7 @@ func (x *Index) Search(ctx context.Context, st kb.PublicationStore, custID strin
 	}
 	res.Total = len(hits)
 	if fc != nil {
-		if res.Facets, err = fc.result(ctx, st, custID); err != nil {
+		if res.Facets, err = facets(ctx, st, custID, q, fc.counts()); err != nil {
 			return res, err
 		}
 	}
@@ -83,9 +89,30 @@ func (x *Index) Search(ctx context.Context, st kb.PublicationStore, custID strin
 	return res, nil
 }
 
+// fromIndex completes a search that a title index answered: the facets
+// from its counts and the page's titles from the store.
+func fromIndex(ctx context.Context, st kb.PublicationStore, custID string, q kb.PubQuery, page kb.CollectionPage) (kb.PubResult, error) {
+	res := kb.PubResult{Titles: []kb.Title{}, Total: page.Total}
+	var err error
+	if page.Counts != nil {
+		if res.Facets, err = facets(ctx, st, custID, q, page.Counts); err != nil {
+			return res, err
+		}
+	}
+	if len(page.IDs) > 0 {
+		if res.Titles, err = st.CollectionTitles(ctx, custID, page.IDs); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
 // Menu counts the customer's collection (of type rt unless
 // kb.ResourceAll) into m.
 func (x *Index) Menu(ctx context.Context, st kb.PublicationStore, custID string, rt kb.ResourceType, m *alpha.Menu) error {
+	if ok, err := st.CollectionMenu(ctx, custID, rt, m); ok || err != nil {
+		return err
+	}
 	c, err := x.collection(ctx, st, custID)
 	if err != nil {
 		return err
@@ -115,49 +142,10 @@ func pageOf(c *collection, view *localeView, hits []hit, page kb.Page, byName bo
 		}
 		return cmp.Compare(view.rank[a.i], view.rank[b.i])
 	}
-	partialSort(hits, end, cmpf)
+	search.PartialSort(hits, end, cmpf)
 	ids := make([]int64, 0, end-start)
 	for _, h := range hits[start:end] {
 		ids = append(ids, c.ids[h.i])
 	}
 	return ids
-}
-
-// partialSort leaves the k smallest elements of s, in order, at its
-// start: a full sort when k is a large part of s, else a quickselect of
-// the k smallest followed by a sort of those.
-func partialSort[T any](s []T, k int, cmpf func(a, b T) int) {
-	if k >= len(s)/4 {
-		slices.SortFunc(s, cmpf)
-		return
-	}
-	lo, hi := 0, len(s)-1
-	for lo < hi {
-		p := partition(s, lo, hi, cmpf)
-		switch {
-		case p == k:
-			lo = hi
-		case p < k:
-			lo = p + 1
-		default:
-			hi = p - 1
-		}
-	}
-	slices.SortFunc(s[:k], cmpf)
-}
-
-// partition is Lomuto's partition of s[lo..hi] around its middle element;
-// it returns the pivot's final index.
-func partition[T any](s []T, lo, hi int, cmpf func(a, b T) int) int {
-	mid := lo + (hi-lo)/2
-	s[mid], s[hi] = s[hi], s[mid]
-	i := lo
-	for j := lo; j < hi; j++ {
-		if cmpf(s[j], s[hi]) < 0 {
-			s[i], s[j] = s[j], s[i]
-			i++
-		}
-	}
-	s[i], s[hi] = s[hi], s[i]
-	return i
 }

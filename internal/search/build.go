@@ -114,7 +114,9 @@ type buildState struct {
 	batch    []titleAt
 	work     [3]chan []titleAt
 	wg       sync.WaitGroup
-	pubOrds  map[string][]uint32 // the publisher worker's
+	pubOrds  map[string][]uint32     // the publisher worker's
+	subjOrds map[kb.Subject][]uint32 // the subject worker's
+	peerOrds []uint32
 }
 
 // newBuildState starts the build of an index of the titles order names,
@@ -135,7 +137,7 @@ func newBuildState(order []int64, pkgOwner map[int64]string) *buildState {
 	}
 	slices.SortFunc(x.byID, func(p, q uint32) int { return cmp.Compare(x.ids[p], x.ids[q]) })
 	st := &buildState{x: x, filled: roaring.New(), pkgOrds: map[int64][]uint32{}, typeOrds: map[kb.ResourceType][]uint32{},
-		custOrds: map[string][]uint32{}, pubOrds: map[string][]uint32{}}
+		custOrds: map[string][]uint32{}, pubOrds: map[string][]uint32{}, subjOrds: map[kb.Subject][]uint32{}}
 	workers := [3]func([]titleAt){}
 	nameB := newFieldBuilder(n, false)
 	workers[0] = func(batch []titleAt) {
@@ -162,8 +164,11 @@ func newBuildState(order []int64, pkgOwner map[int64]string) *buildState {
 		var words []string
 		for _, ta := range batch {
 			words = words[:0]
-			for _, s := range ta.t.Subjects {
-				words = fieldTokens(s, words)
+			for k, s := range ta.t.Subjects {
+				words = fieldTokens(s.Name, words)
+				if l := st.subjOrds[s]; (len(l) == 0 || l[len(l)-1] != ta.o) && !slices.Contains(ta.t.Subjects[:k], s) {
+					st.subjOrds[s] = append(l, ta.o)
+				}
 			}
 			subjB.add(ta.o, words)
 		}
@@ -198,6 +203,9 @@ func (st *buildState) add(t Title) {
 		st.custOrds[t.CustomerID] = append(st.custOrds[t.CustomerID], o)
 	}
 	st.typeOrds[t.Type] = append(st.typeOrds[t.Type], o)
+	if t.PeerReviewed {
+		st.peerOrds = append(st.peerOrds, o)
+	}
 	for _, id := range t.Identifiers {
 		st.idents = append(st.idents, ident{id, o})
 	}
@@ -243,6 +251,7 @@ func (st *buildState) finish() *Index {
 	for p, l := range st.pkgOrds {
 		x.packages[p] = optimized(l)
 	}
+	x.peer = optimized(st.peerOrds)
 	slices.SortFunc(st.idents, func(p, q ident) int {
 		if c := strings.Compare(p.norm, q.norm); c != 0 {
 			return c
@@ -267,6 +276,34 @@ func (st *buildState) finish() *Index {
 	x.pubPosts = make([]*roaring.Bitmap, len(x.pubs))
 	for i, p := range x.pubs {
 		x.pubPosts[i] = optimized(st.pubOrds[p])
+	}
+	x.subjects = make([]kb.Subject, 0, len(st.subjOrds))
+	for s := range st.subjOrds {
+		x.subjects = append(x.subjects, s)
+	}
+	slices.SortFunc(x.subjects, func(a, b kb.Subject) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Type, b.Type))
+	})
+	x.subjPosts = make([]*roaring.Bitmap, len(x.subjects))
+	x.subjOff = make([]uint32, len(x.ids)+1)
+	for i, s := range x.subjects {
+		l := st.subjOrds[s]
+		x.subjPosts[i] = optimized(l)
+		for _, o := range l {
+			x.subjOff[o+1]++
+		}
+	}
+	for o := range x.ids {
+		x.subjOff[o+1] += x.subjOff[o]
+	}
+	x.subjOf = make([]uint32, x.subjOff[len(x.ids)])
+	next := slices.Clone(x.subjOff[:len(x.ids)])
+	for i := range x.subjects {
+		for it := x.subjPosts[i].Iterator(); it.HasNext(); {
+			o := it.Next()
+			x.subjOf[next[o]] = uint32(i)
+			next[o]++
+		}
 	}
 	return x
 }

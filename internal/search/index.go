@@ -24,6 +24,16 @@ type Index struct {
 	byType   map[kb.ResourceType]*roaring.Bitmap
 	packages map[int64]*roaring.Bitmap // package id → its titles
 	pkgOwner map[int64]string          // custom packages' owners
+	peer     *roaring.Bitmap           // peer-reviewed titles
+
+	// subjects are the distinct subjects (name and scheme), by name;
+	// subjPosts[i] holds the titles with subjects[i], and the subjects of
+	// ordinal o are subjOf[subjOff[o]:subjOff[o+1]] (a facet counts a
+	// result title by title).
+	subjects  []kb.Subject
+	subjPosts []*roaring.Bitmap
+	subjOff   []uint32
+	subjOf    []uint32
 
 	name, publisher, subject *field
 	// oddNames holds the folded names that are not their name tokens

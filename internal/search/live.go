@@ -12,6 +12,7 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2"
 
+	"github.com/kbserver/kbserver/internal/alpha"
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
@@ -43,6 +44,9 @@ type Live struct {
 
 	selMu sync.Mutex
 	sel   map[string]*selEntry // by customer id
+
+	viewMu sync.Mutex
+	views  map[string]*viewEntry // by locale tag
 }
 
 // built is an index and the version of the indexed data it holds.
@@ -52,13 +56,14 @@ type built struct {
 }
 
 // selEntry is a customer's selection state read at a customer version
-// while x was the current index, and the selected set derived from it in
-// x (nil until derived).
+// while x was the current index, and the selected set and collection
+// derived from it in x (nil until derived).
 type selEntry struct {
 	customer int64
 	sel      kb.SelectionState
 	x        *Index
 	all      *roaring.Bitmap
+	coll     *Collection
 }
 
 // maxSelected bounds the customers whose selection is kept; past it the
@@ -74,7 +79,7 @@ func NewLive(ctx context.Context, feed kb.TitleFeed, opts Options) *Live {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Live{feed: feed, opts: opts, ctx: ctx, sel: map[string]*selEntry{}}
+	return &Live{feed: feed, opts: opts, ctx: ctx, sel: map[string]*selEntry{}, views: map[string]*viewEntry{}}
 }
 
 // Build builds the index from the store now, unless the one it holds is
@@ -93,19 +98,38 @@ func (l *Live) Build(ctx context.Context, version int64) error {
 	l.selMu.Lock()
 	clear(l.sel)
 	l.selMu.Unlock()
+	l.viewMu.Lock()
+	clear(l.views)
+	l.viewMu.Unlock()
 	bld := NewBuilder()
 	v, err := l.feed.FeedTitles(ctx, bld.AddPackage, bld.Order, bld.AddTitle)
 	if err != nil {
 		return fmt.Errorf("build title index: %w", err)
 	}
 	x := bld.Build()
-	l.cur.Store(&built{x: x, version: v})
+	b := &built{x: x, version: v}
+	l.cur.Store(b)
 	// The build's garbage is several times the index: give it back to
 	// the system now rather than when the scavenger gets to it.
 	debug.FreeOSMemory()
 	l.opts.Logger.Info("title index built", "titles", x.Len(), "version", v, "seconds", time.Since(start).Seconds())
+	// Publication search's default locale, so that its first search
+	// finds the view ready.
+	if _, err := l.view(ctx, b, defaultLocale); err != nil {
+		return err
+	}
 	return nil
 }
+
+// defaultLocale is the locale whose view every build makes: publication
+// search's default (pfapi's requestLocale).
+var defaultLocale = func() *alpha.Locale {
+	loc, err := alpha.ParseLocale("en")
+	if err != nil {
+		panic(err)
+	}
+	return loc
+}()
 
 // Answered returns the number of searches the index has answered.
 func (l *Live) Answered() int64 { return l.answered.Load() }
@@ -211,35 +235,42 @@ func (l *Live) rebuild(version int64) {
 }
 
 // selected returns the customer's selected set in index b (in package
-// packageID only when not 0), derived from its selection state. The state
-// is read from the store again when the customer's version or the index
-// moved on (an import changes customers' title-level choices, retiring
-// and restoring them, without bumping their versions); the customer-wide
-// set is kept with it. An entry is kept only while b is the current
-// index, so that no entry holds an older one.
+// packageID only when not 0), derived from its selection state; the
+// customer-wide set is kept with the state.
 func (l *Live) selected(ctx context.Context, b *built, custID string, packageID, customerV int64) (*roaring.Bitmap, error) {
-	l.selMu.Lock()
-	e := l.sel[custID]
-	l.selMu.Unlock()
-	if e == nil || e.customer != customerV || e.x != b.x {
-		sel, err := l.feed.SelectionOf(ctx, custID)
-		if err != nil {
-			return nil, err
-		}
-		e = &selEntry{customer: customerV, sel: sel, x: b.x}
-		if packageID == 0 {
-			e.all = b.x.Selected(sel, 0)
-		}
-		l.keep(b, custID, e)
+	e, err := l.selection(ctx, b, custID, customerV)
+	if err != nil {
+		return nil, err
 	}
 	if packageID != 0 {
 		return b.x.Selected(e.sel, packageID), nil
 	}
 	if e.all == nil {
-		e = &selEntry{customer: e.customer, sel: e.sel, x: e.x, all: b.x.Selected(e.sel, 0)}
+		e = &selEntry{customer: e.customer, sel: e.sel, x: e.x, all: b.x.Selected(e.sel, 0), coll: e.coll}
 		l.keep(b, custID, e)
 	}
 	return e.all, nil
+}
+
+// selection returns the customer's entry for index b. The state is read
+// from the store again when the customer's version or the index moved on
+// (an import changes customers' title-level choices, retiring and
+// restoring them, without bumping their versions). An entry is kept only
+// while b is the current index, so that no entry holds an older one.
+func (l *Live) selection(ctx context.Context, b *built, custID string, customerV int64) (*selEntry, error) {
+	l.selMu.Lock()
+	e := l.sel[custID]
+	l.selMu.Unlock()
+	if e != nil && e.customer == customerV && e.x == b.x {
+		return e, nil
+	}
+	sel, err := l.feed.SelectionOf(ctx, custID)
+	if err != nil {
+		return nil, err
+	}
+	e = &selEntry{customer: customerV, sel: sel, x: b.x}
+	l.keep(b, custID, e)
+	return e, nil
 }
 
 // keep keeps the customer's entry if b is still the current index.

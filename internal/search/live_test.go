@@ -147,6 +147,12 @@ func (f *fakeFeed) FeedTitles(_ context.Context, pkg func(kb.IndexedPackage), or
 	return v, nil
 }
 
+func (f *fakeFeed) FeedNames(_ context.Context, fn func(int64, string)) error {
+	fn(1, "Alpha One")
+	fn(2, "Alpha Two")
+	return nil
+}
+
 func (f *fakeFeed) SelectionOf(context.Context, string) (kb.SelectionState, error) {
 	f.mu.Lock()
 	st, hold, reading := f.state, f.hold, f.reading

@@ -164,7 +164,7 @@ func (p *propertyKB) load(t *testing.T) {
 			return err
 		}
 		tt := byID[id]
-		tt.Name, tt.Publisher, tt.Subjects, tt.CustomerID = name, pub, []string{subj}, cust
+		tt.Name, tt.Publisher, tt.Subjects, tt.CustomerID = name, pub, []kb.Subject{{Name: subj}}, cust
 		if cust != "" {
 			p.custom = append(p.custom, tt)
 		}
@@ -215,8 +215,8 @@ func (p *propertyKB) randomQuery(r *rand.Rand) kb.TitleQuery {
 	case kb.FieldPublisher:
 		text = t.Publisher
 	case kb.FieldSubject:
-		text = strings.Join(t.Subjects, " ")
-		if r.IntN(2) == 0 { // a subject's words, without the JSON around them
+		text = t.Subjects[0].Name // the stored column, JSON and all
+		if r.IntN(2) == 0 {       // a subject's words, without the JSON around them
 			text = strings.Join(kb.Words(text), " ")
 		}
 	case kb.FieldISXN:

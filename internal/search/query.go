@@ -55,7 +55,7 @@ func (x *Index) Titles(custID string, q kb.TitleQuery, selected *roaring.Bitmap)
 	}
 	var ords []uint32
 	if e != nil && q.OrderBy != kb.OrderName && ranked(q) {
-		ords = x.topRanked(e, f, match, off+count)
+		ords = x.topRanked(e, f, match, off+count, nil)
 		ords = ords[min(off, len(ords)):]
 	} else {
 		ords = page(match, off, count)

@@ -20,10 +20,12 @@ const (
 	bm25B  = 0.75
 )
 
-// scored is a title ordinal and its relevance.
+// scored is a title ordinal, its relevance and its place in the order
+// that breaks ties (its ordinal, or its position in a View).
 type scored struct {
 	score float64
 	ord   uint32
+	tie   uint32
 }
 
 // better reports whether a ranks before b.
@@ -31,7 +33,7 @@ func better(a, b scored) bool {
 	if a.score != b.score {
 		return a.score > b.score
 	}
-	return a.ord < b.ord
+	return a.tie < b.tie
 }
 
 // worstFirst is a heap whose root is the worst-ranked title kept.
@@ -48,7 +50,9 @@ func (h *worstFirst) Pop() any {
 	return v
 }
 
-// topRanked returns the best k titles of match for e in f, best first.
+// topRanked returns the best k titles of match for e in f, best first,
+// ties in name order (ordinal order) when tie is nil, else in the order
+// of tie's positions (a View's rank).
 //
 // It reads the token lists only of the titles in which a query word may
 // occur more than once. Every other title holds each word once or not at
@@ -57,7 +61,13 @@ func (h *worstFirst) Pop() any {
 // once no title of the remaining lengths can beat the k-th best so far
 // (a shorter field scores higher), the rest are not looked at. The
 // answer is the same as scoring every match (TestTopRankedLikeScoringAll).
-func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int) []uint32 {
+func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int, tie []uint32) []uint32 {
+	at := func(o uint32, s float64) scored {
+		if tie == nil {
+			return scored{s, o, o}
+		}
+		return scored{s, o, tie[o]}
+	}
 	var words []*termSet
 	e.positive(&words)
 	idf := x.idf(words)
@@ -71,7 +81,7 @@ func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int) []uin
 	repeated.And(match)
 	for it := repeated.Iterator(); it.HasNext(); {
 		o := it.Next()
-		offer(scored{score(o), o})
+		offer(at(o, score(o)))
 	}
 	once := roaring.AndNot(match, repeated)
 	// Titles holding every word first: a title missing one scores at
@@ -120,10 +130,11 @@ func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int) []uin
 						}
 					}
 				}
-				if !offer(scored{s, o}) && s == bound && n < maxLenBucket {
+				if !offer(at(o, s)) && s == bound && n < maxLenBucket && tie == nil {
 					// The title holds every word and did not enter: the
 					// rest of this length score no more and come later
-					// in name order.
+					// in name order. (In another order, one of them may
+					// still come first: they are all looked at.)
 					return
 				}
 			}

@@ -70,11 +70,11 @@ func smallIndex() *Index {
 	b := NewBuilder()
 	b.AddPackage(Package{ID: 20, CustomerID: "c9"})
 	for _, t := range []Title{
-		{ID: 1, Name: "Alpha Beta Gamma", Publisher: "North Press", Type: kb.ResourceJournal, Subjects: []string{"Physics", "Space Science"},
+		{ID: 1, Name: "Alpha Beta Gamma", Publisher: "North Press", Type: kb.ResourceJournal, Subjects: []kb.Subject{{Name: "Physics"}, {Name: "Space Science"}},
 			Identifiers: []string{"1234-5679"}, Packages: []int64{10}},
-		{ID: 2, Name: "Alpha Delta", Publisher: "South Press", Type: kb.ResourceBook, Subjects: []string{"Space"},
+		{ID: 2, Name: "Alpha Delta", Publisher: "South Press", Type: kb.ResourceBook, Subjects: []kb.Subject{{Name: "Space"}},
 			Identifiers: []string{"9780306406157"}, Packages: []int64{10, 11}},
-		{ID: 3, Name: "Beta: Gamma & Delta", Publisher: "North Press", Type: kb.ResourceJournal, Subjects: []string{"Science Fiction"}, Packages: []int64{11}},
+		{ID: 3, Name: "Beta: Gamma & Delta", Publisher: "North Press", Type: kb.ResourceJournal, Subjects: []kb.Subject{{Name: "Science Fiction"}}, Packages: []int64{11}},
 		{ID: 4, Name: "Gamma", Publisher: "Northern Books", Type: kb.ResourceBook, Packages: []int64{11}},
 		{ID: 5, Name: "Zébra Gamma", Publisher: "Éditions du Sud", Type: kb.ResourceBook, Packages: []int64{10}},
 		{ID: 6, Name: "alpha delta", Publisher: "South Press", Type: kb.ResourceBook, CustomerID: "c9", Packages: []int64{20}},

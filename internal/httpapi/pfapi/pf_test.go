@@ -15,6 +15,7 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/search"
 	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
 )
@@ -161,8 +162,38 @@ func newPFFixture(t *testing.T) *pfFixture {
 	_, err = st.AddNote(ctx, "1001", kb.Note{PackageID: journals.PackageID, TitleID: f.ids["The Journal of Nursing"],
 		Name: "Access", Rank: 1, Text: "Walk-in users only", ShowOn: []string{"PublicationFinder"}})
 	must(err)
+	if indexed {
+		live := search.NewLive(t.Context(), st.(kb.IndexedStore), search.Options{Inline: true})
+		st.(kb.IndexedStore).UseTitleIndex(live)
+		t.Cleanup(func() {
+			if live.Answered() == 0 {
+				t.Error("the title index answered nothing")
+			}
+		})
+	}
 	f.srv = apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: st}))
 	return f
+}
+
+// indexed makes newPFFixture's store answer searches and menus from a
+// title index (built inline); TestPFIndexed sets it.
+var indexed bool
+
+// TestPFIndexed runs the publication search and alpha menu tests again
+// with a title index answering them, as kbserver serve does: the same
+// answers from the index's path as from the collection read from the
+// store.
+func TestPFIndexed(t *testing.T) {
+	indexed = true
+	defer func() { indexed = false }()
+	for name, test := range map[string]func(*testing.T){
+		"OnlyCollection": TestPublicationsOnlyCollection, "Search": TestPublicationsSearch,
+		"OrderAndPaging": TestPublicationsOrderAndPaging, "Facets": TestPublicationsFacets,
+		"Filters": TestPublicationsFilters, "AlphaMenu": TestAlphaMenu, "FollowChanges": TestPublicationsFollowChanges,
+		"Record": TestPublicationRecord,
+	} {
+		t.Run(name, test)
+	}
 }
 
 // noRedirect sends the tests' requests without following redirects, so

@@ -1,4 +1,4 @@
-package pubsearch
+package search
 
 import (
 	"cmp"
@@ -24,7 +24,7 @@ func TestPartialSort(t *testing.T) {
 				}
 				want := slices.Clone(s)
 				slices.Sort(want)
-				partialSort(s, k, cmp.Compare[int])
+				PartialSort(s, k, cmp.Compare[int])
 				if !slices.Equal(s[:k], want[:k]) {
 					t.Fatalf("n=%d k=%d spread=%d: first k %v, want %v", n, k, spread, s[:k], want[:k])
 				}

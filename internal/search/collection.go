@@ -1,0 +1,98 @@
+package search
+
+import (
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// Collection is a customer's collection in one index: the titles of
+// which it has a resource selected and not hidden, all of them and per
+// package of the collection. Its bitmaps are read only; those of whole
+// packages are the index's own.
+type Collection struct {
+	all  *roaring.Bitmap
+	pkgs map[int64]*roaring.Bitmap
+}
+
+// Len returns the number of titles in the collection.
+func (c *Collection) Len() int { return int(c.all.GetCardinality()) }
+
+// Collection derives the collection of a customer with selection state
+// sel, as the stores' SQLCollection lists it: the resources of its
+// selected packages that are not hidden, less their title-level
+// deselections and hidden resources, and the resources it selected one
+// by one in other packages that are not hidden. A choice whose resource
+// is not in the index counts for nothing. The cost is a bitmap operation
+// per package of the collection.
+func (x *Index) Collection(sel kb.SelectionState) *Collection {
+	hidden := make(map[int64]bool, len(sel.HiddenPackages))
+	for _, p := range sel.HiddenPackages {
+		hidden[p] = true
+	}
+	whole := make(map[int64]bool, len(sel.Packages))
+	for _, p := range sel.Packages {
+		if !hidden[p] && x.packages[p] != nil {
+			whole[p] = true
+		}
+	}
+	// ordinal returns the ordinal of a resource's title, ok only when
+	// its package is in the collection's reach and holds it.
+	ordinal := func(k kb.ResourceKey) (uint32, bool) {
+		p := x.packages[k.PackageID]
+		if p == nil || hidden[k.PackageID] {
+			return 0, false
+		}
+		o, ok := x.Ordinal(k.TitleID)
+		return o, ok && p.Contains(o)
+	}
+	except := map[int64]*roaring.Bitmap{} // by package selected whole: deselected or hidden
+	chosen := map[int64]*roaring.Bitmap{} // by other package: selected one by one
+	addTo := func(m map[int64]*roaring.Bitmap, p int64, o uint32) {
+		bm := m[p]
+		if bm == nil {
+			bm = roaring.New()
+			m[p] = bm
+		}
+		bm.Add(o)
+	}
+	for _, c := range sel.Titles {
+		k := kb.ResourceKey{PackageID: c.PackageID, TitleID: c.TitleID}
+		o, ok := ordinal(k)
+		switch {
+		case !ok:
+		case whole[c.PackageID] && !c.Selected:
+			addTo(except, c.PackageID, o)
+		case !whole[c.PackageID] && c.Selected:
+			addTo(chosen, c.PackageID, o)
+		}
+	}
+	for _, k := range sel.HiddenTitles {
+		if o, ok := ordinal(k); ok && whole[k.PackageID] {
+			addTo(except, k.PackageID, o)
+		} else if ok && chosen[k.PackageID] != nil {
+			chosen[k.PackageID].Remove(o)
+		}
+	}
+	c := &Collection{pkgs: make(map[int64]*roaring.Bitmap, len(whole)+len(chosen))}
+	for p := range whole {
+		bm := x.packages[p]
+		if e := except[p]; e != nil {
+			bm = roaring.AndNot(bm, e)
+		}
+		if !bm.IsEmpty() {
+			c.pkgs[p] = bm
+		}
+	}
+	for p, bm := range chosen {
+		if !bm.IsEmpty() {
+			c.pkgs[p] = bm
+		}
+	}
+	parts := make([]*roaring.Bitmap, 0, len(c.pkgs))
+	for _, bm := range c.pkgs {
+		parts = append(parts, bm)
+	}
+	c.all = roaring.FastOr(parts...)
+	return c
+}

@@ -1,0 +1,115 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/kbserver/kbserver/internal/alpha"
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// maxViews bounds the locales whose view an index keeps (8 bytes a title
+// each, and bitmaps holding each title twice).
+const maxViews = 4
+
+// viewEntry is a locale's view of one index: nil until built.
+type viewEntry struct {
+	x    *Index
+	view *View
+}
+
+// SearchCollection answers a publication search from the index when it
+// is current and has a view of loc; see kb.TitleIndex. A missing view is
+// built in the background (inline with Options.Inline), while the caller
+// searches otherwise.
+func (l *Live) SearchCollection(ctx context.Context, custID string, loc *alpha.Locale, q kb.PubQuery) (kb.CollectionPage, bool, error) {
+	b, c, v, err := l.collectionAndView(ctx, custID, loc)
+	if b == nil || err != nil {
+		return kb.CollectionPage{}, false, err
+	}
+	page, err := b.x.SearchCollection(custID, c, v, q)
+	if err != nil {
+		return kb.CollectionPage{}, false, err
+	}
+	l.answered.Add(1)
+	return page, true, nil
+}
+
+// CollectionMenu counts the customer's collection into m from the index
+// when it is current and has a view of m's locale; see kb.TitleIndex.
+func (l *Live) CollectionMenu(ctx context.Context, custID string, rt kb.ResourceType, m *alpha.Menu) (bool, error) {
+	b, c, v, err := l.collectionAndView(ctx, custID, m.Locale())
+	if b == nil || err != nil {
+		return false, err
+	}
+	b.x.CountMenu(c, v, rt, m)
+	l.answered.Add(1)
+	return true, nil
+}
+
+// collectionAndView returns the current index, the customer's collection
+// in it and its view of loc; b is nil when the index cannot answer.
+func (l *Live) collectionAndView(ctx context.Context, custID string, loc *alpha.Locale) (b *built, c *Collection, v *View, err error) {
+	b, customerV, err := l.current(ctx, custID)
+	if b == nil || err != nil {
+		return nil, nil, nil, err
+	}
+	if v, err = l.view(ctx, b, loc); v == nil || err != nil {
+		return nil, nil, nil, err
+	}
+	e, err := l.selection(ctx, b, custID, customerV)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if e.coll == nil {
+		e = &selEntry{customer: e.customer, sel: e.sel, x: e.x, all: e.all, coll: b.x.Collection(e.sel)}
+		l.keep(b, custID, e)
+	}
+	return b, e.coll, v, nil
+}
+
+// view returns b's view of loc, or nil after starting its build (or,
+// with Options.Inline, builds it now).
+func (l *Live) view(ctx context.Context, b *built, loc *alpha.Locale) (*View, error) {
+	tag := loc.Tag()
+	l.viewMu.Lock()
+	e := l.views[tag]
+	if e != nil && e.x == b.x {
+		v := e.view // nil while it builds
+		l.viewMu.Unlock()
+		return v, nil
+	}
+	for t, old := range l.views {
+		if old.x != b.x || len(l.views) >= maxViews {
+			delete(l.views, t) // of an older index, or one to make room
+		}
+	}
+	e = &viewEntry{x: b.x}
+	l.views[tag] = e
+	l.viewMu.Unlock()
+	build := func(ctx context.Context) (*View, error) {
+		start := time.Now()
+		v, err := b.x.NewView(ctx, loc, l.feed.FeedNames)
+		l.viewMu.Lock()
+		defer l.viewMu.Unlock()
+		if err != nil {
+			if l.views[tag] == e {
+				delete(l.views, tag) // the next search tries again
+			}
+			return nil, err
+		}
+		e.view = v
+		l.opts.Logger.Info("title index view built", "locale", tag, "titles", b.x.Len(), "seconds", time.Since(start).Seconds())
+		return v, nil
+	}
+	if l.opts.Inline {
+		return build(ctx)
+	}
+	go func() {
+		if _, err := build(l.ctx); err != nil && !errors.Is(err, context.Canceled) {
+			l.opts.Logger.Error("title index view build failed; the collection answers publication searches", "locale", tag, "err", err)
+		}
+	}()
+	return nil, nil
+}

@@ -1,0 +1,71 @@
+package search
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/kbserver/kbserver/internal/alpha"
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// TestViewPage checks a view's pages of random sets, small ones sorted
+// whole and large ones found through the blocks (made small here), against
+// sorting the set's names by collation key, equal keys by title id.
+func TestViewPage(t *testing.T) {
+	defer func(b int) { viewBlock = b }(viewBlock)
+	viewBlock = 16
+	r := rand.New(rand.NewPCG(1, 7))
+	stems := []string{"The Journal of ", "Journal of ", "Annals of ", "Revue d'", "", "10 ", "Éthique ", "journal of "}
+	tails := []string{"Nursing", "nursing", "Nürsing", "Physics", "", "a", "Z", "Économie"}
+	var titles []Title
+	names := map[int64]string{}
+	for i := range 900 {
+		id := int64(1 + r.IntN(5000))
+		if names[id] != "" {
+			continue
+		}
+		name := stems[r.IntN(len(stems))] + tails[r.IntN(len(tails))] + fmt.Sprint(" ", r.IntN(30))
+		names[id] = name
+		titles = append(titles, Title{ID: id, Name: name, Type: kb.ResourceJournal, Packages: []int64{int64(1 + i%3)}})
+	}
+	x := buildIndex(titles, nil)
+	loc, err := alpha.ParseLocale("fr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := x.NewView(context.Background(), loc, func(_ context.Context, fn func(int64, string)) error {
+		for id, name := range names {
+			fn(id, name)
+		}
+		fn(999_999, "not in the index")
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 300 {
+		set := roaring.New()
+		for o := range uint32(x.Len()) {
+			if r.IntN(100) < []int{2, 30, 90}[r.IntN(3)] {
+				set.Add(o)
+			}
+		}
+		want := set.ToArray()
+		slices.SortFunc(want, func(a, b uint32) int {
+			return cmp.Or(bytes.Compare(loc.Key(names[x.ID(a)]), loc.Key(names[x.ID(b)])), cmp.Compare(x.ID(a), x.ID(b)))
+		})
+		off, count := r.IntN(len(want)+3), 1+r.IntN(50)
+		got := v.page(set, off, count)
+		w := want[min(off, len(want)):min(off+count, len(want))]
+		if !slices.Equal(got, w) && len(got)+len(w) > 0 {
+			t.Fatalf("page(%d of %d, off %d, count %d) = %v, want %v", len(want), x.Len(), off, count, got, w)
+		}
+	}
+}
