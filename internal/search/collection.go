@@ -1,6 +1,8 @@
 package search
 
 import (
+	"sync"
+
 	"github.com/RoaringBitmap/roaring/v2"
 
 	"github.com/kbserver/kbserver/internal/kb"
@@ -13,7 +15,17 @@ import (
 type Collection struct {
 	all  *roaring.Bitmap
 	pkgs map[int64]*roaring.Bitmap
+	// resources is the number of (title, package) pairs in pkgs.
+	resources uint64
+	// browse keeps the facet counts of the whole collection (a search
+	// without words or filters, an A-Z page's first view) by locale and
+	// subject scheme: they cost a pass over every title.
+	browse sync.Map // browseKey → *kb.FacetCounts
 }
+
+// browseKey names the facet counts of the whole collection under a
+// locale and a subject scheme.
+type browseKey struct{ locale, schema string }
 
 // Len returns the number of titles in the collection.
 func (c *Collection) Len() int { return int(c.all.GetCardinality()) }
@@ -92,6 +104,7 @@ func (x *Index) Collection(sel kb.SelectionState) *Collection {
 	parts := make([]*roaring.Bitmap, 0, len(c.pkgs))
 	for _, bm := range c.pkgs {
 		parts = append(parts, bm)
+		c.resources += bm.GetCardinality()
 	}
 	c.all = roaring.FastOr(parts...)
 	return c

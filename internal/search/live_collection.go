@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"runtime/debug"
 	"time"
 
 	"github.com/kbserver/kbserver/internal/alpha"
@@ -92,14 +93,18 @@ func (l *Live) view(ctx context.Context, b *built, loc *alpha.Locale) (*View, er
 		start := time.Now()
 		v, err := b.x.NewView(ctx, loc, l.feed.FeedNames)
 		l.viewMu.Lock()
-		defer l.viewMu.Unlock()
 		if err != nil {
 			if l.views[tag] == e {
 				delete(l.views, tag) // the next search tries again
 			}
+			l.viewMu.Unlock()
 			return nil, err
 		}
 		e.view = v
+		l.viewMu.Unlock()
+		// The names read for the build are garbage now: give the
+		// memory back rather than wait for the scavenger.
+		debug.FreeOSMemory()
 		l.opts.Logger.Info("title index view built", "locale", tag, "titles", b.x.Len(), "seconds", time.Since(start).Seconds())
 		return v, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kbserver/kbserver/internal/alpha"
 	"github.com/kbserver/kbserver/internal/gen"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/testdb"
@@ -204,4 +205,51 @@ func TestLiveSelectionAcrossRebuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("after the slow search kept what it read")
+}
+
+// TestLiveViewBuildsInBackground checks that a publication search in a
+// locale without a view declines (the caller searches otherwise) while
+// the view builds in the background, then is answered from the index; and
+// that the default locale's view comes with the build.
+func TestLiveViewBuildsInBackground(t *testing.T) {
+	ctx := context.Background()
+	f := &fakeFeed{titlesV: 1, state: kb.SelectionState{Packages: []int64{1}}}
+	l := NewLive(ctx, f, Options{})
+	if err := l.Build(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	fr, err := alpha.ParseLocale("fr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := kb.PubQuery{Search: "alpha", Page: kb.Page{Count: 10, Number: 1}}
+	answered := func(loc *alpha.Locale) bool {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			page, ok, err := l.SearchCollection(ctx, "c", loc, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok {
+				if page.Total != 2 || fmt.Sprint(page.IDs) != "[1 2]" {
+					t.Errorf("%s: %+v, want titles 1 and 2", loc.Tag(), page)
+				}
+				return true
+			}
+			if time.Now().After(deadline) {
+				return false
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	if _, ok, _ := l.SearchCollection(ctx, "c", fr, q); ok {
+		t.Error("a locale without a view answered at once")
+	}
+	if !answered(fr) {
+		t.Fatal("the French view was never built")
+	}
+	if !answered(defaultLocale) {
+		t.Fatal("the default view was never built")
+	}
 }

@@ -41,7 +41,7 @@ func (x *Index) SearchCollection(custID string, c *Collection, v *View, q kb.Pub
 	}
 	res.Total = int(match.GetCardinality())
 	if q.Facets {
-		res.Counts = x.facetCounts(c, v, q, match)
+		res.Counts = x.facetCounts(c, v, q, match, !words && !filtered(q))
 	}
 	off, end := q.Page.Offset(), min(q.Page.Offset()+q.Page.Count, res.Total)
 	if off >= end {
@@ -58,6 +58,12 @@ func (x *Index) SearchCollection(custID string, c *Collection, v *View, q kb.Pub
 		res.IDs[i] = x.ids[o]
 	}
 	return res, nil
+}
+
+// filtered reports whether q has a filter.
+func filtered(q kb.PubQuery) bool {
+	return q.ResourceType != kb.ResourceAll || len(q.ResourceTypes) > 0 || q.PeerReviewed != nil ||
+		q.AlphaMenu != "" || len(q.PackageIDs) > 0 || len(q.Subjects) > 0
 }
 
 // pubFilters returns the titles of the collection that pass q's filters;
@@ -124,9 +130,18 @@ func (x *Index) pubFilters(c *Collection, v *View, q kb.PubQuery) *roaring.Bitma
 	return u
 }
 
-// facetCounts counts the facets of the result match: each a bitmap
-// cardinality.
-func (x *Index) facetCounts(c *Collection, v *View, q kb.PubQuery, match *roaring.Bitmap) *kb.FacetCounts {
+// facetCounts counts the facets of the result match. When whole, match
+// is the whole collection, whose counts are kept with it.
+func (x *Index) facetCounts(c *Collection, v *View, q kb.PubQuery, match *roaring.Bitmap, whole bool) *kb.FacetCounts {
+	if whole {
+		key := browseKey{v.locale, q.SubjectSchema}
+		if fc, ok := c.browse.Load(key); ok {
+			return fc.(*kb.FacetCounts)
+		}
+		fc := x.facetCounts(c, v, q, match, false)
+		c.browse.Store(key, fc)
+		return fc
+	}
 	fc := &kb.FacetCounts{Subjects: map[kb.Subject]int{}, Types: map[kb.ResourceType]int{}, Packages: map[int64]int{}, Menus: map[string]int{}}
 	if match.IsEmpty() {
 		return fc
@@ -165,15 +180,61 @@ func (x *Index) facetCounts(c *Collection, v *View, q kb.PubQuery, match *roarin
 			fc.Types[t] = int(n)
 		}
 	}
-	for p, b := range c.pkgs {
-		if n := match.AndCardinality(b); n > 0 {
-			fc.Packages[p] = int(n)
-		}
-	}
+	x.packageCounts(c, match, fc.Packages)
 	peer := int(match.AndCardinality(x.peer))
 	fc.PeerReviewed = [2]int{int(match.GetCardinality()) - peer, peer}
 	return fc
 }
+
+// packageCounts counts the titles of match in each package of the
+// collection into counts. Intersecting match with each package reads
+// match's arrays once per package; laying match out as a plain bit set
+// and looking each package's titles up in it costs the collection's
+// size. The first is taken only for a result so small that the result
+// times the number of packages is below the collection's size by
+// denseFactor: at 1M titles, with 989 packages holding 474,784 titles,
+// the bit set took 1.0-1.9 ms for results of 1,806 to 63,193 titles, the
+// intersections 2.5-6.4 ms.
+func (x *Index) packageCounts(c *Collection, match *roaring.Bitmap, counts map[int64]int) {
+	if match.GetCardinality()*uint64(len(c.pkgs))*denseFactor < c.resources {
+		for p, b := range c.pkgs {
+			if n := match.AndCardinality(b); n > 0 {
+				counts[p] = int(n)
+			}
+		}
+		return
+	}
+	bits := make([]uint64, (x.Len()+63)/64)
+	buf := make([]uint32, 256)
+	for it := match.ManyIterator(); ; {
+		n := it.NextMany(buf)
+		if n == 0 {
+			break
+		}
+		for _, o := range buf[:n] {
+			bits[o>>6] |= 1 << (o & 63)
+		}
+	}
+	for p, b := range c.pkgs {
+		count := 0
+		for it := b.ManyIterator(); ; {
+			n := it.NextMany(buf)
+			if n == 0 {
+				break
+			}
+			for _, o := range buf[:n] {
+				count += int(bits[o>>6] >> (o & 63) & 1)
+			}
+		}
+		if count > 0 {
+			counts[p] = count
+		}
+	}
+}
+
+// denseFactor weighs intersections' cost against a bit set's in
+// packageCounts (a variable for tests).
+var denseFactor uint64 = 16
 
 // CountMenu counts the names of the collection's titles (of type rt
 // unless kb.ResourceAll) into m, whose locale is v's.

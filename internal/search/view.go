@@ -18,8 +18,9 @@ var viewBlock = 4096
 // (the publication search's name order) and their places in its alpha
 // menus: 8 bytes a title, and bitmaps that hold each title once more.
 type View struct {
-	rank []uint32     // by ordinal: position in collation order
-	path []alpha.Path // by ordinal: place in the alpha menus
+	locale string       // the locale's tag
+	rank   []uint32     // by ordinal: position in collation order
+	path   []alpha.Path // by ordinal: place in the alpha menus
 	// tops[i] holds the titles under alpha.TopEntries()[i].
 	tops []*roaring.Bitmap
 	// blocks[b] holds the titles at positions [b*block, (b+1)*block):
@@ -69,7 +70,7 @@ func (x *Index) NewView(ctx context.Context, loc *alpha.Locale, names func(ctx c
 	}
 	ord := loc.Order(n, name, func(a, b uint32) int { return cmp.Compare(x.ids[a], x.ids[b]) })
 	all, end, at = "", nil, nil
-	v := &View{rank: ord.Rank, path: ord.Path, tops: make([]*roaring.Bitmap, len(alpha.TopEntries())), block: viewBlock}
+	v := &View{locale: loc.Tag(), rank: ord.Rank, path: ord.Path, tops: make([]*roaring.Bitmap, len(alpha.TopEntries())), block: viewBlock}
 	tops := make([][]uint32, len(v.tops))
 	perm := make([]uint32, n)
 	for o := range n {

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -66,6 +67,67 @@ func TestViewPage(t *testing.T) {
 		w := want[min(off, len(want)):min(off+count, len(want))]
 		if !slices.Equal(got, w) && len(got)+len(w) > 0 {
 			t.Fatalf("page(%d of %d, off %d, count %d) = %v, want %v", len(want), x.Len(), off, count, got, w)
+		}
+	}
+}
+
+// TestPackageCounts checks the package facet's counts of random results
+// in a random collection, counted through the bit set (as large results
+// are) and by intersections (small ones), against counting title by title.
+func TestPackageCounts(t *testing.T) {
+	defer func(d uint64) { denseFactor = d }(denseFactor)
+	r := rand.New(rand.NewPCG(2, 9))
+	var titles []Title
+	for id := int64(1); id <= 3000; id++ {
+		t := Title{ID: id, Name: fmt.Sprint("T ", id), Type: kb.ResourceBook}
+		for range 1 + r.IntN(3) {
+			t.Packages = append(t.Packages, int64(1+r.IntN(40)))
+		}
+		titles = append(titles, t)
+	}
+	x := buildIndex(titles, nil)
+	for round := range 50 {
+		var sel kb.SelectionState
+		for p := int64(1); p <= 40; p++ {
+			switch r.IntN(4) {
+			case 0:
+				sel.Packages = append(sel.Packages, p)
+			case 1:
+				sel.HiddenPackages = append(sel.HiddenPackages, p)
+			}
+		}
+		for range 300 {
+			tt := titles[r.IntN(len(titles))]
+			k := kb.ResourceKey{PackageID: tt.Packages[0], TitleID: tt.ID}
+			if r.IntN(3) == 0 {
+				sel.HiddenTitles = append(sel.HiddenTitles, k)
+			} else {
+				sel.Titles = append(sel.Titles, kb.TitleChoice{PackageID: k.PackageID, TitleID: k.TitleID, Selected: r.IntN(2) == 0})
+			}
+		}
+		c := x.Collection(sel)
+		match := roaring.New()
+		for o := range uint32(x.Len()) {
+			if r.IntN(3) == 0 {
+				match.Add(o)
+			}
+		}
+		match.And(c.all)
+		want := map[int64]int{}
+		for p, b := range c.pkgs {
+			for it := b.Iterator(); it.HasNext(); {
+				if match.Contains(it.Next()) {
+					want[p]++
+				}
+			}
+		}
+		for _, d := range []uint64{0, 1 << 30} {
+			denseFactor = d
+			got := map[int64]int{}
+			x.packageCounts(c, match, got)
+			if !maps.Equal(got, want) {
+				t.Fatalf("round %d, denseFactor %d: %v, want %v", round, d, got, want)
+			}
 		}
 	}
 }
