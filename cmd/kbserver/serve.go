@@ -42,6 +42,7 @@ type serveOptions struct {
 	answerMB     int // the holdings service's answer cache, MiB; 0: off
 	stale        bool
 	searchIndex  bool // answer title searches from internal/search
+	indexFile    string // where the index is kept between runs; "auto": beside a SQLite file
 	tlsCert      string
 	tlsKey       string
 	insecureHTTP bool
@@ -125,23 +126,29 @@ packages selected and an EZProxy proxy, and every start prints a new API key
 for it and a curl command to try. Keys are stored hashed, so an earlier key
 cannot be shown again.
 
-Publication search keeps the collections it searches in memory, about 100
-bytes a title, rebuilt after any change of the customer's holdings or any
-import; --pf-cache-titles bounds the titles kept in all (least recently
-used collections go first). The first search after a change waits for
-the rebuild (seconds for half a million titles). With --pf-stale it is
-answered from the previous collection instead: its records are checked
-against the current holdings, so a title that left the collection is
-never shown, but counts, facets and alpha menus lag the change until the
-rebuild ends.
-
-The holdings service answers title searches from an in-memory index of
-the knowledge base (docs/search-engine.md), 110-170 bytes a title,
-built in the background at start and rebuilt when a search finds it older
-than the store (after an import or a change of a custom title); until it is
-ready, and with --search-index=false, the
-store's own SQL indexes answer, with the same totals and pages (relevance
-order may differ, see the README).
+The holdings service's title searches and publication search (its
+facets and alpha menus too) are answered from an in-memory index of the
+knowledge base (docs/search-engine.md), 110-170 bytes a title and 8 more
+per language that publication search orders names in (English is built
+with the index, others at their first search). It is built in the
+background at start and rebuilt when a search finds it older than the
+store (after an import or a change of a custom title); a customer's
+selection changes need no rebuild. Each build from the store is written
+to --search-index-file (by default beside a SQLite file, as
+FILE.search-index), which the next start reads instead of building when
+the store has not changed since. Until it is ready, and with
+--search-index=false, title searches are answered by the store's own SQL
+indexes, with the same totals and pages (relevance order may differ, see
+the README), and publication searches from collections read from the
+store: those are kept in memory, about 100 bytes a title, rebuilt after
+any change of the customer's holdings or any import; --pf-cache-titles
+bounds the titles kept in all (least recently used collections go
+first). The first such search after a change waits for the rebuild
+(seconds for half a million titles). With --pf-stale it is answered from
+the previous collection instead: its records are checked against the
+current holdings, so a title that left the collection is never shown,
+but counts, facets and alpha menus lag the change until the rebuild
+ends.
 
 The holdings service keeps the answers of single titles, resources,
 vendors and packages it has built, up to --answer-cache-mb MiB (least
@@ -170,7 +177,8 @@ in any Go program.`,
 			fs.IntVar(&o.demoTitles, "demo-titles", 100_000, "`number` of titles of a generated demo knowledge base")
 			fs.IntVar(&o.cacheTitles, "pf-cache-titles", pubsearch.DefaultMaxTitles, "`number` of titles of the collections publication search keeps in memory, in all")
 			fs.IntVar(&o.answerMB, "answer-cache-mb", int(httpapi.DefaultAnswerCacheBytes>>20), "`MiB` of finished answers (a title, resource, vendor or package) the holdings service keeps in memory, valid while the store's version is current; 0 keeps none")
-			fs.BoolVar(&o.searchIndex, "search-index", true, "answer the holdings service's title searches from an in-memory index of the knowledge base, built at start and rebuilt in the background after an import or a custom title change (the store's SQL answers until it is ready); false: always the store's SQL")
+			fs.StringVar(&o.indexFile, "search-index-file", "auto", "`file` the search index is kept in between runs (read at start when it is at the store's version, written after each build); auto: the SQLite file's name with .search-index added, none with PostgreSQL; \"\": none")
+			fs.BoolVar(&o.searchIndex, "search-index", true, "answer title searches and publication searches from an in-memory index of the knowledge base, built at start and rebuilt in the background after an import or a custom title change (the store answers until it is ready); false: always the store")
 			fs.BoolVar(&o.stale, "pf-stale", false, "answer publication searches from the previous collection while a changed one rebuilds (counts and facets lag the change)")
 			fs.StringVar(&o.tlsCert, "tls-cert", "", "serve HTTPS with the certificate chain in this PEM `file` (with --tls-key)")
 			fs.StringVar(&o.tlsKey, "tls-key", "", "the private key of --tls-cert, a PEM `file`")
@@ -301,7 +309,14 @@ func (c *cli) serve(o serveOptions) error {
 	}
 
 	if o.searchIndex {
-		idx := search.NewLive(c.ctx, st, search.Options{Logger: logger})
+		file := o.indexFile
+		if file == "auto" {
+			file = ""
+			if !store.IsPostgres(c.db) {
+				file = c.db + ".search-index"
+			}
+		}
+		idx := search.NewLive(c.ctx, st, search.Options{Logger: logger, File: file})
 		st.UseTitleIndex(idx)
 		idx.Start()
 	}

@@ -25,6 +25,12 @@ type Options struct {
 	Inline bool
 	// Logger receives a line for every build; nil discards them.
 	Logger *slog.Logger
+	// File is where the index is kept between runs ("": nowhere). The
+	// first build reads it when it holds the store's current version of
+	// the indexed data, instead of building from the store; every build
+	// from the store writes it again (with the default locale's view)
+	// once that view is built.
+	File string
 }
 
 // Live is a title index kept in step with a store: it answers a search
@@ -36,11 +42,12 @@ type Live struct {
 	opts Options
 	ctx  context.Context // ends the background builds
 
-	cur      atomic.Pointer[built]
-	buildMu  sync.Mutex // one build at a time
-	building atomic.Bool
-	failedAt atomic.Int64 // unix nanoseconds of the last failed build
-	answered atomic.Int64 // searches answered from the index
+	cur       atomic.Pointer[built]
+	buildMu   sync.Mutex // one build at a time
+	building  atomic.Bool
+	failedAt  atomic.Int64 // unix nanoseconds of the last failed build
+	triedFile bool         // the first build looked for Options.File (buildMu)
+	answered  atomic.Int64 // searches answered from the index
 
 	selMu sync.Mutex
 	sel   map[string]*selEntry // by customer id
@@ -91,6 +98,12 @@ func (l *Live) Build(ctx context.Context, version int64) error {
 		return nil
 	}
 	start := time.Now()
+	if l.opts.File != "" && !l.triedFile {
+		l.triedFile = true
+		if ok, err := l.load(ctx, start); ok || err != nil {
+			return err
+		}
+	}
 	// A stale index answers nothing: let it go before the build, with
 	// the selected sets derived in it, so that the two are never held
 	// at once.
@@ -112,7 +125,7 @@ func (l *Live) Build(ctx context.Context, version int64) error {
 	// The build's garbage is several times the index: give it back to
 	// the system now rather than when the scavenger gets to it.
 	debug.FreeOSMemory()
-	l.opts.Logger.Info("title index built", "titles", x.Len(), "version", v, "seconds", time.Since(start).Seconds())
+	l.opts.Logger.Info("title index built", "source", "store", "titles", x.Len(), "version", v, "seconds", time.Since(start).Seconds())
 	// Publication search's default locale, so that its first search
 	// finds the view ready.
 	if _, err := l.view(ctx, b, defaultLocale); err != nil {

@@ -105,7 +105,10 @@ func (l *Live) view(ctx context.Context, b *built, loc *alpha.Locale) (*View, er
 		// The names read for the build are garbage now: give the
 		// memory back rather than wait for the scavenger.
 		debug.FreeOSMemory()
-		l.opts.Logger.Info("title index view built", "locale", tag, "titles", b.x.Len(), "seconds", time.Since(start).Seconds())
+		l.opts.Logger.Info("title index view built", "source", "store", "locale", tag, "titles", b.x.Len(), "seconds", time.Since(start).Seconds())
+		if tag == defaultLocale.Tag() {
+			l.save(b, v)
+		}
 		return v, nil
 	}
 	if l.opts.Inline {

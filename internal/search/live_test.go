@@ -3,6 +3,8 @@ package search
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -124,6 +126,7 @@ func TestLiveFollowsStore(t *testing.T) {
 // selection state the test sets; SelectionOf can be made to wait.
 type fakeFeed struct {
 	mu      sync.Mutex
+	feeds   int // FeedTitles calls
 	titlesV int64
 	state   kb.SelectionState
 	hold    chan struct{} // when set, the next SelectionOf reads the state, then waits for it to close
@@ -139,6 +142,7 @@ func (f *fakeFeed) IndexVersions(context.Context, string) (int64, int64, error) 
 func (f *fakeFeed) FeedTitles(_ context.Context, pkg func(kb.IndexedPackage), order func(int64), title func(kb.IndexedTitle)) (int64, error) {
 	f.mu.Lock()
 	v := f.titlesV
+	f.feeds++
 	f.mu.Unlock()
 	pkg(kb.IndexedPackage{ID: 1})
 	order(1)
@@ -251,5 +255,42 @@ func TestLiveViewBuildsInBackground(t *testing.T) {
 	}
 	if !answered(defaultLocale) {
 		t.Fatal("the default view was never built")
+	}
+}
+
+// TestLiveFile checks that a build from the store writes the index file,
+// that the next start reads it instead of building while the store is
+// at the file's version, and builds from the store once the store moved on.
+func TestLiveFile(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "index")
+	f := &fakeFeed{titlesV: 3, state: kb.SelectionState{Packages: []int64{1}}}
+	start := func() *Live {
+		l := NewLive(ctx, f, Options{Inline: true, File: path})
+		if err := l.Build(ctx, 0); err != nil {
+			t.Fatal(err)
+		}
+		page, ok, err := l.SearchCollection(ctx, "c", defaultLocale, kb.PubQuery{Search: "two", Page: kb.Page{Count: 5, Number: 1}})
+		if err != nil || !ok || fmt.Sprint(page.IDs) != "[2]" {
+			t.Fatalf("search after the start: %+v %v %v, want title 2", page, ok, err)
+		}
+		return l
+	}
+	start()
+	if _, err := os.Stat(path); err != nil || f.feeds != 1 {
+		t.Fatalf("after a build from the store: file %v, %d feeds", err, f.feeds)
+	}
+	start()
+	if f.feeds != 1 {
+		t.Fatalf("a start with a current file read the store (%d feeds)", f.feeds)
+	}
+	f.titlesV = 4
+	start()
+	if f.feeds != 2 {
+		t.Fatalf("a start with an older file did not build from the store (%d feeds)", f.feeds)
+	}
+	start()
+	if f.feeds != 2 {
+		t.Fatalf("the file was not written again at the new version (%d feeds)", f.feeds)
 	}
 }

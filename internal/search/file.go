@@ -1,0 +1,250 @@
+package search
+
+import (
+	"bufio"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/kbserver/kbserver/internal/alpha"
+)
+
+// fileFormat is the layout of an index file; a file of another layout is
+// not read (the index is built from the store and the file written again).
+const fileFormat = 1
+
+// fileHeader opens an index file: its layout, the store's version of the
+// indexed data it was built at, and its number of titles.
+type fileHeader struct {
+	Format  int
+	Version int64
+	Titles  int
+}
+
+// fieldFile is a field as a file keeps it. Gob refuses nil elements in a
+// list: a missing bitmap is kept as an empty one and read back as nil.
+type fieldFile struct {
+	Terms                      []string
+	Postings                   []*roaring.Bitmap
+	Rare, RareStart            []uint32
+	Enc                        []byte
+	TokStart, RankTerm, ListOf []uint32
+	AvgLen                     float64
+	ByLen                      []*roaring.Bitmap
+	Multi                      map[uint32]*roaring.Bitmap
+	NearShort, Common          *roaring.Bitmap
+	Pairs                      map[uint64]*roaring.Bitmap
+	Trigrams                   map[string][]uint32
+}
+
+// parts lists pointers to the parts of an index file after its header,
+// in file order: x's own and those of its three fields (fs). Each part is
+// one gob value, so that writing one holds no more than that part twice.
+func (x *Index) parts(fs *[3]fieldFile) []any {
+	ps := []any{&x.ids, &x.byID, &x.all, &x.custom, &x.peer, &x.customOf, &x.byType, &x.packages, &x.pkgOwner,
+		&x.subjects, &x.subjPosts, &x.subjOff, &x.subjOf, &x.oddNames, &x.pubs, &x.pubPosts,
+		&x.identText, &x.identEnd, &x.identOrd}
+	for i := range fs {
+		f := &fs[i]
+		ps = append(ps, &f.Terms, &f.Postings, &f.Rare, &f.RareStart, &f.Enc, &f.TokStart, &f.RankTerm, &f.ListOf,
+			&f.AvgLen, &f.ByLen, &f.Multi, &f.NearShort, &f.Common, &f.Pairs, &f.Trigrams)
+	}
+	return ps
+}
+
+// viewParts lists pointers to the parts of a view in an index file; its
+// paths are 4 bytes a title.
+func viewParts(locale *string, rank *[]uint32, paths *[]byte, tops, blocks *[]*roaring.Bitmap, block *int) []any {
+	return []any{locale, rank, paths, tops, blocks, block}
+}
+
+// WriteFile writes the index built at version, with views, to path: to
+// a temporary file beside it, renamed over path once complete, so that a
+// reader never sees half a file.
+func (x *Index) WriteFile(path string, version int64, views []*View) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("write title index file: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+			err = fmt.Errorf("write title index file %s: %w", path, err)
+		}
+	}()
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	enc := gob.NewEncoder(w)
+	// A copy whose single bitmaps are never nil: gob refuses a nil
+	// pointer.
+	y := *x
+	y.all, y.custom, y.peer = orEmpty(y.all), orEmpty(y.custom), orEmpty(y.peer)
+	fs := [3]fieldFile{x.name.file(), x.publisher.file(), x.subject.file()}
+	if err := enc.Encode(fileHeader{Format: fileFormat, Version: version, Titles: x.Len()}); err != nil {
+		return err
+	}
+	for _, p := range y.parts(&fs) {
+		if bp, ok := p.(**roaring.Bitmap); ok {
+			p = *bp // gob fails on a pointer to one
+		}
+		if err := enc.Encode(p); err != nil {
+			return err
+		}
+	}
+	if err := enc.Encode(len(views)); err != nil {
+		return err
+	}
+	for _, v := range views {
+		paths := make([]byte, 0, 4*len(v.path))
+		for _, p := range v.path {
+			paths = append(paths, p[:]...)
+		}
+		for _, p := range viewParts(&v.locale, &v.rank, &paths, &v.tops, &v.blocks, &v.block) {
+			if err := enc.Encode(p); err != nil {
+				return err
+			}
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// errStale reports a file of another layout or of another version of the
+// indexed data.
+var errStale = errors.New("the title index file is of another version")
+
+// ReadFile reads an index written by WriteFile at version, and its views.
+// A file of another version (or layout) is not read further: the error
+// wraps errStale.
+func ReadFile(path string, version int64) (*Index, []*View, error) {
+	x, views, err := readFile(path, version)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read title index file %s: %w", path, err)
+	}
+	return x, views, nil
+}
+
+func readFile(path string, version int64) (*Index, []*View, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer fh.Close()
+	dec := gob.NewDecoder(bufio.NewReaderSize(fh, 1<<20))
+	var h fileHeader
+	if err := dec.Decode(&h); err != nil {
+		return nil, nil, err
+	}
+	if h.Format != fileFormat || h.Version != version {
+		return nil, nil, fmt.Errorf("%w: format %d at version %d, not %d at %d", errStale, h.Format, h.Version, fileFormat, version)
+	}
+	x := &Index{}
+	var fs [3]fieldFile
+	for _, p := range x.parts(&fs) {
+		if bp, ok := p.(**roaring.Bitmap); ok {
+			*bp = roaring.New()
+			p = *bp
+		}
+		if err := dec.Decode(p); err != nil {
+			return nil, nil, err
+		}
+	}
+	x.name, x.publisher, x.subject = fs[0].field(), fs[1].field(), fs[2].field()
+	x.all, x.custom, x.peer = orEmpty(x.all), orEmpty(x.custom), orEmpty(x.peer)
+	x.customOf, x.byType, x.packages, x.pkgOwner = orMap(x.customOf), orMap(x.byType), orMap(x.packages), orMap(x.pkgOwner)
+	x.oddNames = orMap(x.oddNames)
+	if len(x.ids) != h.Titles || len(x.byID) != len(x.ids) || len(x.subjOff) != len(x.ids)+1 {
+		return nil, nil, errors.New("its lists of titles disagree")
+	}
+	var n int
+	if err := dec.Decode(&n); err != nil {
+		return nil, nil, err
+	}
+	var views []*View
+	for range n {
+		v := &View{}
+		var paths []byte
+		for _, p := range viewParts(&v.locale, &v.rank, &paths, &v.tops, &v.blocks, &v.block) {
+			if err := dec.Decode(p); err != nil {
+				return nil, nil, err
+			}
+		}
+		if len(v.rank) != len(x.ids) || len(paths) != 4*len(x.ids) || v.block <= 0 {
+			return nil, nil, fmt.Errorf("its view of %s disagrees with its titles", v.locale)
+		}
+		v.path = make([]alpha.Path, len(v.rank))
+		for i := range v.path {
+			copy(v.path[i][:], paths[4*i:])
+		}
+		views = append(views, v)
+	}
+	return x, views, nil
+}
+
+// file returns f as a file keeps it.
+func (f *field) file() fieldFile {
+	return fieldFile{
+		Terms: f.terms, Postings: noNils(f.postings), Rare: f.rare, RareStart: f.rareStart,
+		Enc: f.enc, TokStart: f.tokStart, RankTerm: f.rankTerm, ListOf: f.listOf, AvgLen: f.avgLen,
+		ByLen: noNils(f.byLen), Multi: f.multi, NearShort: orEmpty(f.nearShort), Common: orEmpty(f.common), Pairs: f.pairs, Trigrams: f.trigrams,
+	}
+}
+
+// field returns the field ff keeps.
+func (ff fieldFile) field() *field {
+	return &field{
+		terms: ff.Terms, postings: nils(ff.Postings), rare: ff.Rare, rareStart: ff.RareStart,
+		enc: ff.Enc, tokStart: ff.TokStart, rankTerm: ff.RankTerm, listOf: ff.ListOf, avgLen: ff.AvgLen,
+		byLen: nils(ff.ByLen), multi: orMap(ff.Multi), nearShort: orEmpty(ff.NearShort), common: orEmpty(ff.Common),
+		pairs: orMap(ff.Pairs), trigrams: orMap(ff.Trigrams), prefixes: map[uint64]*roaring.Bitmap{},
+	}
+}
+
+// noNils returns bms with an empty bitmap for each nil one.
+func noNils(bms []*roaring.Bitmap) []*roaring.Bitmap {
+	out := make([]*roaring.Bitmap, len(bms))
+	empty := roaring.New()
+	for i, b := range bms {
+		if b == nil {
+			b = empty
+		}
+		out[i] = b
+	}
+	return out
+}
+
+// nils returns bms with nil for each empty bitmap, as noNils was given.
+func nils(bms []*roaring.Bitmap) []*roaring.Bitmap {
+	for i, b := range bms {
+		if b.IsEmpty() {
+			bms[i] = nil
+		}
+	}
+	return bms
+}
+
+// orEmpty returns b, or an empty bitmap for nil (gob leaves out an empty
+// bitmap's field).
+func orEmpty(b *roaring.Bitmap) *roaring.Bitmap {
+	if b == nil {
+		return roaring.New()
+	}
+	return b
+}
+
+// orMap returns m, or an empty map for nil (gob leaves out an empty map).
+func orMap[K comparable, V any](m map[K]V) map[K]V {
+	if m == nil {
+		return map[K]V{}
+	}
+	return m
+}

@@ -1,0 +1,71 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/kbserver/kbserver/internal/alpha"
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// TestFileRoundTrip writes an index with a view to a file, reads it back
+// and requires the same answers from both: random title searches, and
+// publication searches with facets over customer c1's collection.
+func TestFileRoundTrip(t *testing.T) {
+	p := newPropertyKB(t, 1500, 21)
+	ctx := context.Background()
+	loc, err := alpha.ParseLocale("de")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := p.x.NewView(ctx, loc, p.store.(kb.TitleFeed).FeedNames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "index")
+	if err := p.x.WriteFile(path, 42, []*View{v}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ReadFile(path, 41); !errors.Is(err, errStale) {
+		t.Fatalf("read at another version: %v, want errStale", err)
+	}
+	x, views, err := ReadFile(path, 42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(views) != 1 || views[0].locale != "de" {
+		t.Fatalf("read %d views, want the view of de", len(views))
+	}
+	if fi, err := os.Stat(path); err == nil {
+		t.Logf("%d titles, file of %d bytes", x.Len(), fi.Size())
+	}
+	sel, err := p.store.(kb.TitleFeed).SelectionOf(ctx, "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1, c2 := p.x.Collection(sel), x.Collection(sel)
+	r := rand.New(rand.NewPCG(3, 3))
+	for range 1500 {
+		q := p.randomQuery(r)
+		want, werr := p.x.Titles("c1", q, p.selected)
+		got, gerr := x.Titles("c1", q, p.selected)
+		if !reflect.DeepEqual(want, got) || (werr == nil) != (gerr == nil) {
+			t.Fatalf("%+v: read back %v %v, built %v %v", q, got, gerr, want, werr)
+		}
+		pq := kb.PubQuery{Search: q.Search, Field: q.Field, Type: q.Type, ByName: r.IntN(2) == 0, Facets: true,
+			Page: kb.Page{Count: 10, Number: 1 + r.IntN(3)}}
+		if r.IntN(4) == 0 {
+			pq.Search = ""
+		}
+		pw, werr := p.x.SearchCollection("c1", c1, v, pq)
+		pg, gerr := x.SearchCollection("c1", c2, views[0], pq)
+		if !reflect.DeepEqual(pw, pg) || (werr == nil) != (gerr == nil) {
+			t.Fatalf("%+v: read back %+v %v, built %+v %v", pq, pg, gerr, pw, werr)
+		}
+	}
+}

@@ -1,0 +1,68 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"runtime/debug"
+	"time"
+)
+
+// load reads the index and its views from Options.File when the file holds
+// the store's current version of the indexed data; ok is false when the
+// index must be built from the store (no file, an older one, or one that
+// cannot be read, which is logged).
+func (l *Live) load(ctx context.Context, start time.Time) (ok bool, err error) {
+	version, _, err := l.feed.IndexVersions(ctx, "")
+	if err != nil {
+		return false, err
+	}
+	x, views, err := ReadFile(l.opts.File, version)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	case errors.Is(err, errStale):
+		l.opts.Logger.Info("title index file is older than the store: building from the store", "file", l.opts.File)
+		return false, nil
+	case err != nil:
+		l.opts.Logger.Warn("title index file unreadable: building from the store", "err", err)
+		return false, nil
+	}
+	b := &built{x: x, version: version}
+	l.selMu.Lock()
+	clear(l.sel)
+	l.selMu.Unlock()
+	l.viewMu.Lock()
+	clear(l.views)
+	for _, v := range views {
+		l.views[v.locale] = &viewEntry{x: x, view: v}
+	}
+	l.viewMu.Unlock()
+	l.cur.Store(b)
+	debug.FreeOSMemory()
+	l.opts.Logger.Info("title index built", "source", "file", "titles", x.Len(), "version", version, "seconds", time.Since(start).Seconds())
+	for _, v := range views {
+		l.opts.Logger.Info("title index view built", "source", "file", "locale", v.locale, "titles", x.Len())
+	}
+	return true, nil
+}
+
+// save writes index b with view v to Options.File, if there is one and b
+// is still the current index; a failure is logged (the next start builds
+// from the store).
+func (l *Live) save(b *built, v *View) {
+	if l.opts.File == "" || l.cur.Load() != b {
+		return
+	}
+	start := time.Now()
+	if err := b.x.WriteFile(l.opts.File, b.version, []*View{v}); err != nil {
+		l.opts.Logger.Warn("title index not saved", "err", err)
+		return
+	}
+	var size int64
+	if fi, err := os.Stat(l.opts.File); err == nil {
+		size = fi.Size()
+	}
+	l.opts.Logger.Info("title index saved", "file", l.opts.File, "bytes", size, "version", b.version, "seconds", time.Since(start).Seconds())
+}
