@@ -38,7 +38,7 @@ func BenchmarkPublicationSearch(b *testing.B) {
 	st.UseTitleIndex(live)
 	loc, _ := alpha.ParseLocale("en")
 	x := NewIndex(0, true)
-	for _, word := range []string{"", "journal", "review", "health", "quantum", "zzzz"} {
+	for _, word := range []string{"", "of", "the", "and", "journal", "review", "health", "quantum", "zzzz"} {
 		q := kb.PubQuery{Search: word, Type: kb.SearchContains, Facets: true, Page: kb.Page{Count: 25, Number: 1}}
 		b.Run("index/"+word, func(b *testing.B) {
 			for b.Loop() {

@@ -146,12 +146,12 @@ func (x *Index) facetCounts(c *Collection, v *View, q kb.PubQuery, match *roarin
 	if match.IsEmpty() {
 		return fc
 	}
-	// Subjects and alpha menu entries title by title: a result holds
-	// each title once, and most titles have a few subjects, where a
-	// bitmap a subject would cost an intersection each.
+	// Subjects title by title: a result holds each title once, and most
+	// titles have a few subjects, where a bitmap a subject would cost an
+	// intersection each. Alpha menu entries as cardinalities: each
+	// entry's titles are mostly runs of ordinals (name order), cheap to
+	// intersect.
 	subj := make([]int, len(x.subjects))
-	entries := alpha.TopEntries()
-	tops := make([]int, len(entries))
 	buf := make([]uint32, 256)
 	for it := match.ManyIterator(); ; {
 		n := it.NextMany(buf)
@@ -162,7 +162,6 @@ func (x *Index) facetCounts(c *Collection, v *View, q kb.PubQuery, match *roarin
 			for _, s := range x.subjOf[x.subjOff[o]:x.subjOff[o+1]] {
 				subj[s]++
 			}
-			tops[v.path[o].TopIndex()]++
 		}
 	}
 	for i, n := range subj {
@@ -170,9 +169,10 @@ func (x *Index) facetCounts(c *Collection, v *View, q kb.PubQuery, match *roarin
 			fc.Subjects[s] = n
 		}
 	}
-	for i, n := range tops {
-		if n > 0 {
-			fc.Menus[entries[i]] = n
+	entries := alpha.TopEntries()
+	for i, b := range v.tops {
+		if n := match.AndCardinality(b); n > 0 {
+			fc.Menus[entries[i]] = int(n)
 		}
 	}
 	for t, b := range x.byType {

@@ -211,16 +211,37 @@ func (f *field) repeated(w *termSet) *roaring.Bitmap {
 			terms = append(terms, t)
 		}
 	}
-	seen, twice := roaring.New(), roaring.New()
+	// Two bit sets over the ordinals: the titles seen in a term so far,
+	// and those seen in two (a bitmap union a term turned into element
+	// by element insertions into run containers).
+	n := (len(f.listOf) + 63) / 64
+	seen, twice := make([]uint64, n), make([]uint64, n)
+	buf := make([]uint32, 256)
 	for _, t := range terms {
 		if m := f.multi[t]; m != nil {
-			twice.Or(m)
+			for i, w := range m.ToDense() {
+				twice[i] |= w
+			}
 		}
-		p := f.posting(t)
-		twice.Or(roaring.And(seen, p))
-		seen.Or(p)
+		if bm := f.postings[t]; bm == nil {
+			for _, o := range f.rare[f.rareStart[t]:f.rareStart[t+1]] {
+				twice[o>>6] |= seen[o>>6] & (1 << (o & 63))
+				seen[o>>6] |= 1 << (o & 63)
+			}
+			continue
+		}
+		for it := f.postings[t].ManyIterator(); ; {
+			k := it.NextMany(buf)
+			if k == 0 {
+				break
+			}
+			for _, o := range buf[:k] {
+				twice[o>>6] |= seen[o>>6] & (1 << (o & 63))
+				seen[o>>6] |= 1 << (o & 63)
+			}
+		}
 	}
-	return twice
+	return roaring.FromDense(twice, false)
 }
 
 // scorer returns the BM25 relevance of a title (by ordinal) for e in f;
