@@ -41,7 +41,7 @@ type serveOptions struct {
 	cacheTitles  int
 	answerMB     int // the holdings service's answer cache, MiB; 0: off
 	stale        bool
-	searchIndex  bool // answer title searches from internal/search
+	searchIndex  bool   // answer title searches from internal/search
 	indexFile    string // where the index is kept between runs; "auto": beside a SQLite file
 	tlsCert      string
 	tlsKey       string
