@@ -316,9 +316,14 @@ func (c *cli) serve(o serveOptions) error {
 				file = c.db + ".search-index"
 			}
 		}
-		idx := search.NewLive(c.ctx, st, search.Options{Logger: logger, File: file})
+		ictx, stopIndex := context.WithCancel(c.ctx)
+		idx := search.NewLive(ictx, st, search.Options{Logger: logger, File: file})
 		st.UseTitleIndex(idx)
 		idx.Start()
+		defer func() { // before the store closes
+			stopIndex()
+			idx.Wait()
+		}()
 	}
 
 	ln, err := (&net.ListenConfig{}).Listen(c.ctx, "tcp", o.addr)

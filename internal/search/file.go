@@ -2,6 +2,7 @@ package search
 
 import (
 	"bufio"
+	"context"
 	"encoding/gob"
 	"errors"
 	"fmt"
@@ -64,8 +65,8 @@ func viewParts(locale *string, rank *[]uint32, paths *[]byte, tops, blocks *[]*r
 
 // WriteFile writes the index built at version, with views, to path: to
 // a temporary file beside it, renamed over path once complete, so that a
-// reader never sees half a file.
-func (x *Index) WriteFile(path string, version int64, views []*View) (err error) {
+// reader never sees half a file. It stops, leaving no file, when ctx ends.
+func (x *Index) WriteFile(ctx context.Context, path string, version int64, views []*View) (err error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("write title index file: %w", err)
@@ -88,6 +89,9 @@ func (x *Index) WriteFile(path string, version int64, views []*View) (err error)
 		return err
 	}
 	for _, p := range y.parts(&fs) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if bp, ok := p.(**roaring.Bitmap); ok {
 			p = *bp // gob fails on a pointer to one
 		}

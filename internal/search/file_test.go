@@ -28,7 +28,7 @@ func TestFileRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "index")
-	if err := p.x.WriteFile(path, 42, []*View{v}); err != nil {
+	if err := p.x.WriteFile(ctx, path, 42, []*View{v}); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := ReadFile(path, 41); !errors.Is(err, errStale) {

@@ -45,9 +45,10 @@ type Live struct {
 	cur       atomic.Pointer[built]
 	buildMu   sync.Mutex // one build at a time
 	building  atomic.Bool
-	failedAt  atomic.Int64 // unix nanoseconds of the last failed build
-	triedFile bool         // the first build looked for Options.File (buildMu)
-	answered  atomic.Int64 // searches answered from the index
+	failedAt  atomic.Int64   // unix nanoseconds of the last failed build
+	triedFile bool           // the first build looked for Options.File (buildMu)
+	work      sync.WaitGroup // the background builds and writes
+	answered  atomic.Int64   // searches answered from the index
 
 	selMu sync.Mutex
 	sel   map[string]*selEntry // by customer id
@@ -236,7 +237,7 @@ func (l *Live) rebuild(version int64) {
 	if time.Since(time.Unix(0, l.failedAt.Load())) < retryAfter || !l.building.CompareAndSwap(false, true) {
 		return
 	}
-	go func() {
+	l.work.Go(func() {
 		defer l.building.Store(false)
 		if err := l.Build(l.ctx, version); err != nil {
 			if !errors.Is(err, context.Canceled) {
@@ -244,8 +245,12 @@ func (l *Live) rebuild(version int64) {
 			}
 			l.failedAt.Store(time.Now().UnixNano())
 		}
-	}()
+	})
 }
+
+// Wait waits for the background builds and writes to end: they end soon
+// after the context given to NewLive is cancelled.
+func (l *Live) Wait() { l.work.Wait() }
 
 // selected returns the customer's selected set in index b (in package
 // packageID only when not 0), derived from its selection state; the

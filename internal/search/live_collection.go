@@ -114,10 +114,10 @@ func (l *Live) view(ctx context.Context, b *built, loc *alpha.Locale) (*View, er
 	if l.opts.Inline {
 		return build(ctx)
 	}
-	go func() {
+	l.work.Go(func() {
 		if _, err := build(l.ctx); err != nil && !errors.Is(err, context.Canceled) {
 			l.opts.Logger.Error("title index view build failed; the collection answers publication searches", "locale", tag, "err", err)
 		}
-	}()
+	})
 	return nil, nil
 }

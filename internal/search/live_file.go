@@ -56,7 +56,7 @@ func (l *Live) save(b *built, v *View) {
 		return
 	}
 	start := time.Now()
-	if err := b.x.WriteFile(l.opts.File, b.version, []*View{v}); err != nil {
+	if err := b.x.WriteFile(l.ctx, l.opts.File, b.version, []*View{v}); err != nil {
 		l.opts.Logger.Warn("title index not saved", "err", err)
 		return
 	}
