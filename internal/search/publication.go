@@ -83,13 +83,7 @@ func (x *Index) pubFilters(c *Collection, v *View, q kb.PubQuery) *roaring.Bitma
 		and(x.byType[q.ResourceType])
 	}
 	if len(q.ResourceTypes) > 0 {
-		var bms []*roaring.Bitmap
-		for _, t := range q.ResourceTypes {
-			if b := x.byType[t]; b != nil {
-				bms = append(bms, b)
-			}
-		}
-		anyOf(bms)
+		anyOf(bitmapsOf(q.ResourceTypes, x.byType))
 	}
 	if q.PeerReviewed != nil {
 		if *q.PeerReviewed {
@@ -106,13 +100,7 @@ func (x *Index) pubFilters(c *Collection, v *View, q kb.PubQuery) *roaring.Bitma
 		}
 	}
 	if len(q.PackageIDs) > 0 {
-		var bms []*roaring.Bitmap
-		for _, p := range q.PackageIDs {
-			if b := c.pkgs[p]; b != nil {
-				bms = append(bms, b)
-			}
-		}
-		anyOf(bms)
+		anyOf(bitmapsOf(q.PackageIDs, c.pkgs))
 	}
 	if len(q.Subjects) > 0 {
 		want := map[string]bool{}
@@ -128,6 +116,18 @@ func (x *Index) pubFilters(c *Collection, v *View, q kb.PubQuery) *roaring.Bitma
 		anyOf(bms)
 	}
 	return u
+}
+
+// bitmapsOf returns the bitmaps of m under keys, leaving out the keys m
+// does not hold.
+func bitmapsOf[K comparable](keys []K, m map[K]*roaring.Bitmap) []*roaring.Bitmap {
+	var bms []*roaring.Bitmap
+	for _, k := range keys {
+		if b := m[k]; b != nil {
+			bms = append(bms, b)
+		}
+	}
+	return bms
 }
 
 // facetCounts counts the facets of the result match. When whole, match
