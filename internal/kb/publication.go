@@ -179,7 +179,11 @@ type CollectionPage struct {
 type FacetCounts struct {
 	Subjects map[Subject]int
 	Types    map[ResourceType]int
-	Packages map[int64]int // by package of the collection
+	// Packages holds the counts of the packages of the collection that
+	// can enter a package facet of PubQuery.PackageFacetCount entries
+	// (those counting at least as many titles as the last entry);
+	// the others may be left out.
+	Packages map[int64]int
 	Menus    map[string]int
 	// PeerReviewed counts titles not peer reviewed [0] and peer reviewed [1].
 	PeerReviewed [2]int

@@ -31,7 +31,9 @@ func BenchmarkPublicationSearch(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { st.Close() })
-	live := search.NewLive(ctx, st, search.Options{Inline: true})
+	// The index file serve keeps beside the database, when it is there
+	// and current, saves the build.
+	live := search.NewLive(ctx, st, search.Options{Inline: true, File: *benchDB + ".search-index"})
 	if err := live.Build(ctx, 0); err != nil {
 		b.Fatal(err)
 	}

@@ -248,9 +248,17 @@ func (st *buildState) finish() *Index {
 	for ty, l := range st.typeOrds {
 		x.byType[ty] = optimized(l)
 	}
+	x.pkgIDs = make([]int64, 0, len(st.pkgOrds))
 	for p, l := range st.pkgOrds {
 		x.packages[p] = optimized(l)
+		x.pkgIDs = append(x.pkgIDs, p)
 	}
+	slices.Sort(x.pkgIDs)
+	lists := make([]*roaring.Bitmap, len(x.pkgIDs))
+	for i, p := range x.pkgIDs {
+		lists[i] = x.packages[p]
+	}
+	x.pkgOff, x.pkgOf = perTitle(len(x.ids), lists)
 	x.peer = optimized(st.peerOrds)
 	slices.SortFunc(st.idents, func(p, q ident) int {
 		if c := strings.Compare(p.norm, q.norm); c != 0 {
@@ -285,27 +293,35 @@ func (st *buildState) finish() *Index {
 		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Type, b.Type))
 	})
 	x.subjPosts = make([]*roaring.Bitmap, len(x.subjects))
-	x.subjOff = make([]uint32, len(x.ids)+1)
 	for i, s := range x.subjects {
-		l := st.subjOrds[s]
-		x.subjPosts[i] = optimized(l)
-		for _, o := range l {
-			x.subjOff[o+1]++
+		x.subjPosts[i] = optimized(st.subjOrds[s])
+	}
+	x.subjOff, x.subjOf = perTitle(len(x.ids), x.subjPosts)
+	return x
+}
+
+// perTitle turns postings (lists[i]: the ordinals of value i) into lists
+// by ordinal: the values of ordinal o are of[off[o]:off[o+1]], in order.
+func perTitle(n int, lists []*roaring.Bitmap) (off, of []uint32) {
+	off = make([]uint32, n+1)
+	for _, l := range lists {
+		for it := l.Iterator(); it.HasNext(); {
+			off[it.Next()+1]++
 		}
 	}
-	for o := range x.ids {
-		x.subjOff[o+1] += x.subjOff[o]
+	for o := range n {
+		off[o+1] += off[o]
 	}
-	x.subjOf = make([]uint32, x.subjOff[len(x.ids)])
-	next := slices.Clone(x.subjOff[:len(x.ids)])
-	for i := range x.subjects {
-		for it := x.subjPosts[i].Iterator(); it.HasNext(); {
+	of = make([]uint32, off[n])
+	next := slices.Clone(off[:n])
+	for i, l := range lists {
+		for it := l.Iterator(); it.HasNext(); {
 			o := it.Next()
-			x.subjOf[next[o]] = uint32(i)
+			of[next[o]] = uint32(i)
 			next[o]++
 		}
 	}
-	return x
+	return off, of
 }
 
 // parallel calls fn over [0, n) split into one range per processor, at

@@ -1,6 +1,8 @@
 package search
 
 import (
+	"cmp"
+	"slices"
 	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -15,17 +17,30 @@ import (
 type Collection struct {
 	all  *roaring.Bitmap
 	pkgs map[int64]*roaring.Bitmap
-	// resources is the number of (title, package) pairs in pkgs.
+	// resources is the number of (title, package) pairs in pkgs;
+	// bySize lists pkgs' packages, largest first (then by id), and size
+	// holds their titles' numbers.
 	resources uint64
+	bySize    []int64
+	size      map[int64]uint64
+	// at holds pkgs by the index's package index (nil: not in the
+	// collection); own tells where that bitmap is the package's own (all
+	// its titles are in the collection).
+	at  []*roaring.Bitmap
+	own []bool
 	// browse keeps the facet counts of the whole collection (a search
-	// without words or filters, an A-Z page's first view) by locale and
-	// subject scheme: they cost a pass over every title.
+	// without words or filters, an A-Z page's first view) by locale,
+	// subject scheme and package facet limit: they cost a pass over
+	// every title.
 	browse sync.Map // browseKey → *kb.FacetCounts
 }
 
 // browseKey names the facet counts of the whole collection under a
-// locale and a subject scheme.
-type browseKey struct{ locale, schema string }
+// locale, a subject scheme and a package facet limit.
+type browseKey struct {
+	locale, schema string
+	packages       int
+}
 
 // Len returns the number of titles in the collection.
 func (c *Collection) Len() int { return int(c.all.GetCardinality()) }
@@ -102,10 +117,20 @@ func (x *Index) Collection(sel kb.SelectionState) *Collection {
 		}
 	}
 	parts := make([]*roaring.Bitmap, 0, len(c.pkgs))
-	for _, bm := range c.pkgs {
+	c.size = make(map[int64]uint64, len(c.pkgs))
+	for p, bm := range c.pkgs {
 		parts = append(parts, bm)
-		c.resources += bm.GetCardinality()
+		c.size[p] = bm.GetCardinality()
+		c.resources += c.size[p]
+		c.bySize = append(c.bySize, p)
 	}
+	c.at, c.own = make([]*roaring.Bitmap, len(x.pkgIDs)), make([]bool, len(x.pkgIDs))
+	for p, bm := range c.pkgs {
+		if i, ok := slices.BinarySearch(x.pkgIDs, p); ok {
+			c.at[i], c.own[i] = bm, bm == x.packages[p]
+		}
+	}
+	slices.SortFunc(c.bySize, func(a, b int64) int { return cmp.Or(cmp.Compare(c.size[b], c.size[a]), cmp.Compare(a, b)) })
 	c.all = roaring.FastOr(parts...)
 	return c
 }

@@ -16,7 +16,7 @@ import (
 
 // fileFormat is the layout of an index file; a file of another layout is
 // not read (the index is built from the store and the file written again).
-const fileFormat = 1
+const fileFormat = 2
 
 // fileHeader opens an index file: its layout, the store's version of the
 // indexed data it was built at, and its number of titles.
@@ -47,7 +47,7 @@ type fieldFile struct {
 // one gob value, so that writing one holds no more than that part twice.
 func (x *Index) parts(fs *[3]fieldFile) []any {
 	ps := []any{&x.ids, &x.byID, &x.all, &x.custom, &x.peer, &x.customOf, &x.byType, &x.packages, &x.pkgOwner,
-		&x.subjects, &x.subjPosts, &x.subjOff, &x.subjOf, &x.oddNames, &x.pubs, &x.pubPosts,
+		&x.subjects, &x.subjPosts, &x.subjOff, &x.subjOf, &x.pkgIDs, &x.pkgOff, &x.pkgOf, &x.oddNames, &x.pubs, &x.pubPosts,
 		&x.identText, &x.identEnd, &x.identOrd}
 	for i := range fs {
 		f := &fs[i]
@@ -166,7 +166,7 @@ func readFile(path string, version int64) (*Index, []*View, error) {
 	x.all, x.custom, x.peer = orEmpty(x.all), orEmpty(x.custom), orEmpty(x.peer)
 	x.customOf, x.byType, x.packages, x.pkgOwner = orMap(x.customOf), orMap(x.byType), orMap(x.packages), orMap(x.pkgOwner)
 	x.oddNames = orMap(x.oddNames)
-	if len(x.ids) != h.Titles || len(x.byID) != len(x.ids) || len(x.subjOff) != len(x.ids)+1 {
+	if len(x.ids) != h.Titles || len(x.byID) != len(x.ids) || len(x.subjOff) != len(x.ids)+1 || len(x.pkgOff) != len(x.ids)+1 {
 		return nil, nil, errors.New("its lists of titles disagree")
 	}
 	var n int

@@ -34,6 +34,13 @@ type Index struct {
 	subjPosts []*roaring.Bitmap
 	subjOff   []uint32
 	subjOf    []uint32
+	// pkgIDs are the ids of the packages that hold titles, sorted: a
+	// package's index is its position; the packages of ordinal o are
+	// pkgIDs[pkgOf[pkgOff[o]:pkgOff[o+1]]] (a facet counts a small
+	// result title by title).
+	pkgIDs []int64
+	pkgOff []uint32
+	pkgOf  []uint32
 
 	name, publisher, subject *field
 	// oddNames holds the folded names that are not their name tokens

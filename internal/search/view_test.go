@@ -73,9 +73,11 @@ func TestViewPage(t *testing.T) {
 
 // TestPackageCounts checks the package facet's counts of random results
 // in a random collection, counted through the bit set (as large results
-// are) and by intersections (small ones), against counting title by title.
+// are) and by intersections (small ones), against counting title by
+// title: the counts given are exact, and no package that can enter the
+// facet's limit is left out.
 func TestPackageCounts(t *testing.T) {
-	defer func(d uint64) { denseFactor = d }(denseFactor)
+	defer func(d, t uint64) { denseFactor, titleFactor = d, t }(denseFactor, titleFactor)
 	r := rand.New(rand.NewPCG(2, 9))
 	var titles []Title
 	for id := int64(1); id <= 3000; id++ {
@@ -121,12 +123,33 @@ func TestPackageCounts(t *testing.T) {
 				}
 			}
 		}
-		for _, d := range []uint64{0, 1 << 30} {
-			denseFactor = d
+		for _, d := range []uint64{0, 1 << 30, 2} {
+			// By intersections, through the bit set, title by title.
+			denseFactor, titleFactor = d, 1<<30
+			if d == 2 {
+				titleFactor = 0
+			}
+			limit := 1 + r.IntN(12)
 			got := map[int64]int{}
-			x.packageCounts(c, match, got)
-			if !maps.Equal(got, want) {
-				t.Fatalf("round %d, denseFactor %d: %v, want %v", round, d, got, want)
+			x.packageCounts(c, match, limit, got)
+			// Every count given is exact, and every package that can
+			// enter the facet (ties with the limit-th count included)
+			// is given.
+			kth := slices.Sorted(maps.Values(want))
+			slices.Reverse(kth)
+			floor := 1
+			if len(kth) >= limit {
+				floor = kth[limit-1]
+			}
+			for p, n := range got {
+				if want[p] != n {
+					t.Fatalf("round %d, denseFactor %d: package %d counted %d, want %d", round, d, p, n, want[p])
+				}
+			}
+			for p, n := range want {
+				if _, ok := got[p]; n >= floor && !ok {
+					t.Fatalf("round %d, denseFactor %d, limit %d: package %d (%d titles, the limit-th count %d) left out", round, d, limit, p, n, floor)
+				}
 			}
 		}
 	}
