@@ -128,7 +128,7 @@ cannot be shown again.
 
 The holdings service's title searches and publication search (its
 facets and alpha menus too) are answered from an in-memory index of the
-knowledge base (docs/search-engine.md), 110-170 bytes a title and 8 more
+knowledge base (docs/search-engine.md), about 160 bytes a title and 8 more
 per language that publication search orders names in (English is built
 with the index, others at their first search). It is built in the
 background at start and rebuilt when a search finds it older than the
