@@ -60,6 +60,12 @@ type TitleFeed interface {
 	// FeedNames calls fn with the id and name of every title, in id
 	// order: an index orders them under a locale's collation.
 	FeedNames(ctx context.Context, fn func(id int64, name string)) error
+	// IndexFingerprint returns a short text that differs between two
+	// stores of different titles or packages at the same version (the
+	// counter starts again in every new database), such as their counts
+	// and largest ids: an index kept in a file is read only into the
+	// store it was built from.
+	IndexFingerprint(ctx context.Context) (string, error)
 }
 
 // SelectionState is a customer's selection state as a store keeps it: the

@@ -217,6 +217,18 @@ func (s *Store) SelectionOf(ctx context.Context, custID string) (kb.SelectionSta
 	return sel, nil
 }
 
+// IndexFingerprint returns the numbers and largest ids of the titles and
+// packages (a count of every row of both tables).
+func (s *Store) IndexFingerprint(ctx context.Context) (string, error) {
+	var t, tmax, p, pmax int64
+	err := s.e.Read().QueryRow(ctx, `SELECT (SELECT count(*) FROM titles), (SELECT COALESCE(max(id), 0) FROM titles),
+		(SELECT count(*) FROM packages), (SELECT COALESCE(max(id), 0) FROM packages)`).Scan(&t, &tmax, &p, &pmax)
+	if err != nil {
+		return "", fmt.Errorf("read the index fingerprint: %w", err)
+	}
+	return fmt.Sprintf("titles %d to id %d, packages %d to id %d", t, tmax, p, pmax), nil
+}
+
 // FeedNames calls fn with every title's id and name, in id order.
 func (s *Store) FeedNames(ctx context.Context, fn func(id int64, name string)) error {
 	err := eachRow(ctx, s.e.Read(), `SELECT id, name FROM titles ORDER BY id`, nil, func(r Rows) error {

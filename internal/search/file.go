@@ -3,11 +3,15 @@ package search
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
 	"encoding/gob"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
 
@@ -16,15 +20,46 @@ import (
 
 // fileFormat is the layout of an index file; a file of another layout is
 // not read (the index is built from the store and the file written again).
-const fileFormat = 2
+const fileFormat = 3
 
-// fileHeader opens an index file: its layout, the store's version of the
-// indexed data it was built at, and its number of titles.
-type fileHeader struct {
-	Format  int
+// Stamp says which data an index file holds: the store's version of the
+// indexed data (a counter that starts again in every new database) and a
+// fingerprint of the store's tables (kb.TitleFeed.IndexFingerprint), so
+// that a file beside a database made anew at the same path is not taken
+// for its own.
+type Stamp struct {
 	Version int64
-	Titles  int
+	Store   string
 }
+
+// fileHeader opens an index file: its layout, the program that wrote it
+// (the index's terms and orders are the code's), its stamp and its number
+// of titles.
+type fileHeader struct {
+	Format int
+	Code   string
+	Stamp  Stamp
+	Titles int
+}
+
+// codeID identifies the running program: a hash of its executable, or ""
+// when it cannot be read (then no file is written or read).
+var codeID = sync.OnceValue(func() string {
+	path, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
+})
 
 // fieldFile is a field as a file keeps it. Gob refuses nil elements in a
 // list: a missing bitmap is kept as an empty one and read back as nil.
@@ -63,10 +98,13 @@ func viewParts(locale *string, rank *[]uint32, paths *[]byte, tops, blocks *[]*r
 	return []any{locale, rank, paths, tops, blocks, block}
 }
 
-// WriteFile writes the index built at version, with views, to path: to
+// WriteFile writes the index built at stamp, with views, to path: to
 // a temporary file beside it, renamed over path once complete, so that a
 // reader never sees half a file. It stops, leaving no file, when ctx ends.
-func (x *Index) WriteFile(ctx context.Context, path string, version int64, views []*View) (err error) {
+func (x *Index) WriteFile(ctx context.Context, path string, stamp Stamp, views []*View) (err error) {
+	if codeID() == "" {
+		return errors.New("write title index file: the program's executable cannot be read to identify it")
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("write title index file: %w", err)
@@ -85,7 +123,7 @@ func (x *Index) WriteFile(ctx context.Context, path string, version int64, views
 	y := *x
 	y.all, y.custom, y.peer = orEmpty(y.all), orEmpty(y.custom), orEmpty(y.peer)
 	fs := [3]fieldFile{x.name.file(), x.publisher.file(), x.subject.file()}
-	if err := enc.Encode(fileHeader{Format: fileFormat, Version: version, Titles: x.Len()}); err != nil {
+	if err := enc.Encode(fileHeader{Format: fileFormat, Code: codeID(), Stamp: stamp, Titles: x.Len()}); err != nil {
 		return err
 	}
 	for _, p := range y.parts(&fs) {
@@ -122,22 +160,21 @@ func (x *Index) WriteFile(ctx context.Context, path string, version int64, views
 	return os.Rename(tmp.Name(), path)
 }
 
-// errStale reports a file of another layout or of another version of the
-// indexed data.
-var errStale = errors.New("the title index file is of another version")
+// errStale reports a file of another layout, program or stamp.
+var errStale = errors.New("the title index file holds other data or was written by another program")
 
-// ReadFile reads an index written by WriteFile at version, and its views.
-// A file of another version (or layout) is not read further: the error
-// wraps errStale.
-func ReadFile(path string, version int64) (*Index, []*View, error) {
-	x, views, err := readFile(path, version)
+// ReadFile reads an index written by WriteFile at stamp, and its views. A
+// file of another stamp, program or layout is not read past its header:
+// the error wraps errStale.
+func ReadFile(path string, stamp Stamp) (*Index, []*View, error) {
+	x, views, err := readFile(path, stamp)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read title index file %s: %w", path, err)
 	}
 	return x, views, nil
 }
 
-func readFile(path string, version int64) (*Index, []*View, error) {
+func readFile(path string, stamp Stamp) (*Index, []*View, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
@@ -148,8 +185,13 @@ func readFile(path string, version int64) (*Index, []*View, error) {
 	if err := dec.Decode(&h); err != nil {
 		return nil, nil, err
 	}
-	if h.Format != fileFormat || h.Version != version {
-		return nil, nil, fmt.Errorf("%w: format %d at version %d, not %d at %d", errStale, h.Format, h.Version, fileFormat, version)
+	switch {
+	case h.Format != fileFormat:
+		return nil, nil, fmt.Errorf("%w: format %d, not %d", errStale, h.Format, fileFormat)
+	case h.Code != codeID() || h.Code == "":
+		return nil, nil, fmt.Errorf("%w: written by another program", errStale)
+	case h.Stamp != stamp:
+		return nil, nil, fmt.Errorf("%w: %+v, the store is at %+v", errStale, h.Stamp, stamp)
 	}
 	x := &Index{}
 	var fs [3]fieldFile
@@ -166,7 +208,7 @@ func readFile(path string, version int64) (*Index, []*View, error) {
 	x.all, x.custom, x.peer = orEmpty(x.all), orEmpty(x.custom), orEmpty(x.peer)
 	x.customOf, x.byType, x.packages, x.pkgOwner = orMap(x.customOf), orMap(x.byType), orMap(x.packages), orMap(x.pkgOwner)
 	x.oddNames = orMap(x.oddNames)
-	if len(x.ids) != h.Titles || len(x.byID) != len(x.ids) || len(x.subjOff) != len(x.ids)+1 || len(x.pkgOff) != len(x.ids)+1 {
+	if len(x.ids) != h.Titles || len(x.byID) != len(x.ids) || !offsets(x.subjOff, len(x.ids), len(x.subjOf)) || !offsets(x.pkgOff, len(x.ids), len(x.pkgOf)) {
 		return nil, nil, errors.New("its lists of titles disagree")
 	}
 	var n int
@@ -182,7 +224,7 @@ func readFile(path string, version int64) (*Index, []*View, error) {
 				return nil, nil, err
 			}
 		}
-		if len(v.rank) != len(x.ids) || len(paths) != 4*len(x.ids) || v.block <= 0 {
+		if len(v.rank) != len(x.ids) || len(paths) != 4*len(x.ids) || v.block <= 0 || len(v.tops) != len(alpha.TopEntries()) {
 			return nil, nil, fmt.Errorf("its view of %s disagrees with its titles", v.locale)
 		}
 		v.path = make([]alpha.Path, len(v.rank))
@@ -192,6 +234,20 @@ func readFile(path string, version int64) (*Index, []*View, error) {
 		views = append(views, v)
 	}
 	return x, views, nil
+}
+
+// offsets reports whether off holds the n+1 ascending offsets of lists
+// that fill a list of size elements.
+func offsets(off []uint32, n, size int) bool {
+	if len(off) != n+1 || off[0] != 0 || int(off[n]) != size {
+		return false
+	}
+	for i := range n {
+		if off[i] > off[i+1] {
+			return false
+		}
+	}
+	return true
 }
 
 // file returns f as a file keeps it.

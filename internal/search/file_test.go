@@ -28,13 +28,16 @@ func TestFileRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "index")
-	if err := p.x.WriteFile(ctx, path, 42, []*View{v}); err != nil {
+	stamp := Stamp{Version: 42, Store: "3 titles"}
+	if err := p.x.WriteFile(ctx, path, stamp, []*View{v}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := ReadFile(path, 41); !errors.Is(err, errStale) {
-		t.Fatalf("read at another version: %v, want errStale", err)
+	for _, other := range []Stamp{{Version: 41, Store: "3 titles"}, {Version: 42, Store: "4 titles"}} {
+		if _, _, err := ReadFile(path, other); !errors.Is(err, errStale) {
+			t.Fatalf("read at %+v: %v, want errStale", other, err)
+		}
 	}
-	x, views, err := ReadFile(path, 42)
+	x, views, err := ReadFile(path, stamp)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,14 +53,20 @@ type Live struct {
 	selMu sync.Mutex
 	sel   map[string]*selEntry // by customer id
 
-	viewMu sync.Mutex
-	views  map[string]*viewEntry // by locale tag
+	viewMu       sync.Mutex
+	views        map[string]*viewEntry // by locale tag
+	viewClock    int64                 // counts the views' uses
+	viewBuilding bool                  // a view is being built
+
+	workMu  sync.Mutex
+	stopped bool // Wait was called: no background work starts
 }
 
 // built is an index and the version of the indexed data it holds.
 type built struct {
 	x       *Index
 	version int64
+	saving  atomic.Bool // its file is written (or being written, or read from)
 }
 
 // selEntry is a customer's selection state read at a customer version
@@ -237,7 +243,7 @@ func (l *Live) rebuild(version int64) {
 	if time.Since(time.Unix(0, l.failedAt.Load())) < retryAfter || !l.building.CompareAndSwap(false, true) {
 		return
 	}
-	l.work.Go(func() {
+	started := l.background(func() {
 		defer l.building.Store(false)
 		if err := l.Build(l.ctx, version); err != nil {
 			if !errors.Is(err, context.Canceled) {
@@ -246,11 +252,31 @@ func (l *Live) rebuild(version int64) {
 			l.failedAt.Store(time.Now().UnixNano())
 		}
 	})
+	if !started {
+		l.building.Store(false)
+	}
 }
 
-// Wait waits for the background builds and writes to end: they end soon
-// after the context given to NewLive is cancelled.
-func (l *Live) Wait() { l.work.Wait() }
+// background runs fn in a goroutine that Wait waits for, unless Wait was
+// called; it reports whether fn runs.
+func (l *Live) background(fn func()) bool {
+	l.workMu.Lock()
+	defer l.workMu.Unlock()
+	if l.stopped {
+		return false
+	}
+	l.work.Go(fn)
+	return true
+}
+
+// Wait waits for the background builds and writes to end (they end soon
+// after the context given to NewLive is cancelled); none starts after it.
+func (l *Live) Wait() {
+	l.workMu.Lock()
+	l.stopped = true
+	l.workMu.Unlock()
+	l.work.Wait()
+}
 
 // selected returns the customer's selected set in index b (in package
 // packageID only when not 0), derived from its selection state; the

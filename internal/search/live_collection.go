@@ -14,10 +14,12 @@ import (
 // each, and bitmaps holding each title twice).
 const maxViews = 4
 
-// viewEntry is a locale's view of one index: nil until built.
+// viewEntry is a locale's view of one index: nil until built; used is
+// the Live's view clock at its last use.
 type viewEntry struct {
 	x    *Index
 	view *View
+	used int64
 }
 
 // SearchCollection answers a publication search from the index when it
@@ -72,27 +74,51 @@ func (l *Live) collectionAndView(ctx context.Context, custID string, loc *alpha.
 
 // view returns b's view of loc, or nil after starting its build (or,
 // with Options.Inline, builds it now).
+//
+// Views are built one at a time; a locale asked for while another
+// builds, or when maxViews are kept and none can go (the default
+// locale's and one being built stay), gets none: its searches take the
+// collection path. Otherwise the least recently used view goes.
 func (l *Live) view(ctx context.Context, b *built, loc *alpha.Locale) (*View, error) {
 	tag := loc.Tag()
 	l.viewMu.Lock()
-	e := l.views[tag]
-	if e != nil && e.x == b.x {
-		v := e.view // nil while it builds
-		l.viewMu.Unlock()
-		return v, nil
+	defer l.viewMu.Unlock() // unlocked early when a build starts
+	if cur := l.cur.Load(); cur == nil || cur.x != b.x {
+		return nil, nil // b was replaced since the search took it
+	}
+	l.viewClock++
+	if e := l.views[tag]; e != nil && e.x == b.x {
+		e.used = l.viewClock
+		return e.view, nil // nil while it builds
 	}
 	for t, old := range l.views {
-		if old.x != b.x || len(l.views) >= maxViews {
-			delete(l.views, t) // of an older index, or one to make room
+		if old.x != b.x {
+			delete(l.views, t) // of an older index
 		}
 	}
-	e = &viewEntry{x: b.x}
+	if l.viewBuilding {
+		return nil, nil
+	}
+	if len(l.views) >= maxViews {
+		oldest := ""
+		for t, old := range l.views {
+			if old.view != nil && t != defaultLocale.Tag() && (oldest == "" || old.used < l.views[oldest].used) {
+				oldest = t
+			}
+		}
+		if oldest == "" {
+			return nil, nil
+		}
+		delete(l.views, oldest)
+	}
+	e := &viewEntry{x: b.x, used: l.viewClock}
 	l.views[tag] = e
-	l.viewMu.Unlock()
+	l.viewBuilding = true
 	build := func(ctx context.Context) (*View, error) {
 		start := time.Now()
 		v, err := b.x.NewView(ctx, loc, l.feed.FeedNames)
 		l.viewMu.Lock()
+		l.viewBuilding = false
 		if err != nil {
 			if l.views[tag] == e {
 				delete(l.views, tag) // the next search tries again
@@ -111,13 +137,21 @@ func (l *Live) view(ctx context.Context, b *built, loc *alpha.Locale) (*View, er
 		}
 		return v, nil
 	}
+	l.viewMu.Unlock()
+	defer l.viewMu.Lock() // for the deferred unlock
 	if l.opts.Inline {
 		return build(ctx)
 	}
-	l.work.Go(func() {
+	started := l.background(func() {
 		if _, err := build(l.ctx); err != nil && !errors.Is(err, context.Canceled) {
 			l.opts.Logger.Error("title index view build failed; the collection answers publication searches", "locale", tag, "err", err)
 		}
 	})
+	if !started {
+		l.viewMu.Lock()
+		l.viewBuilding = false
+		delete(l.views, tag)
+		l.viewMu.Unlock()
+	}
 	return nil, nil
 }

@@ -18,18 +18,23 @@ func (l *Live) load(ctx context.Context, start time.Time) (ok bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	x, views, err := ReadFile(l.opts.File, version)
+	store, err := l.feed.IndexFingerprint(ctx)
+	if err != nil {
+		return false, err
+	}
+	x, views, err := ReadFile(l.opts.File, Stamp{Version: version, Store: store})
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return false, nil
 	case errors.Is(err, errStale):
-		l.opts.Logger.Info("title index file is older than the store: building from the store", "file", l.opts.File)
+		l.opts.Logger.Info("title index file is not of this store's data or program: building from the store", "file", l.opts.File, "why", err)
 		return false, nil
 	case err != nil:
 		l.opts.Logger.Warn("title index file unreadable: building from the store", "err", err)
 		return false, nil
 	}
 	b := &built{x: x, version: version}
+	b.saving.Store(true) // it is the file's
 	l.selMu.Lock()
 	clear(l.sel)
 	l.selMu.Unlock()
@@ -52,11 +57,17 @@ func (l *Live) load(ctx context.Context, start time.Time) (ok bool, err error) {
 // is still the current index; a failure is logged (the next start builds
 // from the store).
 func (l *Live) save(b *built, v *View) {
-	if l.opts.File == "" || l.cur.Load() != b {
-		return
+	if l.opts.File == "" || l.cur.Load() != b || !b.saving.CompareAndSwap(false, true) {
+		return // none, replaced, or written already
 	}
 	start := time.Now()
-	if err := b.x.WriteFile(l.ctx, l.opts.File, b.version, []*View{v}); err != nil {
+	store, err := l.feed.IndexFingerprint(l.ctx)
+	if err != nil {
+		l.opts.Logger.Warn("title index not saved", "err", err)
+		return
+	}
+	stamp := Stamp{Version: b.version, Store: store}
+	if err := b.x.WriteFile(l.ctx, l.opts.File, stamp, []*View{v}); err != nil {
 		l.opts.Logger.Warn("title index not saved", "err", err)
 		return
 	}
@@ -65,7 +76,7 @@ func (l *Live) save(b *built, v *View) {
 		size = fi.Size()
 	}
 	l.opts.Logger.Info("title index saved", "file", l.opts.File, "bytes", size, "version", b.version, "seconds", time.Since(start).Seconds())
-	l.compact(b)
+	l.compact(b, stamp)
 }
 
 // compact replaces index b, if it is still the current one, by its copy
@@ -74,14 +85,16 @@ func (l *Live) save(b *built, v *View) {
 // among the heap pages of its garbage. At 1M titles the server's resident
 // memory after a build from the store was about three times what it was
 // after loading the same index from the file.
-func (l *Live) compact(b *built) {
-	x, views, err := ReadFile(l.opts.File, b.version)
+func (l *Live) compact(b *built, stamp Stamp) {
+	x, views, err := ReadFile(l.opts.File, stamp)
 	if err != nil {
 		l.opts.Logger.Warn("title index not compacted", "err", err)
 		return
 	}
 	l.viewMu.Lock()
-	if !l.cur.CompareAndSwap(b, &built{x: x, version: b.version}) {
+	nb := &built{x: x, version: b.version}
+	nb.saving.Store(true) // it is the file's
+	if !l.cur.CompareAndSwap(b, nb) {
 		l.viewMu.Unlock()
 		return
 	}

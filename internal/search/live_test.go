@@ -126,7 +126,8 @@ func TestLiveFollowsStore(t *testing.T) {
 // selection state the test sets; SelectionOf can be made to wait.
 type fakeFeed struct {
 	mu      sync.Mutex
-	feeds   int // FeedTitles calls
+	feeds   int    // FeedTitles calls
+	print   string // added to the fingerprint
 	titlesV int64
 	state   kb.SelectionState
 	hold    chan struct{} // when set, the next SelectionOf reads the state, then waits for it to close
@@ -150,6 +151,12 @@ func (f *fakeFeed) FeedTitles(_ context.Context, pkg func(kb.IndexedPackage), or
 	title(kb.IndexedTitle{ID: 1, Name: "Alpha One", Type: kb.ResourceJournal, Packages: []int64{1}})
 	title(kb.IndexedTitle{ID: 2, Name: "Alpha Two", Type: kb.ResourceJournal, Packages: []int64{1}})
 	return v, nil
+}
+
+func (f *fakeFeed) IndexFingerprint(context.Context) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return "two titles" + f.print, nil
 }
 
 func (f *fakeFeed) FeedNames(_ context.Context, fn func(int64, string)) error {
@@ -292,5 +299,49 @@ func TestLiveFile(t *testing.T) {
 	start()
 	if f.feeds != 2 {
 		t.Fatalf("the file was not written again at the new version (%d feeds)", f.feeds)
+	}
+	// Another database at the same version (made anew at the same path).
+	f.print = " of another database"
+	start()
+	if f.feeds != 3 {
+		t.Fatalf("a start over another store at the file's version read the file (%d feeds)", f.feeds)
+	}
+}
+
+// TestLiveViewsBounded asks for many locales in turn: views are built one
+// at a time, at most maxViews are kept, and the default locale's stays.
+func TestLiveViewsBounded(t *testing.T) {
+	ctx := context.Background()
+	f := &fakeFeed{titlesV: 1, state: kb.SelectionState{Packages: []int64{1}}}
+	l := NewLive(ctx, f, Options{})
+	if err := l.Build(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	q := kb.PubQuery{Search: "alpha", Page: kb.Page{Count: 10, Number: 1}}
+	for i := range 400 {
+		tag := []string{"fr", "de", "es", "it", "nl", "sv", "pl", "fi"}[i%8]
+		loc, err := alpha.ParseLocale(tag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := l.SearchCollection(ctx, "c", loc, q); err != nil {
+			t.Fatal(err)
+		}
+		l.viewMu.Lock()
+		n, building := len(l.views), 0
+		for _, e := range l.views {
+			if e.view == nil {
+				building++
+			}
+		}
+		l.viewMu.Unlock()
+		if n > maxViews || building > 1 {
+			t.Fatalf("%d views kept, %d building", n, building)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	l.Wait()
+	if e := l.views[defaultLocale.Tag()]; e == nil || e.view == nil {
+		t.Error("the default locale's view was let go")
 	}
 }
