@@ -135,7 +135,7 @@ func changeSelections(t *testing.T, st kb.Store, db *sql.DB, r *rand.Rand, n int
 	ctx := context.Background()
 	type res struct{ vendor, pkg, title int64 }
 	var rs []res
-	err := eachRow(db, `SELECT p.vendor_id, r.package_id, r.title_id FROM resources r JOIN packages p ON p.id = r.package_id WHERE p.customer_id IS NULL ORDER BY r.package_id, r.title_id`, func(rows *sql.Rows) error {
+	err := testdb.EachRow(context.Background(), db, `SELECT p.vendor_id, r.package_id, r.title_id FROM resources r JOIN packages p ON p.id = r.package_id WHERE p.customer_id IS NULL ORDER BY r.package_id, r.title_id`, func(rows *sql.Rows) error {
 		var x res
 		if err := rows.Scan(&x.vendor, &x.pkg, &x.title); err != nil {
 			return err
@@ -182,7 +182,7 @@ type draw struct {
 func drawFrom(t *testing.T, db *sql.DB) *draw {
 	t.Helper()
 	d := &draw{}
-	err := eachRow(db, `SELECT id, name, publisher, COALESCE(subjects, '') FROM titles ORDER BY id`, func(rows *sql.Rows) error {
+	err := testdb.EachRow(context.Background(), db, `SELECT id, name, publisher, COALESCE(subjects, '') FROM titles ORDER BY id`, func(rows *sql.Rows) error {
 		var id int64
 		var name, pub, subj string
 		if err := rows.Scan(&id, &name, &pub, &subj); err != nil {
@@ -194,7 +194,7 @@ func drawFrom(t *testing.T, db *sql.DB) *draw {
 		return err
 	})
 	if err == nil {
-		err = eachRow(db, `SELECT id FROM packages ORDER BY id`, func(rows *sql.Rows) error {
+		err = testdb.EachRow(context.Background(), db, `SELECT id FROM packages ORDER BY id`, func(rows *sql.Rows) error {
 			var id int64
 			err := rows.Scan(&id)
 			d.packages = append(d.packages, id)
@@ -269,19 +269,4 @@ func (d *draw) query(r *rand.Rand) kb.PubQuery {
 		q.SubjectSchema = d.subjects[r.IntN(len(d.subjects))].Type
 	}
 	return q
-}
-
-// eachRow calls fn with every row of query.
-func eachRow(db *sql.DB, query string, fn func(*sql.Rows) error) error {
-	rows, err := db.Query(query)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := fn(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
 }

@@ -14,6 +14,48 @@ import (
 // each, and bitmaps holding each title twice).
 const maxViews = 4
 
+// claimView returns b's view of tag and a nil entry when there is one
+// (a nil view while it builds), or when none may be built now (b was
+// replaced since the search took it, another view builds, or maxViews
+// are kept and none can go); otherwise a new entry, kept under tag, that
+// the caller builds.
+func (l *Live) claimView(b *built, tag string) (*View, *viewEntry) {
+	l.viewMu.Lock()
+	defer l.viewMu.Unlock()
+	if cur := l.cur.Load(); cur == nil || cur.x != b.x {
+		return nil, nil
+	}
+	l.viewClock++
+	if e := l.views[tag]; e != nil && e.x == b.x {
+		e.used = l.viewClock
+		return e.view, nil
+	}
+	for t, old := range l.views {
+		if old.x != b.x {
+			delete(l.views, t) // of an older index
+		}
+	}
+	if l.viewBuilding {
+		return nil, nil
+	}
+	if len(l.views) >= maxViews {
+		oldest := ""
+		for t, old := range l.views {
+			if old.view != nil && t != defaultLocale.Tag() && (oldest == "" || old.used < l.views[oldest].used) {
+				oldest = t
+			}
+		}
+		if oldest == "" {
+			return nil, nil
+		}
+		delete(l.views, oldest)
+	}
+	e := &viewEntry{x: b.x, used: l.viewClock}
+	l.views[tag] = e
+	l.viewBuilding = true
+	return nil, e
+}
+
 // viewEntry is a locale's view of one index: nil until built; used is
 // the Live's view clock at its last use.
 type viewEntry struct {
@@ -81,39 +123,10 @@ func (l *Live) collectionAndView(ctx context.Context, custID string, loc *alpha.
 // collection path. Otherwise the least recently used view goes.
 func (l *Live) view(ctx context.Context, b *built, loc *alpha.Locale) (*View, error) {
 	tag := loc.Tag()
-	l.viewMu.Lock()
-	defer l.viewMu.Unlock() // unlocked early when a build starts
-	if cur := l.cur.Load(); cur == nil || cur.x != b.x {
-		return nil, nil // b was replaced since the search took it
+	v, e := l.claimView(b, tag)
+	if e == nil {
+		return v, nil
 	}
-	l.viewClock++
-	if e := l.views[tag]; e != nil && e.x == b.x {
-		e.used = l.viewClock
-		return e.view, nil // nil while it builds
-	}
-	for t, old := range l.views {
-		if old.x != b.x {
-			delete(l.views, t) // of an older index
-		}
-	}
-	if l.viewBuilding {
-		return nil, nil
-	}
-	if len(l.views) >= maxViews {
-		oldest := ""
-		for t, old := range l.views {
-			if old.view != nil && t != defaultLocale.Tag() && (oldest == "" || old.used < l.views[oldest].used) {
-				oldest = t
-			}
-		}
-		if oldest == "" {
-			return nil, nil
-		}
-		delete(l.views, oldest)
-	}
-	e := &viewEntry{x: b.x, used: l.viewClock}
-	l.views[tag] = e
-	l.viewBuilding = true
 	build := func(ctx context.Context) (*View, error) {
 		start := time.Now()
 		v, err := b.x.NewView(ctx, loc, l.feed.FeedNames)
@@ -137,8 +150,6 @@ func (l *Live) view(ctx context.Context, b *built, loc *alpha.Locale) (*View, er
 		}
 		return v, nil
 	}
-	l.viewMu.Unlock()
-	defer l.viewMu.Lock() // for the deferred unlock
 	if l.opts.Inline {
 		return build(ctx)
 	}

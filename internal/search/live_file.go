@@ -33,19 +33,9 @@ func (l *Live) load(ctx context.Context, start time.Time) (ok bool, err error) {
 		l.opts.Logger.Warn("title index file unreadable: building from the store", "err", err)
 		return false, nil
 	}
-	b := &built{x: x, version: version}
-	b.saving.Store(true) // it is the file's
-	l.selMu.Lock()
-	clear(l.sel)
-	l.selMu.Unlock()
-	l.viewMu.Lock()
-	clear(l.views)
-	for _, v := range views {
-		l.views[v.locale] = &viewEntry{x: x, view: v}
+	if !l.install(nil, x, version, views) {
+		return false, nil // another index came first
 	}
-	l.viewMu.Unlock()
-	l.cur.Store(b)
-	debug.FreeOSMemory()
 	l.opts.Logger.Info("title index built", "source", "file", "titles", x.Len(), "version", version, "seconds", time.Since(start).Seconds())
 	for _, v := range views {
 		l.opts.Logger.Info("title index view built", "source", "file", "locale", v.locale, "titles", x.Len())
@@ -91,12 +81,20 @@ func (l *Live) compact(b *built, stamp Stamp) {
 		l.opts.Logger.Warn("title index not compacted", "err", err)
 		return
 	}
-	l.viewMu.Lock()
-	nb := &built{x: x, version: b.version}
+	l.install(b, x, b.version, views)
+}
+
+// install makes index x, read from Options.File at version, with its
+// views, the current index in place of old (nil: none), unless another
+// replaced old since; the views and selections derived in an index
+// before go. It reports whether x was installed.
+func (l *Live) install(old *built, x *Index, version int64, views []*View) bool {
+	nb := &built{x: x, version: version}
 	nb.saving.Store(true) // it is the file's
-	if !l.cur.CompareAndSwap(b, nb) {
+	l.viewMu.Lock()
+	if !l.cur.CompareAndSwap(old, nb) {
 		l.viewMu.Unlock()
-		return
+		return false
 	}
 	clear(l.views)
 	for _, v := range views {
@@ -107,4 +105,5 @@ func (l *Live) compact(b *built, stamp Stamp) {
 	clear(l.sel)
 	l.selMu.Unlock()
 	debug.FreeOSMemory()
+	return true
 }

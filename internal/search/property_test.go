@@ -46,7 +46,7 @@ func addCustomTitles(t *testing.T, s kb.Store, db *sql.DB, seed int64) {
 	t.Helper()
 	ctx := context.Background()
 	var names, pubs []string
-	if err := eachRow(ctx, db, `SELECT name, publisher FROM titles ORDER BY id LIMIT 300`, func(r *sql.Rows) error {
+	if err := testdb.EachRow(ctx, db, `SELECT name, publisher FROM titles ORDER BY id LIMIT 300`, func(r *sql.Rows) error {
 		var n, p string
 		if err := r.Scan(&n, &p); err != nil {
 			return err
@@ -135,7 +135,7 @@ func (p *propertyKB) load(t *testing.T) {
 	}
 	p.x, p.vendorOf, p.pkgIDs, p.custom = x, map[int64]int64{}, nil, nil
 	p.othersCustom, p.othersPackage = map[int64]bool{}, map[int64]bool{}
-	if err := eachRow(ctx, db, `SELECT id, vendor_id, COALESCE(customer_id, '') FROM packages ORDER BY id`, func(r *sql.Rows) error {
+	if err := testdb.EachRow(ctx, db, `SELECT id, vendor_id, COALESCE(customer_id, '') FROM packages ORDER BY id`, func(r *sql.Rows) error {
 		var id, v int64
 		var owner string
 		if err := r.Scan(&id, &v, &owner); err != nil {
@@ -157,7 +157,7 @@ func (p *propertyKB) load(t *testing.T) {
 		p.titles[o].ID = x.ID(uint32(o))
 		byID[p.titles[o].ID] = &p.titles[o]
 	}
-	if err := eachRow(ctx, db, `SELECT id, name, publisher, subjects, COALESCE(customer_id, '') FROM titles`, func(r *sql.Rows) error {
+	if err := testdb.EachRow(ctx, db, `SELECT id, name, publisher, subjects, COALESCE(customer_id, '') FROM titles`, func(r *sql.Rows) error {
 		var id int64
 		var name, pub, subj, cust string
 		if err := r.Scan(&id, &name, &pub, &subj, &cust); err != nil {
@@ -175,7 +175,7 @@ func (p *propertyKB) load(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if err := eachRow(ctx, db, `SELECT title_id, value FROM title_identifiers`, func(r *sql.Rows) error {
+	if err := testdb.EachRow(ctx, db, `SELECT title_id, value FROM title_identifiers`, func(r *sql.Rows) error {
 		var id int64
 		var v string
 		if err := r.Scan(&id, &v); err != nil {
@@ -186,7 +186,7 @@ func (p *propertyKB) load(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if err := eachRow(ctx, db, `SELECT title_id, package_id FROM resources`, func(r *sql.Rows) error {
+	if err := testdb.EachRow(ctx, db, `SELECT title_id, package_id FROM resources`, func(r *sql.Rows) error {
 		var id, pkg int64
 		if err := r.Scan(&id, &pkg); err != nil {
 			return err

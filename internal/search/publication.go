@@ -1,6 +1,7 @@
 package search
 
 import (
+	"container/heap"
 	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -219,16 +220,8 @@ func (x *Index) packageCounts(c *Collection, match *roaring.Bitmap, limit int, c
 		b := c.pkgs[p]
 		var n int
 		if bits == nil && m*uint64(len(c.bySize)-k) > denseFactor*c.resources {
-			bits = make([]uint64, (x.Len()+63)/64)
-			for it := match.ManyIterator(); ; {
-				k := it.NextMany(buf)
-				if k == 0 {
-					break
-				}
-				for _, o := range buf[:k] {
-					bits[o>>6] |= 1 << (o & 63)
-				}
-			}
+			bits = match.ToDense()
+			bits = append(bits, make([]uint64, (x.Len()+63)/64-len(bits))...) // to the last ordinal
 		}
 		if bits == nil {
 			n = int(match.AndCardinality(b))
@@ -290,33 +283,29 @@ func (x *Index) packageCountsByTitle(c *Collection, match *roaring.Bitmap, limit
 	}
 }
 
-// minHeap keeps the biggest counts offered, the smallest of them first.
+// minHeap keeps the biggest counts offered, the smallest of them first
+// (a container/heap).
 type minHeap []int
+
+func (h minHeap) Len() int           { return len(h) }
+func (h minHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h minHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *minHeap) Push(v any)        { *h = append(*h, v.(int)) }
+func (h *minHeap) Pop() any {
+	old := *h
+	v := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return v
+}
 
 // offer keeps n if it is among the limit biggest offered so far.
 func (h *minHeap) offer(n, limit int) {
 	switch {
 	case len(*h) < limit:
-		*h = append(*h, n)
-		for i := len(*h) - 1; i > 0 && (*h)[(i-1)/2] > (*h)[i]; i = (i - 1) / 2 {
-			(*h)[(i-1)/2], (*h)[i] = (*h)[i], (*h)[(i-1)/2]
-		}
+		heap.Push(h, n)
 	case n > (*h)[0]:
 		(*h)[0] = n
-		for i := 0; ; {
-			l, r, min := 2*i+1, 2*i+2, i
-			if l < len(*h) && (*h)[l] < (*h)[min] {
-				min = l
-			}
-			if r < len(*h) && (*h)[r] < (*h)[min] {
-				min = r
-			}
-			if min == i {
-				break
-			}
-			(*h)[i], (*h)[min] = (*h)[min], (*h)[i]
-			i = min
-		}
+		heap.Fix(h, 0)
 	}
 }
 

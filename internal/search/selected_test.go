@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // TestSelectedLikeStore derives customer c1's selected titles from its
@@ -24,7 +25,7 @@ func TestSelectedLikeStore(t *testing.T) {
 	ctx := context.Background()
 	type res struct{ pkg, title int64 }
 	var resources []res
-	if err := eachRow(ctx, p.db, `SELECT package_id, title_id FROM resources ORDER BY package_id, title_id`, func(r *sql.Rows) error {
+	if err := testdb.EachRow(ctx, p.db, `SELECT package_id, title_id FROM resources ORDER BY package_id, title_id`, func(r *sql.Rows) error {
 		var x res
 		if err := r.Scan(&x.pkg, &x.title); err != nil {
 			return err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbsql"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // loadIndex builds an index from the store's feed, as Live does.
@@ -39,21 +40,6 @@ func readKB(ctx context.Context, s kb.TitleFeed) ([]Title, []Package, error) {
 	return titles, packages, err
 }
 
-// eachRow calls fn with every row of query.
-func eachRow(ctx context.Context, db *sql.DB, query string, fn func(*sql.Rows) error, args ...any) error {
-	rows, err := db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := fn(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
-}
-
 // selectedSet returns the ordinals of the titles the customer has a
 // resource selected in (in package packageID only, when not 0), read with
 // the store's own SQL (kbsql.SQLSelectedTitleIDs): the reference that
@@ -65,7 +51,7 @@ func selectedSet(ctx context.Context, db *sql.DB, x *Index, custID string, packa
 		args = append(args, packageID)
 	}
 	out := roaring.New()
-	err := eachRow(ctx, db, query, func(r *sql.Rows) error {
+	err := testdb.EachRow(ctx, db, query, func(r *sql.Rows) error {
 		var id int64
 		if err := r.Scan(&id); err != nil {
 			return err

@@ -1,6 +1,7 @@
 package testdb
 
 import (
+	"context"
 	"database/sql"
 	"testing"
 
@@ -27,4 +28,19 @@ func DB(t testing.TB, dsn string) *sql.DB {
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
+}
+
+// EachRow calls fn with every row of query (on a database from DB).
+func EachRow(ctx context.Context, db *sql.DB, query string, fn func(*sql.Rows) error, args ...any) error {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
