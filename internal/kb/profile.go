@@ -60,6 +60,9 @@ type ProfileStore interface {
 	SaveProfile(ctx context.Context, p Profile) error
 	// LookupProfile returns a profile; CodeNotFound when there is none.
 	LookupProfile(ctx context.Context, id ProfileID) (Profile, error)
+	// Profiles lists the profiles of the customer, or of every customer
+	// when custID is "", in the order of their names.
+	Profiles(ctx context.Context, custID string) ([]Profile, error)
 }
 
 // Password hashes are PBKDF2-HMAC-SHA256: slow on purpose, so that a

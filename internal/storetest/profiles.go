@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/kbserver/kbserver/internal/kb"
@@ -34,5 +35,26 @@ func testProfiles(t *testing.T, s kb.Store) {
 	other := kb.ProfileID{CustomerID: "p1", GroupID: "main", ProfileID: "other"}
 	if _, err := s.LookupProfile(ctx, other); kb.ErrorCode(err) != kb.CodeNotFound {
 		t.Errorf("another profile id: %v, want CodeNotFound", err)
+	}
+	if _, err := s.AddCustomer(ctx, "p0", ""); err != nil {
+		t.Fatal(err)
+	}
+	first := kb.ProfileID{CustomerID: "p0", GroupID: "main", ProfileID: "z"}
+	if err := s.SaveProfile(ctx, kb.Profile{ID: first, Guest: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveProfile(ctx, kb.Profile{ID: other, PasswordHash: "h3"}); err != nil {
+		t.Fatal(err)
+	}
+	want := []kb.Profile{{ID: id, PasswordHash: "h2"}, {ID: other, PasswordHash: "h3"}}
+	if got, err := s.Profiles(ctx, "p1"); err != nil || !slices.Equal(got, want) {
+		t.Errorf("Profiles(p1) = %+v, %v; want %+v", got, err, want)
+	}
+	want = append([]kb.Profile{{ID: first, Guest: true}}, want...)
+	if got, err := s.Profiles(ctx, ""); err != nil || !slices.Equal(got, want) {
+		t.Errorf("Profiles() = %+v, %v; want %+v", got, err, want)
+	}
+	if got, err := s.Profiles(ctx, "nobody"); err != nil || len(got) != 0 {
+		t.Errorf("Profiles(nobody) = %+v, %v; want none", got, err)
 	}
 }

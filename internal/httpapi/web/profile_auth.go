@@ -29,60 +29,110 @@ func ProfileFrom(ctx context.Context) (kb.ProfileID, bool) {
 }
 
 // RequireProfile returns a middleware that admits a request for the
-// profile named by the path parameter profile (custid.groupid.profileid):
-// with the profile's password in the password header, or without one when
-// the profile allows guest access. A malformed profile is CodeInvalid
-// (400); an unknown profile, a wrong password, or no password on a profile
-// without guest access is CodeUnauthenticated (401), the same for all so
-// as not to tell which profiles exist. An admitted request takes a token
-// of the profile's rate limit (throttle): over it, CodeTooManyRequests
-// (429, with Retry-After). Passwords are checked against their
-// slow hash once, then remembered as verified for a while (a hash of
-// profile, stored hash and password, never the password) so that a search
-// box does not pay the slow hash on every request. With the throttle's
-// limit on, the slow checks themselves are limited per profile
-// (PasswordCheckLimit; over it, 429 before any check), so that guessing
-// passwords is slow and cannot keep the processor busy.
+// profile named by the path parameter profile (custid.groupid.profileid)
+// through a ProfileGate, with the password in the password header.
 func RequireProfile(profiles ProfileLookup, throttle Throttle) Middleware {
-	verified := newVerifiedCache(verifiedFor, 10_000)
-	checks := throttle
-	checks.Limit = PasswordCheckLimit
+	gate := NewProfileGate(profiles, throttle)
 	return func(next HandlerFunc) HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) error {
 			id, err := kb.ParseProfileID(r.PathValue("profile"))
 			if err != nil {
 				return err
 			}
-			p, err := profiles.LookupProfile(r.Context(), id)
-			if err != nil && kb.ErrorCode(err) != kb.CodeNotFound {
-				return fmt.Errorf("look up profile %s: %w", id, err)
-			}
-			known := err == nil
-			password := r.Header.Get(PasswordHeader)
-			given := password != "" // an empty header is no password
-			switch {
-			case !given && known && p.Guest:
-			case !given:
-				return kb.Errorf(kb.CodeUnauthenticated, "A password is required for this profile (header password).")
-			case !known || p.PasswordHash == "":
-				return errProfileAuth
-			case !verified.cached(id.String(), p.PasswordHash, password):
-				if throttle.Limit.On() {
-					if err := checks.take(r.Context(), w, "password:"+id.String()); err != nil {
-						return err
-					}
-				}
-				if !kb.CheckPassword(p.PasswordHash, password) {
-					return errProfileAuth
-				}
-				verified.remember(id.String(), p.PasswordHash, password)
-			}
-			if err := throttle.take(r.Context(), w, "profile:"+id.String()); err != nil {
+			if _, err := gate.Admit(w, r, id, r.Header.Get(PasswordHeader)); err != nil {
 				return err
 			}
-			return next(w, r.WithContext(context.WithValue(r.Context(), profileKey{}, id)))
+			return next(w, r.WithContext(WithProfile(r.Context(), id)))
 		}
 	}
+}
+
+// WithProfile returns ctx marked as admitted for the profile (ProfileFrom).
+func WithProfile(ctx context.Context, id kb.ProfileID) context.Context {
+	return context.WithValue(ctx, profileKey{}, id)
+}
+
+// A ProfileGate admits requests for publication search profiles: with the
+// profile's password, or without one when the profile allows guest
+// access. Both the publication search service (password header) and the
+// patron A–Z page (a sign-in form, then a session) admit through one.
+//
+// A malformed profile is CodeInvalid (400); an unknown profile, a wrong
+// password, or no password on a profile without guest access is
+// CodeUnauthenticated (401), the same for all so as not to tell which
+// profiles exist. An admitted request takes a token of the profile's
+// rate limit (throttle): over it, CodeTooManyRequests (429, with
+// Retry-After). Passwords are checked against their slow hash once, then
+// remembered as verified for a while (a hash of profile, stored hash and
+// password, never the password) so that a search box does not pay the
+// slow hash on every request. With the throttle's limit on, the slow
+// checks themselves are limited per profile (PasswordCheckLimit; over it,
+// 429 before any check), so that guessing passwords is slow and cannot
+// keep the processor busy.
+type ProfileGate struct {
+	profiles ProfileLookup
+	throttle Throttle
+	checks   Throttle
+	verified *verifiedCache
+}
+
+// NewProfileGate returns a gate over profiles with the rate limit of
+// throttle.
+func NewProfileGate(profiles ProfileLookup, throttle Throttle) *ProfileGate {
+	checks := throttle
+	checks.Limit = PasswordCheckLimit
+	return &ProfileGate{profiles: profiles, throttle: throttle, checks: checks, verified: newVerifiedCache(verifiedFor, 10_000)}
+}
+
+// Admit admits a request (r; w receives Retry-After when it is refused
+// for a limit) for profile id with password ("" for none) and returns the
+// profile; an error says why not.
+func (g *ProfileGate) Admit(w http.ResponseWriter, r *http.Request, id kb.ProfileID, password string) (kb.Profile, error) {
+	p, err := g.Lookup(r.Context(), id)
+	if err != nil {
+		return kb.Profile{}, err
+	}
+	known := p.ID == id
+	given := password != "" // an empty header is no password
+	switch {
+	case !given && known && p.Guest:
+	case !given:
+		return kb.Profile{}, kb.Errorf(kb.CodeUnauthenticated, "A password is required for this profile (header password).")
+	case !known || p.PasswordHash == "":
+		return kb.Profile{}, errProfileAuth
+	case !g.verified.cached(id.String(), p.PasswordHash, password):
+		if g.throttle.Limit.On() {
+			if err := g.checks.take(r.Context(), w, "password:"+id.String()); err != nil {
+				return kb.Profile{}, err
+			}
+		}
+		if !kb.CheckPassword(p.PasswordHash, password) {
+			return kb.Profile{}, errProfileAuth
+		}
+		g.verified.remember(id.String(), p.PasswordHash, password)
+	}
+	if err := g.Take(w, r, id); err != nil {
+		return kb.Profile{}, err
+	}
+	return p, nil
+}
+
+// Lookup returns the profile id, or the zero Profile when there is none.
+func (g *ProfileGate) Lookup(ctx context.Context, id kb.ProfileID) (kb.Profile, error) {
+	p, err := g.profiles.LookupProfile(ctx, id)
+	switch {
+	case kb.ErrorCode(err) == kb.CodeNotFound:
+		return kb.Profile{}, nil
+	case err != nil:
+		return kb.Profile{}, fmt.Errorf("look up profile %s: %w", id, err)
+	}
+	return p, nil
+}
+
+// Take takes a token of the profile's rate limit for a request admitted
+// otherwise (by a session the caller checked).
+func (g *ProfileGate) Take(w http.ResponseWriter, r *http.Request, id kb.ProfileID) error {
+	return g.throttle.take(r.Context(), w, "profile:"+id.String())
 }
 
 // PasswordCheckLimit bounds the slow password checks of one profile when

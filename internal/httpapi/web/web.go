@@ -38,6 +38,11 @@ type Route struct {
 	// message in the X-Error-Message header, as the publication search
 	// service does. ObjectErrors is then ignored.
 	HeaderErrors bool
+	// ErrorPage renders the route's errors instead, for the pages people
+	// read: it gets the status and the message a client may see (internal
+	// errors are logged here and shown as a generic message).
+	// HeaderErrors and ObjectErrors are then ignored.
+	ErrorPage func(w http.ResponseWriter, r *http.Request, status int, message string)
 	// Service names the service the route belongs to ("holdings",
 	// "publication-search", …), for logs and metrics.
 	Service string
@@ -98,6 +103,15 @@ func (a adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// the client any more.
 		a.logger.LogAttrs(r.Context(), slog.LevelError, "handler failed after the response started",
 			slog.String("route", r.Pattern), slog.String("error", logText(err.Error())))
+		return
+	}
+	if a.route.ErrorPage != nil {
+		status, model := classify(err)
+		if status == http.StatusInternalServerError {
+			logInternal(r, a.logger, err)
+		}
+		retryAfter(tw, status)
+		a.route.ErrorPage(tw, r, status, model.Message)
 		return
 	}
 	if a.route.HeaderErrors {
