@@ -17,6 +17,7 @@ import (
 
 	"github.com/kbserver/kbserver/internal/gen"
 	"github.com/kbserver/kbserver/internal/httpapi"
+	"github.com/kbserver/kbserver/internal/httpapi/pages"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/metrics"
@@ -380,6 +381,7 @@ func (c *cli) serve(o serveOptions) error {
 		}
 		served <- srv.Serve(ln)
 	}()
+	printBanner(c, st, scheme, addr)
 	if o.demo {
 		printDemo(c, demoKey, scheme, addr, env)
 	}
@@ -477,13 +479,47 @@ func (c *cli) generateDemo(st kb.Store, titles int, logger *slog.Logger) error {
 	return nil
 }
 
-// printDemo prints the demo API key and a curl command that uses it.
-func printDemo(c *cli, key, scheme, addr string, env kb.Environment) {
+// baseURL returns the address a browser on this machine reaches the
+// server at: the listening address, with the loopback address for one
+// that listens on every interface.
+func baseURL(scheme, addr string) string {
 	host, port, err := net.SplitHostPort(addr)
 	if ip := net.ParseIP(host); err == nil && (ip == nil || ip.IsUnspecified()) {
 		host = "127.0.0.1"
 	}
-	base := scheme + "://" + net.JoinHostPort(host, port)
+	return scheme + "://" + net.JoinHostPort(host, port)
+}
+
+// bannerProfiles is how many A–Z pages the start-up banner names; the
+// landing page lists them all.
+const bannerProfiles = 5
+
+// printBanner prints where the server's pages are: the landing page, the
+// API documentation and the A–Z pages of the first profiles.
+func printBanner(c *cli, st kb.Store, scheme, addr string) {
+	base := baseURL(scheme, addr)
+	fmt.Fprintf(c.stdout, "kbserver is serving at %s (it keeps this terminal; Ctrl-C stops it):\n", base)
+	fmt.Fprintf(c.stdout, "  %s/  the landing page\n  %s/docs  the API documentation\n", base, base)
+	profiles, err := st.Profiles(c.ctx, "")
+	if err != nil {
+		return // the banner is a courtesy; the store's trouble shows elsewhere
+	}
+	for i, p := range profiles {
+		if i == bannerProfiles {
+			fmt.Fprintf(c.stdout, "  … and %d more A–Z pages, listed on the landing page\n", len(profiles)-bannerProfiles)
+			break
+		}
+		access := "password"
+		if p.Guest {
+			access = "guest access"
+		}
+		fmt.Fprintf(c.stdout, "  %s%s  the A–Z page of profile %s (%s)\n", base, pages.AZPath(p.ID), p.ID, access)
+	}
+}
+
+// printDemo prints the demo API key and a curl command that uses it.
+func printDemo(c *cli, key, scheme, addr string, env kb.Environment) {
+	base := baseURL(scheme, addr)
 	fmt.Fprintf(c.stdout, `Demo customer %q (%s) is ready.
 API key for the %s environment (shown only now: only its hash is stored; each start creates a new one):
   %s

@@ -86,6 +86,9 @@ func TestServeDemo(t *testing.T) {
 	if !strings.Contains(s.stdout.String(), "API key for the sandbox environment") {
 		t.Errorf("the demo key is not said to be a sandbox key:\n%s", s.stdout.String())
 	}
+	if !strings.Contains(s.stdout.String(), "/az/demo.main.az/  the A–Z page of profile demo.main.az (guest access)") {
+		t.Errorf("the banner does not name the demo's A–Z page:\n%s", s.stdout.String())
+	}
 	if !strings.HasPrefix(url, "http://127.0.0.1:") || strings.HasSuffix(strings.SplitN(url, "/rm/", 2)[0], ":0") {
 		t.Fatalf("curl URL %q does not name the actual port", url)
 	}
@@ -176,8 +179,11 @@ func TestServePlain(t *testing.T) {
 	if res, _ := apitest.Do(t, http.DefaultClient, "GET", "http://"+addr+"/rm/rmaccounts/x/vendors", nil); res.StatusCode != http.StatusUnauthorized {
 		t.Errorf("request without a key: %d", res.StatusCode)
 	}
-	if s.stdout.String() != "" {
-		t.Errorf("plain serve printed to stdout: %q", s.stdout.String())
+	for _, want := range []string{"kbserver is serving at http://" + addr + " (it keeps this terminal", "http://" + addr + "/  the landing page",
+		"http://" + addr + "/docs  the API documentation"} {
+		if !strings.Contains(s.stdout.String(), want) {
+			t.Errorf("serve's banner lacks %q:\n%s", want, s.stdout.String())
+		}
 	}
 	if err := s.stop(t); err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi/docs"
 	"github.com/kbserver/kbserver/internal/httpapi/ermapi"
 	"github.com/kbserver/kbserver/internal/httpapi/opsapi"
+	"github.com/kbserver/kbserver/internal/httpapi/pages"
 	"github.com/kbserver/kbserver/internal/httpapi/pfapi"
 	"github.com/kbserver/kbserver/internal/httpapi/rmapi"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
@@ -82,6 +83,7 @@ const (
 	ServiceResourceMgmt      = "resource-management"
 	ServicePublicationSearch = "publication-search"
 	ServiceDocs              = "docs"
+	ServicePages             = "pages"
 )
 
 // NewServer returns the HTTP handler of all of kbserver's APIs.
@@ -120,7 +122,8 @@ func NewServer(deps Deps) http.Handler {
 
 // routes returns the routes of every API family over deps, each marked
 // with its service: the holdings service, the resource management service,
-// the publication search service, the API description with its docs page,
+// the publication search service, the pages for people (landing and A–Z),
+// the API description with its docs page,
 // and the operators' endpoints (with /metrics when m is not nil).
 func routes(deps Deps, logger *slog.Logger, m *metrics.Metrics, answers *answercache.Cache) []web.Route {
 	store := deps.Store
@@ -145,7 +148,9 @@ func routes(deps Deps, logger *slog.Logger, m *metrics.Metrics, answers *answerc
 	}
 	add(ServiceHoldings, rmapi.Routes(store, keyAuth, answers))
 	add(ServiceResourceMgmt, ermapi.Routes(store, keyAuth))
-	add(ServicePublicationSearch, pfapi.Routes(store, profileThrottle, deps.PublicationCacheTitles, !deps.PublicationServeStale))
+	searcher := pfapi.NewSearcher(store, deps.PublicationCacheTitles, !deps.PublicationServeStale)
+	add(ServicePublicationSearch, pfapi.Routes(searcher, profileThrottle))
+	add(ServicePages, pages.Routes(store, searcher, profileThrottle))
 	add(ServiceDocs, docs.Routes())
 	add(opsapi.Service, opsapi.Routes(store, metricsHandler, logger))
 	return all

@@ -11,7 +11,6 @@ import (
 	"github.com/kbserver/kbserver/internal/alpha"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/pubsearch"
 	"golang.org/x/text/language"
 )
 
@@ -26,8 +25,7 @@ type Store interface {
 }
 
 type handlers struct {
-	store Store
-	index *pubsearch.Index
+	*Searcher
 }
 
 // customer returns the customer id of the profile the request was admitted for.
@@ -38,7 +36,7 @@ func customer(r *http.Request) string {
 
 // recordContext gathers what records of the customer need: labels, proxy
 // masks and the link-out signer.
-func (h *handlers) recordContext(r *http.Request, custID string) (recordContext, error) {
+func (h *Searcher) recordContext(r *http.Request, custID string) (recordContext, error) {
 	ctx := r.Context()
 	root, err := h.store.Root(ctx, custID)
 	if err != nil {
@@ -67,11 +65,11 @@ func (h *handlers) recordContext(r *http.Request, custID string) (recordContext,
 	}, nil
 }
 
-// requestLocale is the collation locale of a publication search: the
+// RequestLocale is the collation locale of a publication search: the
 // language (its base alone: "fr" of "fr-CA", so that clients cannot make
 // the server sort a collection for every variant they invent) of the first
 // entry of Accept-Language that is a valid tag, else English.
-func requestLocale(r *http.Request) *alpha.Locale {
+func RequestLocale(r *http.Request) *alpha.Locale {
 	for _, part := range strings.Split(r.Header.Get("Accept-Language"), ",") {
 		tag, _, _ := strings.Cut(strings.TrimSpace(part), ";")
 		if tag == "" || tag == "*" {
@@ -98,7 +96,7 @@ func (h *handlers) publications(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	custID := customer(r)
-	res, err := h.index.Search(r.Context(), h.store, custID, requestLocale(r), q)
+	res, err := h.Search(r, custID, q)
 	if err != nil {
 		return fmt.Errorf("publication search of %s: %w", custID, err)
 	}
@@ -261,7 +259,7 @@ func (h *handlers) alphaMenu(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	custID := customer(r)
-	if err := h.index.Menu(r.Context(), h.store, custID, rt, menu); err != nil {
+	if err := h.Menu(r.Context(), custID, rt, menu); err != nil {
 		return fmt.Errorf("alpha menu of %s: %w", custID, err)
 	}
 	res := menu.Result()

@@ -9,17 +9,14 @@ package pfapi
 
 import (
 	"github.com/kbserver/kbserver/internal/httpapi/web"
-	"github.com/kbserver/kbserver/internal/pubsearch"
 )
 
-// Routes returns every route of the publication search service. It keeps
-// searched collections of up to cacheTitles titles in all in memory
-// (pubsearch.DefaultMaxTitles when 0 or less); with consistent, a search
-// after a change of the collection waits for its rebuild instead of being
-// answered from the previous version meanwhile (pubsearch.Index). Each
-// admitted request takes a token of its profile's bucket from throttle.
-func Routes(store Store, throttle web.Throttle, cacheTitles int, consistent bool) []web.Route {
-	h := &handlers{store: store, index: pubsearch.NewIndex(cacheTitles, consistent)}
+// Routes returns every route of the publication search service, which
+// searches with s. Each admitted request takes a token of its profile's
+// bucket from throttle.
+func Routes(s *Searcher, throttle web.Throttle) []web.Route {
+	h := &handlers{Searcher: s}
+	store := s.store
 	routes := []web.Route{
 		{Pattern: "GET /pf/pfaccount/{profile}/alphabrowser/menu/{localeid}", Handler: h.alphaMenu},
 		{Pattern: "GET /pf/pfaccount/{profile}/allpackages", Handler: h.allPackages},

@@ -694,9 +694,9 @@ func TestUnknownRouteAndMethod(t *testing.T) {
 	if diff := cmp.Diff(errorModel{Code: 1001, Message: "No route for GET /rm/rmaccounts/cust1/nothing/here"}, res.errors(t)); diff != "" {
 		t.Errorf("unknown route (-want +got):\n%s", diff)
 	}
-	res = f.get(t, "/", "")
+	res = f.get(t, "/nothing", "")
 	if res.status != 404 || res.errors(t).Code != 1001 {
-		t.Errorf("GET /: %d %s", res.status, res.body)
+		t.Errorf("GET /nothing: %d %s", res.status, res.body)
 	}
 
 	for _, tt := range []struct{ method, path, allow string }{

@@ -1,0 +1,104 @@
+package pages_test
+
+import (
+	"context"
+	"flag"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/kbserver/kbserver/internal/gen"
+	"github.com/kbserver/kbserver/internal/httpapi"
+	"github.com/kbserver/kbserver/internal/httpapi/pages"
+	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/search"
+	"github.com/kbserver/kbserver/internal/testdb"
+)
+
+var azDB = flag.String("az-db", "",
+	"database of BenchmarkAZPage (SQLite file or postgres:// URL), such as the one serve --demo made; without it the demo's knowledge base is generated into a new store (100,000 titles, about a minute)")
+
+// BenchmarkAZPage times the patron A–Z page in the server (the handler
+// chain, no network) on the demo knowledge base: 100,000 titles, the demo
+// customer selecting one package in eight (about 25,000 titles), with
+// the title index answering as serve runs it. Each case reports its
+// median and 99th percentile in milliseconds and the page's size:
+//
+//	go test -run X -bench BenchmarkAZPage ./internal/httpapi/pages -args -az-db kbserver.db
+func BenchmarkAZPage(b *testing.B) {
+	ctx := context.Background()
+	dsn := *azDB
+	if dsn == "" {
+		dsn = testdb.NewDSN(b)
+	}
+	st := testdb.OpenDSN(b, dsn)
+	profile := kb.ProfileID{CustomerID: "demo", GroupID: "main", ProfileID: "az"}
+	if _, err := st.LookupProfile(ctx, profile); kb.ErrorCode(err) == kb.CodeNotFound {
+		demoKB(ctx, b, st, profile)
+	} else if err != nil {
+		b.Fatal(err)
+	}
+	live := search.NewLive(ctx, st.(kb.IndexedStore), search.Options{})
+	if err := live.Build(ctx, 0); err != nil {
+		b.Fatal(err)
+	}
+	st.(kb.IndexedStore).UseTitleIndex(live)
+	h := httpapi.NewServer(httpapi.Deps{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	az := pages.AZPath(profile)
+	for _, c := range []struct{ name, query string }{
+		{"browse", ""},
+		{"search-journal", "?search=journal"},
+		{"search-narrow", "?search=nursing+review"},
+		{"letter", "?alphamenufacet=B"},
+		{"facet", "?search=journal&resourcetypefacet=book"},
+		{"page-100", "?offset=100"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			var times []time.Duration
+			size := 0
+			for b.Loop() {
+				rec := httptest.NewRecorder()
+				req := httptest.NewRequest(http.MethodGet, az+c.query, nil)
+				start := time.Now()
+				h.ServeHTTP(rec, req)
+				times = append(times, time.Since(start))
+				if rec.Code != http.StatusOK {
+					b.Fatalf("GET %s: %d", az+c.query, rec.Code)
+				}
+				size = rec.Body.Len()
+			}
+			slices.Sort(times)
+			ms := func(q float64) float64 { return float64(times[int(q*float64(len(times)-1))].Microseconds()) / 1000 }
+			b.ReportMetric(ms(0.5), "p50-ms")
+			b.ReportMetric(ms(0.99), "p99-ms")
+			b.ReportMetric(float64(size), "page-bytes")
+		})
+	}
+}
+
+// demoKB generates the knowledge base serve --demo makes: 100,000
+// titles, and customer demo selecting one package in eight, with a guest
+// profile.
+func demoKB(ctx context.Context, b *testing.B, st kb.Store, profile kb.ProfileID) {
+	sum, err := gen.Generate(ctx, st, gen.Options{Titles: 100_000, Seed: 1}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := st.AddCustomer(ctx, profile.CustomerID, "Demo Library"); err != nil {
+		b.Fatal(err)
+	}
+	for i, id := range sum.PackageIDs {
+		if i%8 == 0 {
+			if err := st.SetPackageState(ctx, profile.CustomerID, id, kb.PackageState{Selected: true}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	if err := st.SaveProfile(ctx, kb.Profile{ID: profile, Guest: true}); err != nil {
+		b.Fatal(err)
+	}
+}

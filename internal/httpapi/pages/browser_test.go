@@ -1,0 +1,220 @@
+package pages_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/kbserver/kbserver/internal/httpapi/pages"
+)
+
+// newBrowser starts headless Chromium for the test and returns a tab's
+// context. Without Chromium the test is skipped, except on CI (CI=true),
+// where .ci/run installs Debian's chromium.
+func newBrowser(t *testing.T) context.Context {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("drives Chromium; skipped with -short")
+	}
+	bin := ""
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			bin = p
+			break
+		}
+	}
+	if bin == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("no chromium or chromium-browser in PATH; .ci/run installs Debian's chromium")
+		}
+		t.Skip("no chromium or chromium-browser in PATH: install it (apt-get install chromium) to test the pages in a browser")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 1000))
+	actx, cancelAlloc := chromedp.NewExecAllocator(t.Context(), opts...)
+	tab, cancelTab := chromedp.NewContext(actx)
+	// The first action starts the browser, which lives as long as the
+	// context of that action: no timeout on it, one on every later one.
+	if err := chromedp.Do(tab); err != nil {
+		cancelTab()
+		cancelAlloc()
+		t.Fatalf("start %s: %v", bin, err)
+	}
+	ctx, cancelTime := context.WithTimeout(tab, 2*time.Minute)
+	t.Cleanup(func() { cancelTime(); cancelTab(); cancelAlloc() })
+	return ctx
+}
+
+// screenshot saves the whole page as name.png under the test's temporary
+// directory, or under KBSERVER_PAGES_SCREENSHOT_DIR when set (to look at
+// them).
+func screenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	dir := os.Getenv("KBSERVER_PAGES_SCREENSHOT_DIR")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // quality 100: PNG
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// text returns the text of the first visible element that the CSS
+// selector sel matches.
+func text(t *testing.T, ctx context.Context, sel string) string {
+	t.Helper()
+	s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel), chromedp.NodeVisible))
+	if err != nil {
+		t.Fatalf("text of %s: %v", sel, err)
+	}
+	return strings.TrimSpace(s)
+}
+
+// run runs the actions, failing the test with what was being done.
+func run(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// TestPatronInBrowser drives the A–Z page in Chromium as a patron does:
+// a search, a facet, the next page, a link-out to the publisher; a letter;
+// a password profile; a title that looks like a script.
+func TestPatronInBrowser(t *testing.T) {
+	f := newFixture(t)
+	ctx := newBrowser(t)
+	az := f.srv.URL + pages.AZPath(guestProfile)
+
+	t.Run("search, facet, page 2, link-out", func(t *testing.T) {
+		run(t, ctx, "search", chromedp.Navigate(az), chromedp.SendKeys(chromedp.ID("q"), "nursing"),
+			chromedp.Submit(chromedp.ID("q")), chromedp.WaitVisible(chromedp.CSS(".count-line")))
+		if got := text(t, ctx, ".count-line"); got != "1–25 of 46 titles" {
+			t.Errorf("after the search: %q, want 1–25 of 46 titles", got)
+		}
+		screenshot(t, ctx, "az-search")
+		run(t, ctx, "facet", chromedp.Click(`//aside//a[normalize-space(text())="Journal"]`),
+			chromedp.WaitVisible(chromedp.CSS(".facets .active")))
+		if got := text(t, ctx, ".count-line"); got != "1–25 of 41 titles" {
+			t.Errorf("after the Journal facet: %q, want 1–25 of 41 titles", got)
+		}
+		if got := text(t, ctx, ".facets .active"); !strings.Contains(got, "Type: Journal") {
+			t.Errorf("filters in force: %q, want Type: Journal", got)
+		}
+		screenshot(t, ctx, "az-facet")
+		run(t, ctx, "next page", chromedp.Click(chromedp.CSS("a[rel=next]")), chromedp.WaitVisible(chromedp.CSS("a[rel=prev]")))
+		if got := text(t, ctx, ".count-line"); got != "26–41 of 41 titles" {
+			t.Errorf("page 2: %q, want 26–41 of 41 titles", got)
+		}
+		screenshot(t, ctx, "az-page2")
+		run(t, ctx, "link-out", chromedp.Click(chromedp.CSS("a.go")), chromedp.WaitVisible(`//h1[starts-with(text(), "Publisher")]`))
+		location, err := chromedp.Run(ctx, chromedp.Location())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(location, f.site.URL+"/title/") {
+			t.Errorf("the link-out led to %q, want the publisher's site %s", location, f.site.URL)
+		}
+		if v := f.visited(); len(v) != 1 {
+			t.Errorf("the publisher's site was asked for %v, want one title", v)
+		}
+	})
+
+	t.Run("letter", func(t *testing.T) {
+		run(t, ctx, "letter A", chromedp.Navigate(az),
+			chromedp.Click(`//nav[contains(@class,"letters")]//a[text()="A"]`),
+			chromedp.WaitVisible(chromedp.CSS("a[aria-current=page]")))
+		if got := text(t, ctx, ".count-line"); got != "1–1 of 1 titles" {
+			t.Errorf("letter A: %q, want 1–1 of 1 titles", got)
+		}
+		if got := text(t, ctx, "li.title h3"); got != "Atlas of Anatomy" {
+			t.Errorf("letter A lists %q, want Atlas of Anatomy", got)
+		}
+		screenshot(t, ctx, "az-letter")
+	})
+
+	t.Run("password profile", func(t *testing.T) {
+		pw := f.srv.URL + pages.AZPath(passwordProfile)
+		run(t, ctx, "sign-in form", chromedp.Navigate(pw), chromedp.WaitVisible(chromedp.ID("password")))
+		run(t, ctx, "wrong password", chromedp.SendKeys(chromedp.ID("password"), "guess"),
+			chromedp.Submit(chromedp.ID("password")), chromedp.WaitVisible(chromedp.ID("signin-error")))
+		if got := text(t, ctx, "#signin-error"); !strings.Contains(got, "not right") {
+			t.Errorf("wrong password says %q", got)
+		}
+		screenshot(t, ctx, "az-signin-wrong")
+		run(t, ctx, "right password", chromedp.SendKeys(chromedp.ID("password"), profilePassword),
+			chromedp.Submit(chromedp.ID("password")), chromedp.WaitVisible(chromedp.CSS(".count-line")))
+		if got := text(t, ctx, ".count-line"); got != "1–25 of 47 titles" {
+			t.Errorf("signed in: %q, want the whole list", got)
+		}
+		script, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.cookie`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if script != "" {
+			t.Errorf("scripts see the cookies %q; the session must be HttpOnly", script)
+		}
+		cookies, err := chromedp.Run(ctx, func(ctx context.Context, tg *chromedp.Target) ([]*network.Cookie, error) {
+			res, err := cdp.Call(ctx, tg, network.GetCookies, network.GetCookiesParams{})
+			return res.Cookies, err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, c := range cookies {
+			if c.Name == "kb_patron" {
+				found = c.HTTPOnly && c.SameSite == network.CookieSameSiteLax && c.Path == pages.AZPath(passwordProfile)
+			}
+		}
+		if !found {
+			t.Errorf("no HttpOnly, SameSite=Lax session cookie for the page among %d cookies", len(cookies))
+		}
+	})
+
+	t.Run("markup in a title is text", func(t *testing.T) {
+		// A dialog would block the page, and with it the navigation: the
+		// dialog is noted and dismissed so that the test can say so.
+		dialogs := chromedp.Events(ctx, page.JavascriptDialogOpening)
+		dialog := make(chan string, 1)
+		go func() {
+			for ev, err := range dialogs {
+				if err != nil {
+					return
+				}
+				select {
+				case dialog <- ev.Message:
+				default:
+				}
+				_, _ = chromedp.Run(ctx, func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+					_, err := cdp.Call(ctx, tg, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true})
+					return chromedp.Void{}, err
+				})
+			}
+		}()
+		run(t, ctx, "search", chromedp.Navigate(az+"?search=alert"), chromedp.WaitVisible(chromedp.CSS("li.title h3")))
+		if got := text(t, ctx, "li.title h3"); got != "<script>alert(1)</script> Nursing" {
+			t.Errorf("the title shows as %q", got)
+		}
+		screenshot(t, ctx, "az-markup")
+		select {
+		case m := <-dialog:
+			t.Errorf("a script ran: dialog %q", m)
+		default:
+		}
+	})
+}

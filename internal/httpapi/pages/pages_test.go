@@ -1,0 +1,164 @@
+package pages_test
+
+import (
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/kbserver/kbserver/internal/httpapi/pages"
+)
+
+// get fetches path from the fixture's server without following
+// redirects and returns the status, headers and body.
+func (f *fixture) get(t *testing.T, path string, header ...string) (int, http.Header, string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, f.srv.URL+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	return f.do(t, req)
+}
+
+func (f *fixture) do(t *testing.T, req *http.Request) (int, http.Header, string) {
+	t.Helper()
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, resp.Header, string(b)
+}
+
+// post sends a form to path as a browser on origin would.
+func (f *fixture) post(t *testing.T, path string, form url.Values, origin string) (int, http.Header, string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, f.srv.URL+path, strings.NewReader(form.Encode()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if origin != "" {
+		req.Header.Set("Origin", origin)
+	}
+	return f.do(t, req)
+}
+
+// TestPagesHTTP checks the pages' answers without a browser: statuses,
+// headers, what each page says, and the refusals.
+func TestPagesHTTP(t *testing.T) {
+	f := newFixture(t)
+	az := pages.AZPath(guestProfile)
+	pw := pages.AZPath(passwordProfile)
+	tests := []struct {
+		name, path string
+		status     int
+		want       []string // in the body
+		not        []string // not in the body
+	}{
+		{"landing page", "/", 200, []string{"Holdings and knowledge base", "Publication search", "Resource management",
+			`href="/docs"`, `href="` + az + `"`, `href="` + pw + `"`, "(password)"}, nil},
+		{"A–Z page", az, 200, []string{"Riverside Library", "1–25 of 47 titles", "Page 1 of 2", "Nursing Journal 01",
+			"From 2001 to present, except the most recent 6 months.", `name="search"`, "Peer reviewed"}, nil},
+		{"a search", az + "?search=handbook", 200, []string{"1–5 of 5 titles", "Nursing Handbook 1", "Book"}, []string{"Nursing Journal 01"}},
+		{"a letter", az + "?alphamenufacet=A", 200, []string{"1–1 of 1 titles", "Atlas of Anatomy", `aria-current="page" class="current">A<`}, nil},
+		{"a facet", az + "?resourcetypefacet=book", 200, []string{"1–6 of 6 titles", "Type: Book"}, nil},
+		{"page 2", az + "?offset=2", 200, []string{"26–47 of 47 titles", "Page 2 of 2"}, nil},
+		{"a title that looks like markup is text", az + "?search=alert", 200,
+			[]string{"&lt;script&gt;alert(1)&lt;/script&gt; Nursing"}, []string{"<script>"}},
+		{"a bad parameter says which", az + "?searchtype=sideways", 400, []string{"Parameter searchtype has an invalid value"}, nil},
+		{"a password profile asks for its password", pw, 401, []string{`type="password"`, `action="` + pw + `signin"`}, []string{"Nursing Journal"}},
+		{"an unknown profile looks the same", "/az/lib.main.nobody/", 401, []string{`type="password"`}, nil},
+		{"a malformed profile", "/az/nodots/", 400, []string{"is malformed"}, nil},
+		{"the search box snippet", az + "embed", 200, []string{"&lt;form action=&#34;" + f.srv.URL + az + "&#34;", `name="search"`}, nil},
+		{"the style sheet", "/assets/site.css", 200, []string{"--accent"}, nil},
+		{"no such asset", "/assets/nothing.js", 404, []string{"There is no asset"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			status, h, body := f.get(t, tt.path)
+			if status != tt.status {
+				t.Errorf("GET %s: status %d, want %d", tt.path, status, tt.status)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(body, w) {
+					t.Errorf("GET %s: body lacks %q", tt.path, w)
+				}
+			}
+			for _, w := range tt.not {
+				if strings.Contains(body, w) {
+					t.Errorf("GET %s: body has %q", tt.path, w)
+				}
+			}
+			if !strings.HasPrefix(tt.path, "/assets/") || status != 200 {
+				if ct := h.Get("Content-Type"); ct != "text/html; charset=utf-8" {
+					t.Errorf("GET %s: Content-Type %q", tt.path, ct)
+				}
+				if csp := h.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || strings.Contains(csp, "script-src") {
+					t.Errorf("GET %s: Content-Security-Policy %q allows scripts", tt.path, csp)
+				}
+			}
+			if t.Failed() {
+				if i := strings.Index(body, `class="titles"`); i >= 0 {
+					body = body[i:]
+				}
+				t.Logf("body: %.3000s", body)
+			}
+		})
+	}
+}
+
+// TestPatronSignIn: a password profile's page opens with a session
+// cookie (HttpOnly, SameSite, only for that page) that the right password
+// gets; a wrong one, an empty one, or a form posted from another site
+// gets none.
+func TestPatronSignIn(t *testing.T) {
+	f := newFixture(t)
+	pw := pages.AZPath(passwordProfile)
+	signin := pw + "signin"
+	for _, tt := range []struct {
+		name, password, origin string
+		status                 int
+		want                   string
+	}{
+		{"wrong password", "guess", f.srv.URL, 401, "That password is not right"},
+		{"no password", "", f.srv.URL, 400, "Enter the password."},
+		{"from another site", profilePassword, "https://evil.example", 403, "sent from another site"},
+	} {
+		status, h, body := f.post(t, signin, url.Values{"password": {tt.password}}, tt.origin)
+		if status != tt.status || !strings.Contains(body, tt.want) || h.Get("Set-Cookie") != "" {
+			t.Errorf("%s: status %d, cookie %q, body has %q: %v", tt.name, status, h.Get("Set-Cookie"), tt.want, strings.Contains(body, tt.want))
+		}
+	}
+	status, h, _ := f.post(t, signin, url.Values{"password": {profilePassword}}, f.srv.URL)
+	if status != http.StatusSeeOther || h.Get("Location") != pw {
+		t.Fatalf("right password: status %d, Location %q; want 303 to %s", status, h.Get("Location"), pw)
+	}
+	cookie := h.Get("Set-Cookie")
+	for _, want := range []string{"kb_patron=", "Path=" + pw, "HttpOnly", "SameSite=Lax", "Max-Age="} {
+		if !strings.Contains(cookie, want) {
+			t.Errorf("session cookie %q lacks %q", cookie, want)
+		}
+	}
+	value, _, _ := strings.Cut(cookie, ";")
+	if status, _, body := f.get(t, pw, "Cookie", value); status != 200 || !strings.Contains(body, "Nursing Journal 01") {
+		t.Errorf("with the cookie: status %d, want the A–Z list", status)
+	}
+	other := pages.AZPath(guestProfile)[:len("/az/")] + "lib.main.other/"
+	if status, _, _ := f.get(t, other, "Cookie", value); status != 401 {
+		t.Errorf("the cookie on another profile's page: status %d, want 401", status)
+	}
+	tampered := value[:len(value)-2] + "xx"
+	if status, _, _ := f.get(t, pw, "Cookie", tampered); status != 401 {
+		t.Errorf("a tampered cookie: status %d, want 401", status)
+	}
+}

@@ -1,0 +1,86 @@
+package pages
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"html/template"
+	"mime"
+	"net/http"
+	"path"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+//go:embed templates/*.html
+var templateFiles embed.FS
+
+//go:embed assets/*
+var assets embed.FS
+
+// templates are the pages, each the layout with its content.
+var templates = func() map[string]*template.Template {
+	out := map[string]*template.Template{}
+	for _, name := range []string{"home", "az", "signin", "embed", "error"} {
+		t := template.New(name).Funcs(template.FuncMap{"number": number})
+		out[name] = template.Must(t.ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html"))
+	}
+	return out
+}()
+
+// frame is what the layout shows around every page.
+type frame struct {
+	Title string // the document's title
+	Brand string // the name at the top, linking to Home
+	Home  string
+}
+
+// pagePolicy is the Content-Security-Policy of every page: styles and
+// images from this server, no script at all, forms posting only here.
+const pagePolicy = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+// render writes the page name with data and status. It renders into a
+// buffer first, so that a template error is an error, not half a page.
+func render(w http.ResponseWriter, status int, name string, data any) error {
+	var buf bytes.Buffer
+	if err := templates[name].ExecuteTemplate(&buf, "layout", data); err != nil {
+		return fmt.Errorf("render page %s: %w", name, err)
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", pagePolicy)
+	h.Set("X-Content-Type-Options", "nosniff")
+	// A patron's search terms stay on this server: the link-outs and
+	// other sites learn only this server's origin.
+	h.Set("Referrer-Policy", "same-origin")
+	if h.Get("Cache-Control") == "" {
+		h.Set("Cache-Control", "no-store")
+	}
+	w.WriteHeader(status)
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// errorPage renders an error as a page (web.Route.ErrorPage).
+func errorPage(w http.ResponseWriter, _ *http.Request, status int, message string) {
+	data := struct {
+		frame
+		Heading, Message string
+	}{frame{Title: http.StatusText(status), Brand: "kbserver", Home: "/"}, http.StatusText(status), message}
+	// A page that cannot be written means the client went away.
+	_ = render(w, status, "error", data)
+}
+
+// serveAsset serves an embedded file under /assets/.
+func serveAsset(w http.ResponseWriter, r *http.Request) error {
+	name := path.Clean(r.PathValue("file"))
+	b, err := assets.ReadFile("assets/" + name)
+	if err != nil {
+		return kb.Errorf(kb.CodeNotFound, "There is no asset %q.", name)
+	}
+	w.Header().Set("Content-Type", mime.TypeByExtension(path.Ext(name)))
+	w.Header().Set("Cache-Control", "public, max-age=3600")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	_, err = w.Write(b)
+	return err
+}

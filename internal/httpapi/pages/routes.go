@@ -1,0 +1,100 @@
+// Package pages serves kbserver's pages for people: the landing page at
+// GET / and the patron A–Z page of each publication search profile at
+// /az/{profile}/. They are server-rendered (html/template, assets
+// embedded), work without JavaScript and answer errors as pages.
+//
+// The A–Z page searches through the publication search service's own
+// Searcher (package pfapi), with the service's query parameters, defaults
+// and error messages, so that the page shows exactly what the API
+// answers. A profile with guest access opens at once; another asks for
+// its password once and then keeps a signed, HttpOnly session cookie.
+package pages
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/kbserver/kbserver/internal/httpapi/pfapi"
+	"github.com/kbserver/kbserver/internal/httpapi/web"
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// Store is what the pages need from a store; kb.Store implements it.
+type Store interface {
+	pfapi.Store
+	Profiles(ctx context.Context, custID string) ([]kb.Profile, error)
+	Customer(ctx context.Context, id string) (kb.Customer, error)
+}
+
+// AZPath returns the path of a profile's A–Z page.
+func AZPath(profile kb.ProfileID) string { return "/az/" + profile.String() + "/" }
+
+// patronSessionTTL is how long a patron stays signed in to a password
+// profile's A–Z page.
+const patronSessionTTL = 12 * time.Hour
+
+// Routes returns the routes of the pages over store, searching with s;
+// each A–Z request takes a token of its profile's bucket from throttle,
+// as a publication search does.
+func Routes(store Store, s *pfapi.Searcher, throttle web.Throttle) []web.Route {
+	p := &pages{store: store, searcher: s, gate: web.NewProfileGate(store, throttle)}
+	routes := []web.Route{
+		{Pattern: "GET /{$}", Handler: p.home},
+		{Pattern: "GET /assets/{file}", Handler: serveAsset, Quiet: true},
+		{Pattern: "GET /az/{profile}/{$}", Handler: p.az},
+		{Pattern: "POST /az/{profile}/signin", Handler: p.signIn},
+		{Pattern: "GET /az/{profile}/embed", Handler: p.embed},
+	}
+	for i := range routes {
+		routes[i].ErrorPage = errorPage
+	}
+	return routes
+}
+
+// pages holds what the page handlers share.
+type pages struct {
+	store    Store
+	searcher *pfapi.Searcher
+	gate     *web.ProfileGate
+
+	once     sync.Once
+	patrons  *sessions
+	patronsE error
+}
+
+// patronSessions returns the issuer of patron session cookies, keyed by
+// the store's secret (read once: it never changes).
+func (p *pages) patronSessions(ctx context.Context) (*sessions, error) {
+	p.once.Do(func() {
+		secret, err := p.store.LinkSecret(ctx)
+		if err != nil {
+			p.patronsE = err
+			return
+		}
+		p.patrons = newSessions(secret, "patron", patronSessionTTL)
+	})
+	return p.patrons, p.patronsE
+}
+
+// home serves the landing page: the services, the API documentation, and
+// the A–Z pages of the store's profiles.
+func (p *pages) home(w http.ResponseWriter, r *http.Request) error {
+	profiles, err := p.store.Profiles(r.Context(), "")
+	if err != nil {
+		return err
+	}
+	type entry struct {
+		Name, Href string
+		Guest      bool
+	}
+	data := struct {
+		frame
+		Profiles []entry
+	}{frame: frame{Title: "kbserver", Brand: "kbserver", Home: "/"}}
+	for _, pr := range profiles {
+		data.Profiles = append(data.Profiles, entry{Name: pr.ID.String(), Href: AZPath(pr.ID), Guest: pr.Guest})
+	}
+	return render(w, http.StatusOK, "home", data)
+}
