@@ -500,6 +500,7 @@ func printBanner(c *cli, st kb.Store, scheme, addr string) {
 	base := baseURL(scheme, addr)
 	fmt.Fprintf(c.stdout, "kbserver is serving at %s (it keeps this terminal; Ctrl-C stops it):\n", base)
 	fmt.Fprintf(c.stdout, "  %s/  the landing page\n  %s/docs  the API documentation\n", base, base)
+	fmt.Fprintf(c.stdout, "  %s/console/  the staff console (sign in with a customer's API key)\n", base)
 	profiles, err := st.Profiles(c.ctx, "")
 	if err != nil {
 		return // the banner is a courtesy; the store's trouble shows elsewhere

@@ -180,7 +180,7 @@ func TestServePlain(t *testing.T) {
 		t.Errorf("request without a key: %d", res.StatusCode)
 	}
 	for _, want := range []string{"kbserver is serving at http://" + addr + " (it keeps this terminal", "http://" + addr + "/  the landing page",
-		"http://" + addr + "/docs  the API documentation"} {
+		"http://" + addr + "/docs  the API documentation", "http://" + addr + "/console/  the staff console"} {
 		if !strings.Contains(s.stdout.String(), want) {
 			t.Errorf("serve's banner lacks %q:\n%s", want, s.stdout.String())
 		}

@@ -127,11 +127,12 @@ func NewServer(deps Deps) http.Handler {
 // and the operators' endpoints (with /metrics when m is not nil).
 func routes(deps Deps, logger *slog.Logger, m *metrics.Metrics, answers *answercache.Cache) []web.Route {
 	store := deps.Store
-	keyAuth := web.RequireCustomerKey(web.KeyAuth{
+	keys := web.KeyAuth{
 		Keys:        store,
 		Environment: deps.Environment,
 		Throttle:    web.Throttle{Limiter: deps.Limiter, Limit: deps.KeyLimit, Logger: logger},
-	})
+	}
+	keyAuth := web.RequireCustomerKey(keys)
 	profileThrottle := web.Throttle{Limiter: deps.Limiter, Limit: deps.ProfileLimit, Logger: logger}
 	var metricsHandler http.Handler
 	if m != nil && !deps.MetricsElsewhere {
@@ -150,7 +151,7 @@ func routes(deps Deps, logger *slog.Logger, m *metrics.Metrics, answers *answerc
 	add(ServiceResourceMgmt, ermapi.Routes(store, keyAuth))
 	searcher := pfapi.NewSearcher(store, deps.PublicationCacheTitles, !deps.PublicationServeStale)
 	add(ServicePublicationSearch, pfapi.Routes(searcher, profileThrottle))
-	add(ServicePages, pages.Routes(store, searcher, profileThrottle))
+	add(ServicePages, pages.Routes(store, searcher, profileThrottle, keys))
 	add(ServiceDocs, docs.Routes())
 	add(opsapi.Service, opsapi.Routes(store, metricsHandler, logger))
 	return all

@@ -15,6 +15,7 @@ type Store interface {
 	ReportStore
 	CustomerStore
 	ProfileStore
+	SessionStore
 	PublicationStore
 	NoteStore
 	LinkStore

@@ -37,6 +37,7 @@ var parts = []part{
 	{"Ready", on(testReady), false},
 	{"Stats", on(testStats), false},
 	{"Profiles", on(testProfiles), false},
+	{"Sessions", on(testSessions), false},
 	{"Notes", on(testNotes), false},
 	{"Import", on(testImport), true},
 	{"Reimport", on(testReimport), true},

@@ -381,6 +381,22 @@ func facets(f *kb.PubFacets, q kb.PubQuery, params url.Values) ([]facetGroup, []
 	return []facetGroup{types, subjects, packages, peer}, active
 }
 
+// rename moves the pager's links from one page parameter to another.
+func (pg *pager) rename(from, to string) {
+	for _, l := range []*string{&pg.First, &pg.Prev, &pg.Next, &pg.Last} {
+		if *l == "" {
+			continue
+		}
+		v, err := url.ParseQuery(strings.TrimPrefix(*l, "?"))
+		if err != nil {
+			continue
+		}
+		v.Set(to, v.Get(from))
+		v.Del(from)
+		*l = "?" + v.Encode()
+	}
+}
+
 // pagerOf links the pages of a result of total titles.
 func pagerOf(params url.Values, pg kb.Page, total int) *pager {
 	n := (total + pg.Count - 1) / pg.Count

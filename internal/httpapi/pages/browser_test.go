@@ -218,3 +218,60 @@ func TestPatronInBrowser(t *testing.T) {
 		}
 	})
 }
+
+// TestStaffInBrowser drives the staff console in Chromium: sign in with
+// the API key, select a package and find its title on the A–Z page, send
+// custom coverage oldest first and read the rule, send a form whose CSRF
+// token was removed, sign out.
+func TestStaffInBrowser(t *testing.T) {
+	f := newFixture(t)
+	ctx := newBrowser(t)
+	console := f.srv.URL + "/console/"
+
+	run(t, ctx, "sign in", chromedp.Navigate(console), chromedp.SendKeys(chromedp.ID("apikey"), "lib-key"),
+		chromedp.Submit(chromedp.ID("apikey")), chromedp.WaitVisible(`//h2[starts-with(text(), "Selected packages")]`))
+	screenshot(t, ctx, "console-home")
+
+	run(t, ctx, "find the package", chromedp.SetValue(chromedp.ID("kind"), "packages"), chromedp.SendKeys(chromedp.ID("q"), "maps"),
+		chromedp.Submit(chromedp.ID("q")), chromedp.Click(`//a[text()="Rare Maps"]`), chromedp.WaitVisible(chromedp.ID("selected")))
+	run(t, ctx, "select it", chromedp.Click(chromedp.ID("selected")), chromedp.Submit(chromedp.ID("selected")),
+		chromedp.WaitVisible(chromedp.CSS(".flash")))
+	if got := text(t, ctx, ".meta"); !strings.Contains(got, "2 selected") {
+		t.Errorf("the package after selecting it: %q, want 2 selected", got)
+	}
+	screenshot(t, ctx, "console-package")
+
+	run(t, ctx, "A–Z page", chromedp.Navigate(f.srv.URL+pages.AZPath(guestProfile)+"?search=map"), chromedp.WaitVisible(chromedp.CSS(".count-line")))
+	if got := text(t, ctx, ".count-line"); got != "1–2 of 2 titles" {
+		t.Errorf("the A–Z page after the selection: %q, want the package's 2 titles", got)
+	}
+
+	run(t, ctx, "a title's page", chromedp.Navigate(console+"search?kind=titles&q=Nursing+Journal+02"),
+		chromedp.Click(`//a[text()="Nursing Journals"]`), chromedp.WaitVisible(chromedp.ID("begin1")))
+	run(t, ctx, "coverage oldest first", chromedp.SetValue(chromedp.ID("begin1"), "2001-01-01"), chromedp.SetValue(chromedp.ID("end1"), "2002-12-31"),
+		chromedp.SetValue(chromedp.ID("begin2"), "2005-01-01"), chromedp.SetValue(chromedp.ID("end2"), "2006-12-31"),
+		chromedp.Submit(chromedp.ID("begin1")), chromedp.WaitVisible(chromedp.ID("form-error")))
+	if got := text(t, ctx, "#form-error"); !strings.Contains(got, "exceeds a previous date") {
+		t.Errorf("coverage oldest first says %q", got)
+	}
+	if got := text(t, ctx, "#coverage-rule"); !strings.Contains(got, "newest first") {
+		t.Errorf("the rule's explanation: %q", got)
+	}
+	screenshot(t, ctx, "console-coverage-rule")
+
+	run(t, ctx, "a form without its CSRF token", chromedp.Navigate(console+"history"), chromedp.WaitVisible(chromedp.CSS("h1")))
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('input[name=csrf]').remove() || true`)); err != nil {
+		t.Fatal(err)
+	}
+	run(t, ctx, "send it", chromedp.Click(`//button[text()="Sign out"]`), chromedp.WaitVisible(chromedp.CSS("[role=alert]")))
+	if got := text(t, ctx, "[role=alert]"); !strings.Contains(got, "CSRF") {
+		t.Errorf("a form without its CSRF token: %q", got)
+	}
+
+	run(t, ctx, "sign out", chromedp.Navigate(console+"history"), chromedp.Click(`//button[text()="Sign out"]`),
+		chromedp.WaitVisible(chromedp.ID("apikey")))
+	run(t, ctx, "history after signing out", chromedp.Navigate(console+"history"), chromedp.WaitVisible(chromedp.ID("apikey")))
+	if html, err := chromedp.Run(ctx, chromedp.OuterHTML(chromedp.CSS("main"))); err != nil || strings.Contains(html, "Changes of") {
+		t.Errorf("the history after signing out shows %q (%v)", html, err)
+	}
+}

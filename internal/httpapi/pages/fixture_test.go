@@ -27,13 +27,17 @@ import (
 //	Care Press / Health Books: 5 books "Nursing Handbook 1" … 5 and
 //	  "Atlas of Anatomy"
 //
+// and not Care Press / Rare Maps ("Map Quarterly", "Map Review"). Its API
+// key "lib-key" is a production key.
+//
 // Every title's URL is on the publisher's site, whose visits are
 // recorded.
 type fixture struct {
-	srv   *httptest.Server
-	store kb.Store
-	site  *httptest.Server
-	pkgs  map[string]int64
+	srv    *httptest.Server
+	store  kb.Store
+	site   *httptest.Server
+	pkgs   map[string]int64 // package ids by name
+	vendor int64            // Care Press
 
 	mu     sync.Mutex
 	visits []string // titles the publisher's site was asked for
@@ -125,7 +129,7 @@ func newFixture(t *testing.T) *fixture {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f.pkgs[pkg] = res.PackageID
+		f.pkgs[pkg], f.vendor = res.PackageID, res.VendorID
 	}
 	imp("Nursing Journals", journals)
 	imp("Health Books", books)
@@ -134,6 +138,7 @@ func newFixture(t *testing.T) *fixture {
 			t.Fatal(err)
 		}
 	}
+	imp("Rare Maps", []title{{name: "Map Quarterly"}, {name: "Map Review"}})
 	f.srv = httptest.NewServer(httpapi.NewServer(httpapi.Deps{Store: st}))
 	t.Cleanup(f.srv.Close)
 	return f

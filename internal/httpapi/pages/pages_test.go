@@ -66,7 +66,7 @@ func TestPagesHTTP(t *testing.T) {
 		not        []string // not in the body
 	}{
 		{"landing page", "/", 200, []string{"Holdings and knowledge base", "Publication search", "Resource management",
-			`href="/docs"`, `href="` + az + `"`, `href="` + pw + `"`, "(password)"}, nil},
+			`href="/docs"`, `href="/console/"`, `href="` + az + `"`, `href="` + pw + `"`, "(password)"}, nil},
 		{"A–Z page", az, 200, []string{"Riverside Library", "1–25 of 47 titles", "Page 1 of 2", "Nursing Journal 01",
 			"From 2001 to present, except the most recent 6 months.", `name="search"`, "Peer reviewed"}, nil},
 		{"a search", az + "?search=handbook", 200, []string{"1–5 of 5 titles", "Nursing Handbook 1", "Book"}, []string{"Nursing Journal 01"}},

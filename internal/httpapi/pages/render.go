@@ -21,8 +21,9 @@ var assets embed.FS
 // templates are the pages, each the layout with its content.
 var templates = func() map[string]*template.Template {
 	out := map[string]*template.Template{}
-	for _, name := range []string{"home", "az", "signin", "embed", "error"} {
-		t := template.New(name).Funcs(template.FuncMap{"number": number})
+	for _, name := range []string{"home", "az", "signin", "embed", "error",
+		"console_signin", "console_home", "console_search", "console_package", "console_resource", "console_history"} {
+		t := template.New(name).Funcs(template.FuncMap{"number": number, "add": func(a, b int) int { return a + b }})
 		out[name] = template.Must(t.ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html"))
 	}
 	return out
@@ -33,6 +34,7 @@ type frame struct {
 	Title string // the document's title
 	Brand string // the name at the top, linking to Home
 	Home  string
+	Staff *staff // the console's signed-in session, for its menu; nil elsewhere
 }
 
 // pagePolicy is the Content-Security-Policy of every page: styles and

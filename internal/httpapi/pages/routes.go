@@ -1,7 +1,8 @@
 // Package pages serves kbserver's pages for people: the landing page at
-// GET / and the patron A–Z page of each publication search profile at
-// /az/{profile}/. They are server-rendered (html/template, assets
-// embedded), work without JavaScript and answer errors as pages.
+// GET /, the patron A–Z page of each publication search profile at
+// /az/{profile}/, and the staff console at /console/. They are
+// server-rendered (html/template, assets embedded), work without
+// JavaScript and answer errors as pages.
 //
 // The A–Z page searches through the publication search service's own
 // Searcher (package pfapi), with the service's query parameters, defaults
@@ -21,12 +22,9 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
-// Store is what the pages need from a store; kb.Store implements it.
-type Store interface {
-	pfapi.Store
-	Profiles(ctx context.Context, custID string) ([]kb.Profile, error)
-	Customer(ctx context.Context, id string) (kb.Customer, error)
-}
+// Store is what the pages need from a store: the console reads and
+// writes through the same methods as the holdings service.
+type Store = kb.Store
 
 // AZPath returns the path of a profile's A–Z page.
 func AZPath(profile kb.ProfileID) string { return "/az/" + profile.String() + "/" }
@@ -37,15 +35,25 @@ const patronSessionTTL = 12 * time.Hour
 
 // Routes returns the routes of the pages over store, searching with s;
 // each A–Z request takes a token of its profile's bucket from throttle,
-// as a publication search does.
-func Routes(store Store, s *pfapi.Searcher, throttle web.Throttle) []web.Route {
-	p := &pages{store: store, searcher: s, gate: web.NewProfileGate(store, throttle)}
+// as a publication search does, and the console signs in with the API
+// keys of keys (whose rate limit applies to each console request).
+func Routes(store Store, s *pfapi.Searcher, throttle web.Throttle, keys web.KeyAuth) []web.Route {
+	p := &pages{store: store, searcher: s, gate: web.NewProfileGate(store, throttle), keys: keys}
 	routes := []web.Route{
 		{Pattern: "GET /{$}", Handler: p.home},
 		{Pattern: "GET /assets/{file}", Handler: serveAsset, Quiet: true},
 		{Pattern: "GET /az/{profile}/{$}", Handler: p.az},
 		{Pattern: "POST /az/{profile}/signin", Handler: p.signIn},
 		{Pattern: "GET /az/{profile}/embed", Handler: p.embed},
+		{Pattern: "GET /console/{$}", Handler: p.signedIn(p.consoleHome)},
+		{Pattern: "POST /console/signin", Handler: p.consoleSignInPost},
+		{Pattern: "POST /console/signout", Handler: p.signedIn(p.consoleSignOut)},
+		{Pattern: "GET /console/search", Handler: p.signedIn(p.consoleSearch)},
+		{Pattern: "GET /console/history", Handler: p.signedIn(p.consoleHistory)},
+		{Pattern: "GET /console/packages/{vendorid}/{packageid}", Handler: p.signedIn(p.consolePackage)},
+		{Pattern: "POST /console/packages/{vendorid}/{packageid}", Handler: p.signedIn(p.consolePackage)},
+		{Pattern: "GET /console/resources/{vendorid}/{packageid}/{titleid}", Handler: p.signedIn(p.consoleResource)},
+		{Pattern: "POST /console/resources/{vendorid}/{packageid}/{titleid}", Handler: p.signedIn(p.consoleResource)},
 	}
 	for i := range routes {
 		routes[i].ErrorPage = errorPage
@@ -58,6 +66,11 @@ type pages struct {
 	store    Store
 	searcher *pfapi.Searcher
 	gate     *web.ProfileGate
+	keys     web.KeyAuth // the console signs in with API keys
+
+	csrfOnce sync.Once
+	csrf     []byte
+	csrfErr  error
 
 	once     sync.Once
 	patrons  *sessions

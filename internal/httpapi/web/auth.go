@@ -40,33 +40,20 @@ type KeyAuth struct {
 // CodeTooManyRequests (429, with Retry-After). The key itself is never
 // logged or echoed.
 func RequireCustomerKey(a KeyAuth) Middleware {
-	env := a.Environment
-	if env == "" {
-		env = kb.Production
-	}
 	return func(next HandlerFunc) HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) error {
 			key := strings.TrimSpace(r.Header.Get(APIKeyHeader))
 			if key == "" {
 				return kb.Errorf(kb.CodeUnauthenticated, "Missing x-api-key header.")
 			}
-			owner, err := a.Keys.LookupAPIKey(r.Context(), kb.HashAPIKey(key))
+			owner, err := a.Check(r.Context(), key)
 			if err != nil {
-				switch kb.ErrorCode(err) {
-				case kb.CodeUnauthenticated, kb.CodeNotFound:
-					return &kb.Error{Code: kb.CodeUnauthenticated, Message: "Invalid APIKEY", Err: err}
-				}
-				return fmt.Errorf("look up API key: %w", err)
-			}
-			if owner.Environment != env {
-				return kb.Errorf(kb.CodeUnauthenticated,
-					"The API key belongs to the %s environment; this is the %s environment: use a %s key.",
-					owner.Environment, env, env)
+				return err
 			}
 			if custID := r.PathValue("custid"); owner.CustomerID != custID {
 				return kb.Errorf(kb.CodeForbidden, "The API key is not authorized for customer %s.", custID)
 			}
-			if err := a.Throttle.take(r.Context(), w, "key:"+strconv.FormatInt(owner.ID, 10)); err != nil {
+			if err := a.Take(w, r, owner.ID); err != nil {
 				return err
 			}
 			ctx := kb.WithActor(r.Context(), owner.ID)
@@ -78,4 +65,42 @@ func RequireCustomerKey(a KeyAuth) Middleware {
 			return next(w, r.WithContext(ctx))
 		}
 	}
+}
+
+// Check returns the stored key of an API key when it is one of the
+// server's environment: an unknown key, or a key of the other environment,
+// is CodeUnauthenticated. The staff console signs in with it.
+func (a KeyAuth) Check(ctx context.Context, key string) (kb.APIKey, error) {
+	env := a.Environment
+	if env == "" {
+		env = kb.Production
+	}
+	owner, err := a.Keys.LookupAPIKey(ctx, kb.HashAPIKey(key))
+	if err != nil {
+		switch kb.ErrorCode(err) {
+		case kb.CodeUnauthenticated, kb.CodeNotFound:
+			return owner, &kb.Error{Code: kb.CodeUnauthenticated, Message: "Invalid APIKEY", Err: err}
+		}
+		return owner, fmt.Errorf("look up API key: %w", err)
+	}
+	if owner.Environment != env {
+		return owner, kb.Errorf(kb.CodeUnauthenticated,
+			"The API key belongs to the %s environment; this is the %s environment: use a %s key.",
+			owner.Environment, env, env)
+	}
+	return owner, nil
+}
+
+// Env returns the server's environment.
+func (a KeyAuth) Env() kb.Environment {
+	if a.Environment == "" {
+		return kb.Production
+	}
+	return a.Environment
+}
+
+// Take takes a token of the key's rate limit (CodeTooManyRequests, with
+// Retry-After on w, when it is used up).
+func (a KeyAuth) Take(w http.ResponseWriter, r *http.Request, keyID int64) error {
+	return a.Throttle.take(r.Context(), w, "key:"+strconv.FormatInt(keyID, 10))
 }

@@ -1,0 +1,67 @@
+package storetest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// testSessions: a console session is found by its token hash until it
+// expires, is signed out, or its API key is revoked; it carries its key's
+// environment.
+func testSessions(t *testing.T, s kb.Store) {
+	ctx := context.Background()
+	if _, err := s.AddCustomer(ctx, "s1", ""); err != nil {
+		t.Fatal(err)
+	}
+	hash := kb.HashAPIKey("s1-key")
+	if err := s.AddAPIKey(ctx, "s1", hash, kb.Sandbox); err != nil {
+		t.Fatal(err)
+	}
+	key, err := s.LookupAPIKey(ctx, hash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().Truncate(time.Second)
+	expires := now.Add(time.Hour)
+	for _, sess := range []kb.Session{
+		{TokenHash: "a", KeyID: key.ID, CustomerID: "s1", Expires: expires},
+		{TokenHash: "b", KeyID: key.ID, CustomerID: "s1", Expires: expires},
+		{TokenHash: "c", KeyID: key.ID + 1000, CustomerID: "s1", Expires: expires}, // no such key
+	} {
+		if err := s.CreateSession(ctx, sess); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.LookupSession(ctx, "a", now)
+	want := kb.Session{TokenHash: "a", KeyID: key.ID, CustomerID: "s1", Environment: kb.Sandbox, Expires: expires}
+	if err != nil || got.TokenHash != want.TokenHash || got.KeyID != want.KeyID || got.CustomerID != want.CustomerID ||
+		got.Environment != want.Environment || !got.Expires.Equal(want.Expires) {
+		t.Errorf("LookupSession(a) = %+v, %v; want %+v", got, err, want)
+	}
+	notFound := func(what, token string, at time.Time) {
+		t.Helper()
+		if _, err := s.LookupSession(ctx, token, at); kb.ErrorCode(err) != kb.CodeNotFound {
+			t.Errorf("%s: %v, want CodeNotFound", what, err)
+		}
+	}
+	notFound("expired", "a", expires)
+	notFound("unknown token", "zzz", now)
+	notFound("a session of a key that does not exist", "c", now)
+	if err := s.DeleteSession(ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	notFound("signed out", "a", now)
+	if err := s.DeleteSession(ctx, "a"); err != nil {
+		t.Errorf("signing out twice: %v", err)
+	}
+	if _, err := s.LookupSession(ctx, "b", now); err != nil {
+		t.Errorf("another session of the key after one signed out: %v", err)
+	}
+	if err := s.RevokeAPIKey(ctx, hash); err != nil {
+		t.Fatal(err)
+	}
+	notFound("the key revoked", "b", now)
+}
