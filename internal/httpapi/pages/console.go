@@ -3,6 +3,7 @@ package pages
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -34,10 +35,15 @@ func (p *pages) consoleHome(w http.ResponseWriter, r *http.Request, s *staff) er
 	}
 	data := struct {
 		frame
-		Kinds    []option
-		Packages []kb.Package
-		Total    int
-	}{consoleFrame(s, "Staff console"), choose(searchKinds, ""), l.Packages, l.Total}
+		Kinds        []option
+		Packages     []kb.Package
+		Total        int
+		ContentTypes []option
+		Flash        string
+	}{consoleFrame(s, "Staff console"), choose(searchKinds, ""), l.Packages, l.Total, contentTypeOptions(kb.ContentEJournal), ""}
+	if d := r.URL.Query().Get("deleted"); d != "" {
+		data.Flash = "Package " + d + " deleted."
+	}
 	return render(w, http.StatusOK, "console_home", data)
 }
 
@@ -139,6 +145,9 @@ type packagePage struct {
 	Selected, Hidden     bool
 	AllowAdd             bool
 	Action               string
+	Name                 string   // a custom package's
+	ContentTypes         []option // a custom package's
+	PubTypes             []option // of a new custom title
 }
 
 // consolePackage serves a package's page: its state and customisation
@@ -159,11 +168,20 @@ func (p *pages) consolePackage(w http.ResponseWriter, r *http.Request, s *staff)
 	if pkg.Token != nil {
 		data.TokenVal = pkg.Token.Value
 	}
+	if pkg.IsCustom {
+		data.Name = pkg.Name
+		data.PubTypes = pubTypeOptions(kb.ResourceJournal)
+	}
 	status := http.StatusOK
 	if r.Method == http.MethodPost {
 		u, err := packageForm(r, &data)
 		if err == nil {
 			err = p.store.UpdatePackage(ctx, s.CustomerID, vendorID, packageID, u)
+		}
+		if err == nil && pkg.IsCustom && !u.Selected {
+			// Deselecting a custom package deletes it.
+			http.Redirect(w, r, consolePath+"?deleted="+url.QueryEscape(pkg.Name), http.StatusSeeOther)
+			return nil
 		}
 		if err == nil {
 			http.Redirect(w, r, r.URL.Path+"?saved=1", http.StatusSeeOther)
@@ -175,6 +193,9 @@ func (p *pages) consolePackage(w http.ResponseWriter, r *http.Request, s *staff)
 		data.Error, status = kb.ErrorMessage(err), web.StatusFor(kb.ErrorCode(err))
 	} else if r.URL.Query().Get("saved") != "" {
 		data.Flash = "Saved."
+	}
+	if pkg.IsCustom {
+		data.ContentTypes = contentTypeOptions(pkg.ContentType)
 	}
 	if data.Proxies, err = p.proxyOptions(r, s.CustomerID, pkg.Proxy); err != nil {
 		return err
@@ -217,6 +238,18 @@ func packageForm(r *http.Request, data *packagePage) (kb.PackageUpdate, error) {
 	if data.Package.IsTokenNeeded {
 		u.TokenValue = &data.TokenVal
 	}
+	if data.Package.IsCustom {
+		data.Name = f("name")
+		if data.Name == "" {
+			return u, kb.Errorf(kb.CodeInvalid, "A custom package needs a name.")
+		}
+		ct, err := contentTypeField(f("contenttype"))
+		if err != nil {
+			return u, err
+		}
+		u.Name, u.ContentType = data.Name, ct
+		data.Package.ContentType = ct
+	}
 	return u, nil
 }
 
@@ -256,6 +289,7 @@ type resourcePage struct {
 	Selected, Hidden bool
 	Error, Flash     string
 	Action           string
+	PubTypes         []option // a custom title's
 }
 
 // coverageRows is the least number of coverage rows the resource form
@@ -298,10 +332,22 @@ func (p *pages) consoleResource(w http.ResponseWriter, r *http.Request, s *staff
 	if r.Method == http.MethodPost {
 		u, err := resourceForm(r, &data, &unit, &udf)
 		if err == nil && t.IsCustom && u.Selected {
-			u.Title = customFields(t, res)
+			var fields kb.TitleFields
+			if fields, err = titleFieldsForm(r); err == nil {
+				fields.Contributors, fields.Identifiers = t.Contributors, t.Identifiers
+				u.Title = &fields
+			}
+			data.Title.Name, data.Title.Publisher, data.Title.PubType = fields.Name, fields.Publisher, fields.PubType
+			data.Title.PeerReviewed, data.Title.Edition, data.Title.Description = fields.PeerReviewed, fields.Edition, fields.Description
+			data.Resource.URL = fields.URL
 		}
 		if err == nil {
 			err = p.store.UpdateResource(ctx, s.CustomerID, vendorID, packageID, titleID, u)
+		}
+		if err == nil && t.IsCustom && !u.Selected {
+			// Deselecting a custom title deletes it.
+			http.Redirect(w, r, fmt.Sprintf("%spackages/%d/%d?saved=1", consolePath, vendorID, packageID), http.StatusSeeOther)
+			return nil
 		}
 		if err == nil {
 			http.Redirect(w, r, r.URL.Path+"?saved=1", http.StatusSeeOther)
@@ -318,6 +364,9 @@ func (p *pages) consoleResource(w http.ResponseWriter, r *http.Request, s *staff
 		data.Coverage = append(data.Coverage, kb.Coverage{})
 	}
 	data.EmbargoUnits = choose(embargoUnits, unit)
+	if t.IsCustom {
+		data.PubTypes = pubTypeOptions(data.Title.PubType)
+	}
 	for i, l := range root.Labels {
 		label := l.DisplayLabel
 		if label == "" {
@@ -381,14 +430,6 @@ func resourceForm(r *http.Request, data *resourcePage, unit *string, udf *[5]str
 	}
 	return kb.ResourceUpdate{Selected: true, Hidden: data.Hidden, CustomCoverage: ranges, CoverageStatement: data.Statement,
 		CustomEmbargo: emb, Proxy: proxyChoice(f("proxy")), UserDefined: *udf}, nil
-}
-
-// customFields returns a custom title's fields as they are, which a
-// selection of a custom title must carry (the console does not edit them
-// on this page).
-func customFields(t kb.Title, r kb.Resource) *kb.TitleFields {
-	return &kb.TitleFields{Name: t.Name, PubType: t.PubType, Publisher: t.Publisher, PeerReviewed: t.PeerReviewed,
-		Edition: t.Edition, Description: t.Description, URL: r.URL, Contributors: t.Contributors, Identifiers: t.Identifiers}
 }
 
 // consoleHistory lists the customer's recorded changes and the knowledge

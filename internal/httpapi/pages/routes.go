@@ -54,6 +54,13 @@ func Routes(store Store, s *pfapi.Searcher, throttle web.Throttle, keys web.KeyA
 		{Pattern: "POST /console/packages/{vendorid}/{packageid}", Handler: p.signedIn(p.consolePackage)},
 		{Pattern: "GET /console/resources/{vendorid}/{packageid}/{titleid}", Handler: p.signedIn(p.consoleResource)},
 		{Pattern: "POST /console/resources/{vendorid}/{packageid}/{titleid}", Handler: p.signedIn(p.consoleResource)},
+		{Pattern: "POST /console/packages/new", Handler: p.signedIn(p.consoleNewPackage)},
+		{Pattern: "POST /console/packages/{vendorid}/{packageid}/titles", Handler: p.signedIn(p.consoleNewTitle)},
+		{Pattern: "GET /console/settings", Handler: p.signedIn(p.consoleSettings)},
+		{Pattern: "POST /console/settings", Handler: p.signedIn(p.consoleSettings)},
+		{Pattern: "GET /console/snapshot", Handler: p.signedIn(p.consoleSnapshot)},
+		{Pattern: "POST /console/snapshot", Handler: p.signedIn(p.consoleSnapshot)},
+		{Pattern: "GET /console/snapshot/kbart", Handler: p.signedIn(p.consoleSnapshotFile)},
 	}
 	for i := range routes {
 		routes[i].ErrorPage = errorPage
