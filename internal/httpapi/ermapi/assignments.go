@@ -1,6 +1,7 @@
 package ermapi
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -15,23 +16,32 @@ import (
 // assignment. relativeUrl is a pointer: it must be present, but may be
 // empty when link.url names the reference.
 type assignmentDto struct {
-	Access            string  `json:"access,omitempty" limit:"short"`
-	AssignmentContext string  `json:"assignmentContext,omitempty" limit:"short"`
-	AssignmentType    string  `json:"assignmentType,omitempty" limit:"short"`
-	CustomerID        string  `json:"customerId,omitempty" limit:"id"`
-	RelativeURL       *string `json:"relativeUrl,omitempty" limit:"url"`
-	ExtensionObject   *struct {
-		ObjectDescription string `json:"objectDescription,omitempty" limit:"short"`
-		ObjectType        string `json:"objectType,omitempty" limit:"id"`
-	} `json:"extensionObject,omitempty"`
-	Link *struct {
-		Application *struct {
-			Name            string `json:"name,omitempty" limit:"short"`
-			SoftwareVersion string `json:"softwareVersion,omitempty" limit:"short"`
-		} `json:"application,omitempty"`
-		Description string `json:"description,omitempty" limit:"short"`
-		URL         string `json:"url,omitempty" limit:"url"`
-	} `json:"link,omitempty"`
+	Access            string               `json:"access,omitempty" limit:"short"`
+	AssignmentContext string               `json:"assignmentContext,omitempty" limit:"short"`
+	AssignmentType    string               `json:"assignmentType,omitempty" limit:"short"`
+	CustomerID        string               `json:"customerId,omitempty" limit:"id"`
+	RelativeURL       *string              `json:"relativeUrl,omitempty" limit:"url"`
+	ExtensionObject   *assignmentExtension `json:"extensionObject,omitempty"`
+	Link              *assignmentLink      `json:"link,omitempty"`
+}
+
+// assignmentExtension is an AssignmentDto's extensionObject.
+type assignmentExtension struct {
+	ObjectDescription string `json:"objectDescription,omitempty" limit:"short"`
+	ObjectType        string `json:"objectType,omitempty" limit:"id"`
+}
+
+// assignmentLink is an AssignmentDto's link.
+type assignmentLink struct {
+	Application *assignmentApplication `json:"application,omitempty"`
+	Description string                 `json:"description,omitempty" limit:"short"`
+	URL         string                 `json:"url,omitempty" limit:"url"`
+}
+
+// assignmentApplication is the application of an AssignmentDto's link.
+type assignmentApplication struct {
+	Name            string `json:"name,omitempty" limit:"short"`
+	SoftwareVersion string `json:"softwareVersion,omitempty" limit:"short"`
 }
 
 // assignmentItem is an assignment in a list: its AssignmentDto with its
@@ -99,37 +109,46 @@ func (a *assignmentDto) check(custID string) (*kind, error) {
 // store's CreateAssignment finds it missing.
 func createAssignment(st Store) web.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		custID, objectID := r.PathValue("custid"), r.PathValue("id")
 		var dto assignmentDto
 		if err := web.DecodeJSON(r, &dto); err != nil {
 			return err
 		}
-		k, err := dto.check(custID)
+		a, err := assign(r.Context(), st, r.PathValue("custid"), r.PathValue("id"), &dto)
 		if err != nil {
 			return err
-		}
-		if err := checkObjectKind(r, st, custID, objectID, k); err != nil {
-			return err
-		}
-		body, err := json.Marshal(&dto)
-		if err != nil {
-			return fmt.Errorf("encode assignment: %w", err)
-		}
-		a, err := st.CreateAssignment(r.Context(), kb.Assignment{
-			ID:          kb.NewUUID(),
-			CustomerID:  custID,
-			ObjectID:    objectID,
-			ObjectKind:  k.kind,
-			RelativeURL: strings.TrimSpace(*dto.RelativeURL),
-			LinkURL:     strings.TrimSpace(dto.Link.URL),
-			Created:     time.Now().UTC(),
-			Body:        body,
-		})
-		if err != nil {
-			return unknownObject(err, objectID)
 		}
 		return web.WriteJSON(w, http.StatusCreated, assignmentResult{AssignmentID: a.ID, Successful: true, Errors: []web.ErrorModel{}})
 	}
+}
+
+// assign checks the assignment dto of the customer's object objectID and
+// stores it.
+func assign(ctx context.Context, st kb.ERMStore, custID, objectID string, dto *assignmentDto) (kb.Assignment, error) {
+	k, err := dto.check(custID)
+	if err != nil {
+		return kb.Assignment{}, err
+	}
+	if err := checkObjectKind(ctx, st, custID, objectID, k); err != nil {
+		return kb.Assignment{}, err
+	}
+	body, err := json.Marshal(dto)
+	if err != nil {
+		return kb.Assignment{}, fmt.Errorf("encode assignment: %w", err)
+	}
+	a, err := st.CreateAssignment(ctx, kb.Assignment{
+		ID:          kb.NewUUID(),
+		CustomerID:  custID,
+		ObjectID:    objectID,
+		ObjectKind:  k.kind,
+		RelativeURL: strings.TrimSpace(*dto.RelativeURL),
+		LinkURL:     strings.TrimSpace(dto.Link.URL),
+		Created:     time.Now().UTC(),
+		Body:        body,
+	})
+	if err != nil {
+		return kb.Assignment{}, unknownObject(err, objectID)
+	}
+	return a, nil
 }
 
 // unknownObject turns the store's "not found" of the object to assign
@@ -146,8 +165,8 @@ func unknownObject(err error, objectID string) error {
 // of kind k: 400 when it is of another kind. The store does not compare
 // the kinds (CreateAssignment takes the object's own); whether the object
 // exists at all is CreateAssignment's check, in its transaction.
-func checkObjectKind(r *http.Request, st Store, custID, id string, k *kind) error {
-	_, err := st.ERMObject(r.Context(), custID, k.kind, id)
+func checkObjectKind(ctx context.Context, st kb.ERMStore, custID, id string, k *kind) error {
+	_, err := st.ERMObject(ctx, custID, k.kind, id)
 	if kb.ErrorCode(err) != kb.CodeNotFound {
 		return err
 	}
@@ -155,7 +174,7 @@ func checkObjectKind(r *http.Request, st Store, custID, id string, k *kind) erro
 		if other == k {
 			continue
 		}
-		_, err := st.ERMObject(r.Context(), custID, other.kind, id)
+		_, err := st.ERMObject(ctx, custID, other.kind, id)
 		switch kb.ErrorCode(err) {
 		case 0:
 			return kb.Errorf(kb.CodeInvalid, "Attribute extensionObject.objectType must be %s, the type of object %s (got %q).", other.kind, id, k.kind)

@@ -34,11 +34,17 @@ type listAnswer[T any] struct {
 // object id of kind k and checks it. It returns the object to store, its
 // times not set.
 func readObject(r *http.Request, k *kind, id string) (kb.ERMObject, error) {
-	custID := r.PathValue("custid")
 	p := k.newPayload()
 	if err := web.DecodeJSON(r, p); err != nil {
 		return kb.ERMObject{}, err
 	}
+	return checkObject(r.PathValue("custid"), k, id, p)
+}
+
+// checkObject checks a decoded body p of the customer's object id of kind
+// k (id "" for a create) and returns the object to store, its times not
+// set.
+func checkObject(custID string, k *kind, id string, p payload) (kb.ERMObject, error) {
 	f, err := checkExtension(p.ext(), k, custID, id)
 	if err != nil {
 		return kb.ERMObject{}, err

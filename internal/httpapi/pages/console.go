@@ -148,6 +148,7 @@ type packagePage struct {
 	Name                 string   // a custom package's
 	ContentTypes         []option // a custom package's
 	PubTypes             []option // of a new custom title
+	Assigned             *assigned
 }
 
 // consolePackage serves a package's page: its state and customisation
@@ -210,6 +211,9 @@ func (p *pages) consolePackage(w http.ResponseWriter, r *http.Request, s *staff)
 		return passOn(err, "titles of package %d/%d", vendorID, packageID)
 	}
 	data.Titles, data.Total = l.Titles, l.Total
+	if data.Assigned, err = p.assignedTo(r, s, fmt.Sprintf("/vendors/%d/packages/%d", vendorID, packageID)); err != nil {
+		return err
+	}
 	if data.Pager = pagerOf(params, kb.Page{Count: consolePageSize, Number: pageNo}, l.Total); data.Pager != nil {
 		data.Pager.rename("offset", "page")
 	}
@@ -290,6 +294,7 @@ type resourcePage struct {
 	Error, Flash     string
 	Action           string
 	PubTypes         []option // a custom title's
+	Assigned         *assigned
 }
 
 // coverageRows is the least number of coverage rows the resource form
@@ -375,6 +380,9 @@ func (p *pages) consoleResource(w http.ResponseWriter, r *http.Request, s *staff
 		data.UserDefined = append(data.UserDefined, struct{ N, Label, Value string }{strconv.Itoa(i + 1), label, udf[i]})
 	}
 	if data.Proxies, err = p.proxyOptions(r, s.CustomerID, res.Proxy); err != nil {
+		return err
+	}
+	if data.Assigned, err = p.assignedTo(r, s, fmt.Sprintf("/vendors/%d/packages/%d/titles/%d", vendorID, packageID, titleID)); err != nil {
 		return err
 	}
 	return render(w, status, "console_resource", data)

@@ -61,6 +61,14 @@ func Routes(store Store, s *pfapi.Searcher, throttle web.Throttle, keys web.KeyA
 		{Pattern: "GET /console/snapshot", Handler: p.signedIn(p.consoleSnapshot)},
 		{Pattern: "POST /console/snapshot", Handler: p.signedIn(p.consoleSnapshot)},
 		{Pattern: "GET /console/snapshot/kbart", Handler: p.signedIn(p.consoleSnapshotFile)},
+		{Pattern: "GET /console/erm/{$}", Handler: p.signedIn(p.consoleERM)},
+		{Pattern: "GET /console/erm/{kind}", Handler: p.signedIn(p.consoleERM)},
+		{Pattern: "POST /console/erm/{kind}", Handler: p.signedIn(p.consoleERM)},
+		{Pattern: "GET /console/erm/{kind}/{id}", Handler: p.signedIn(p.consoleERMObject)},
+		{Pattern: "POST /console/erm/{kind}/{id}", Handler: p.signedIn(p.consoleERMObject)},
+		{Pattern: "POST /console/erm/{kind}/{id}/delete", Handler: p.signedIn(p.consoleERMDelete)},
+		{Pattern: "POST /console/erm/assign", Handler: p.signedIn(p.consoleAssign)},
+		{Pattern: "POST /console/erm/assignments/{id}/delete", Handler: p.signedIn(p.consoleUnassign)},
 	}
 	for i := range routes {
 		routes[i].ErrorPage = errorPage

@@ -68,6 +68,13 @@ func DecodeJSON(r *http.Request, v any) error {
 	if err != nil {
 		return decodeError(err)
 	}
+	return DecodeJSONBytes(body, v)
+}
+
+// DecodeJSONBytes decodes and checks a JSON body already read, as
+// DecodeJSON does (the staff console's forms carry bodies of the API in a
+// field).
+func DecodeJSONBytes(body []byte, v any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return bodyMissing(nil)
 	}
