@@ -35,7 +35,7 @@ the customer with 'kbserver apikey add CUSTID'.`,
 }
 
 func (c *cli) customerAdd(id, name string) error {
-	st, err := c.openStore()
+	st, err := c.createStore()
 	if err != nil {
 		return err
 	}

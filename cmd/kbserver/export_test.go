@@ -114,6 +114,9 @@ func TestExportAfterInterruptedBuild(t *testing.T) {
 
 func TestExportUsageErrors(t *testing.T) {
 	db := tempDB(t)
+	if r := kbs(t, "--db", db, "customer", "add", "somebody"); r.code != 0 {
+		t.Fatalf("customer add: %s", r.stderr)
+	}
 	for _, c := range []struct {
 		args []string
 		code int

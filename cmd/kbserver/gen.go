@@ -133,7 +133,7 @@ override its values. See also 'kbserver gen kbart'.`,
 }
 
 func (c *cli) gen(o gen.Options, customers []gen.CustomerSpec, customersOnly bool) error {
-	st, err := c.openStore()
+	st, err := c.createStore()
 	if err != nil {
 		return err
 	}

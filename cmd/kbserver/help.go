@@ -57,10 +57,11 @@ Commands:
 	}
 	fmt.Fprint(w, `
 Global flags:
-  --db DB        the database: a SQLite file path, created when missing, or
-                 a postgres:// URL (env KBSERVER_DB; default "kbserver.db" in
-                 the working directory). It may be given before or after the
-                 command.
+  --db DB        the database: a SQLite file path or a postgres:// URL (env
+                 KBSERVER_DB; default "kbserver.db" in the working directory).
+                 serve, import kbart, gen and customer add create a missing
+                 SQLite file; the other commands refuse a path with no
+                 database. It may be given before or after the command.
 
 Examples:
   kbserver serve --demo

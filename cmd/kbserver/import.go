@@ -190,7 +190,7 @@ func (c *cli) importKBART(o importOptions, files []string) error {
 		defer report.close()
 	}
 
-	st, err := c.openStore()
+	st, err := c.createStore()
 	if err != nil {
 		return err
 	}

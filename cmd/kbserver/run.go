@@ -6,6 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/kbserver/kbserver/internal/kb"
@@ -52,11 +55,15 @@ func commands() []*command {
 		changesCommand(),
 		retiredPurgeCommand(),
 		customerAddCommand(),
+		customerListCommand(),
 		apikeyAddCommand(),
+		apikeyListCommand(),
 		apikeyRevokeCommand(),
 		proxyAddCommand(),
 		proxyRemoveCommand(),
 		profileAddCommand(),
+		profileListCommand(),
+		packageListCommand(),
 		noteAddCommand(),
 		noteRemoveCommand(),
 		noteListCommand(),
@@ -227,7 +234,7 @@ func topNames() []string {
 	return names
 }
 
-const dbFlagUsage = "the `database`: a SQLite file path, created when missing, or a postgres:// URL (env KBSERVER_DB; default \"kbserver.db\")"
+const dbFlagUsage = "the `database`: a SQLite file path (serve, import kbart, gen and customer add create a missing one) or a postgres:// URL (env KBSERVER_DB; default \"kbserver.db\")"
 
 // newFlagSet returns the flag set of cmd, its flags defined, and the
 // function that runs it.
@@ -311,13 +318,52 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// openStore opens the store --db names: a postgres:// URL or a SQLite
-// file path.
+// openStore opens the store --db names, a postgres:// URL or the path of
+// an existing SQLite file: a command that reads a knowledge base refuses
+// a path where there is none rather than make an empty one there (a
+// mistyped --db would otherwise answer "nothing found").
 func (c *cli) openStore() (kb.Store, error) {
-	if strings.TrimSpace(c.db) == "" {
-		return nil, &usageError{msg: "--db is empty: give a SQLite file path or a postgres:// URL"}
+	if err := c.checkDB(); err != nil {
+		return nil, err
+	}
+	if !store.IsPostgres(c.db) {
+		if err := existingDB(c.db); err != nil {
+			return nil, err
+		}
 	}
 	return store.Open(c.ctx, c.db)
+}
+
+// createStore opens the store --db names, making a new SQLite file when
+// there is none: serve, import kbart, gen and customer add start a
+// knowledge base.
+func (c *cli) createStore() (kb.Store, error) {
+	if err := c.checkDB(); err != nil {
+		return nil, err
+	}
+	return store.Open(c.ctx, c.db)
+}
+
+func (c *cli) checkDB() error {
+	if strings.TrimSpace(c.db) == "" {
+		return &usageError{msg: "--db is empty: give a SQLite file path or a postgres:// URL"}
+	}
+	return nil
+}
+
+// existingDB returns an error naming path when no SQLite database is
+// there, and its folder when that is missing too.
+func existingDB(path string) error {
+	_, err := os.Stat(path)
+	if err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return nil // a file there (Open says if it is no database), or a problem Open reports
+	}
+	hint := "give the path of an existing knowledge base with --db (or KBSERVER_DB), or make one with 'kbserver serve', 'kbserver import kbart' or 'kbserver customer add'"
+	dir := filepath.Dir(path)
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("database %s does not exist, nor does its folder %s: %s", path, dir, hint)
+	}
+	return fmt.Errorf("database %s does not exist: %s", path, hint)
 }
 
 // interrupted turns the error of an operation stopped by SIGINT or SIGTERM

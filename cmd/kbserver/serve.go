@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
+	"syscall"
 	"time"
 
 	"github.com/kbserver/kbserver/internal/gen"
@@ -289,7 +290,7 @@ func (c *cli) serve(o serveOptions) error {
 			return fmt.Errorf("--metrics-addr: %w", err)
 		}
 	}
-	st, err := c.openStore()
+	st, err := c.createStore()
 	if err != nil {
 		return err
 	}
@@ -328,8 +329,11 @@ func (c *cli) serve(o serveOptions) error {
 	}
 
 	ln, err := (&net.ListenConfig{}).Listen(c.ctx, "tcp", o.addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return fmt.Errorf("listen on %s: the address is in use (another kbserver running?): stop that server, or choose another with --addr (or KBSERVER_ADDR), e.g. --addr 127.0.0.1:8081", o.addr)
+	}
 	if err != nil {
-		return fmt.Errorf("listen: %w", err)
+		return fmt.Errorf("listen on %s (--addr): %w", o.addr, err)
 	}
 	if plainRefused && !isLoopback(ln.Addr()) {
 		ln.Close()

@@ -34,6 +34,7 @@ type APIKey struct {
 	ID          int64
 	CustomerID  string
 	Environment Environment
+	Created     time.Time // filled by APIKeys
 	// Version is the customer's CollectionVersion, read with the key
 	// ("" when the store does not): the holdings service's cache of
 	// answers takes it from the request's context (WithVersion) rather
@@ -71,6 +72,11 @@ type CustomerStore interface {
 	// AddCustomer creates a customer and its own vendor.
 	AddCustomer(ctx context.Context, id, name string) (Customer, error)
 	Customer(ctx context.Context, id string) (Customer, error)
+	// Customers lists the customers in the order of their ids.
+	Customers(ctx context.Context) ([]Customer, error)
+	// APIKeys lists the customer's API keys (never the keys themselves:
+	// their ids, environments and creation times), oldest first.
+	APIKeys(ctx context.Context, custID string) ([]APIKey, error)
 	// AddAPIKey stores the hash of a key for a customer, bound to one
 	// environment; CodeInvalid for an environment that is not valid.
 	AddAPIKey(ctx context.Context, custID string, hash KeyHash, env Environment) error

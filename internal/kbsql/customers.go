@@ -219,3 +219,74 @@ func (s *Store) Proxies(ctx context.Context, custID string) ([]kb.Proxy, error) 
 	slices.SortFunc(ps, func(a, b kb.Proxy) int { return cmp.Compare(a.ID, b.ID) })
 	return append([]kb.Proxy{{ID: kb.NoProxyID, Name: "None"}}, ps...), nil
 }
+
+// Customers lists the customers in the order of their ids.
+func (s *Store) Customers(ctx context.Context) ([]kb.Customer, error) {
+	rows, err := s.e.Read().Query(ctx, `SELECT id, name, vendor_id FROM customers ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("list customers: %w", err)
+	}
+	defer rows.Close()
+	out := []kb.Customer{}
+	for rows.Next() {
+		var c kb.Customer
+		if err := rows.Scan(&c.ID, &c.Name, &c.VendorID); err != nil {
+			return nil, fmt.Errorf("list customers: %w", err)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list customers: %w", err)
+	}
+	return out, nil
+}
+
+// APIKeys lists the customer's API keys, oldest first: ids, environments
+// and creation times.
+func (s *Store) APIKeys(ctx context.Context, custID string) ([]kb.APIKey, error) {
+	if err := checkCustomer(ctx, s.e.Read(), custID); err != nil {
+		return nil, err
+	}
+	rows, err := s.e.Read().Query(ctx, `SELECT id, environment, created FROM api_keys WHERE customer_id = $1 ORDER BY id`, custID)
+	if err != nil {
+		return nil, fmt.Errorf("list api keys of %s: %w", custID, err)
+	}
+	defer rows.Close()
+	out := []kb.APIKey{}
+	for rows.Next() {
+		k := kb.APIKey{CustomerID: custID}
+		var env string
+		var created any
+		if err := rows.Scan(&k.ID, &env, &created); err != nil {
+			return nil, fmt.Errorf("list api keys of %s: %w", custID, err)
+		}
+		k.Environment = kb.Environment(env)
+		if k.Created, err = storedTime(created); err != nil {
+			return nil, fmt.Errorf("api key %d: %w", k.ID, err)
+		}
+		out = append(out, k)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list api keys of %s: %w", custID, err)
+	}
+	return out, nil
+}
+
+// storedTime reads a time column: PostgreSQL's timestamptz arrives as a
+// time, SQLite's text in the form the driver wrote a time.Time in.
+func storedTime(v any) (time.Time, error) {
+	switch t := v.(type) {
+	case time.Time:
+		return t.UTC(), nil
+	case string:
+		for _, layout := range []string{"2006-01-02 15:04:05.999999999 -0700 MST", time.RFC3339Nano, "2006-01-02 15:04:05.999999999-07:00", "2006-01-02 15:04:05"} {
+			if p, err := time.Parse(layout, t); err == nil {
+				return p.UTC(), nil
+			}
+		}
+		return time.Time{}, fmt.Errorf("unreadable time %q", t)
+	case []byte:
+		return storedTime(string(t))
+	}
+	return time.Time{}, fmt.Errorf("unreadable time of type %T", v)
+}

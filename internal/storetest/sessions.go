@@ -65,3 +65,44 @@ func testSessions(t *testing.T, s kb.Store) {
 	}
 	notFound("the key revoked", "b", now)
 }
+
+// testListCustomersAndKeys: customers are listed by id; a customer's keys
+// by age, with their environments and creation times, never the keys.
+func testListCustomersAndKeys(t *testing.T, s kb.Store) {
+	ctx := context.Background()
+	for _, id := range []string{"lk-b", "lk-a"} {
+		if _, err := s.AddCustomer(ctx, id, "Name "+id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs, err := s.Customers(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, c := range cs {
+		if c.ID == "lk-a" || c.ID == "lk-b" {
+			ids = append(ids, c.ID+"/"+c.Name)
+		}
+	}
+	if len(ids) != 2 || ids[0] != "lk-a/Name lk-a" || ids[1] != "lk-b/Name lk-b" {
+		t.Errorf("Customers() holds %v, want lk-a then lk-b with their names", ids)
+	}
+	before := time.Now().Add(-time.Minute)
+	for _, env := range []kb.Environment{kb.Production, kb.Sandbox} {
+		if err := s.AddAPIKey(ctx, "lk-a", kb.HashAPIKey("lk-a-"+string(env)), env); err != nil {
+			t.Fatal(err)
+		}
+	}
+	keys, err := s.APIKeys(ctx, "lk-a")
+	if err != nil || len(keys) != 2 || keys[0].Environment != kb.Production || keys[1].Environment != kb.Sandbox ||
+		keys[0].ID >= keys[1].ID || keys[0].Created.Before(before) || keys[0].Created.After(time.Now().Add(time.Minute)) {
+		t.Errorf("APIKeys(lk-a) = %+v, %v; want the production key then the sandbox key, created now", keys, err)
+	}
+	if keys, err := s.APIKeys(ctx, "lk-b"); err != nil || len(keys) != 0 {
+		t.Errorf("APIKeys(lk-b) = %+v, %v; want none", keys, err)
+	}
+	if _, err := s.APIKeys(ctx, "lk-none"); kb.ErrorCode(err) != kb.CodeNotFound {
+		t.Errorf("APIKeys of a missing customer: %v, want CodeNotFound", err)
+	}
+}

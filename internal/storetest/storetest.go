@@ -38,6 +38,7 @@ var parts = []part{
 	{"Stats", on(testStats), false},
 	{"Profiles", on(testProfiles), false},
 	{"Sessions", on(testSessions), false},
+	{"ListCustomersAndKeys", on(testListCustomersAndKeys), false},
 	{"Notes", on(testNotes), false},
 	{"Import", on(testImport), true},
 	{"Reimport", on(testReimport), true},

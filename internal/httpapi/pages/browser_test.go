@@ -55,16 +55,16 @@ func newBrowser(t *testing.T) context.Context {
 	return ctx
 }
 
-// screenshot saves the whole page as name.png under the test's temporary
-// directory, or under KBSERVER_PAGES_SCREENSHOT_DIR when set (to look at
-// them).
+// screenshot saves what the window shows (1280 × 1000) as name.png under
+// the test's temporary directory, or under KBSERVER_PAGES_SCREENSHOT_DIR
+// when set (to look at them; docs/ keeps some).
 func screenshot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
 	dir := os.Getenv("KBSERVER_PAGES_SCREENSHOT_DIR")
 	if dir == "" {
 		dir = t.TempDir()
 	}
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // quality 100: PNG
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
 	}
