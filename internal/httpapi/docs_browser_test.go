@@ -10,23 +10,8 @@ import (
 	"time"
 
 	"github.com/kbserver/kbserver/internal/httpapi"
+	"github.com/kbserver/kbserver/internal/testbrowser"
 )
-
-// chromium finds a Chromium binary in PATH. Without one the test is
-// skipped, except on CI (CI=true), where .ci/run installs it.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no chromium or chromium-browser in PATH; .ci/run installs Debian's chromium")
-	}
-	t.Skip("no chromium or chromium-browser in PATH: install it (apt-get install chromium) to render /docs")
-	return ""
-}
 
 // runChromium runs headless Chromium on url with the extra arguments and
 // returns its standard output.
@@ -59,7 +44,7 @@ func TestDocsPageRenders(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders a page in Chromium; skipped with -short")
 	}
-	bin := chromium(t)
+	bin := testbrowser.Path(t, "render /docs")
 	srv := newServer(t, httpapi.Deps{})
 	url := srv.URL + "/docs"
 

@@ -3,7 +3,6 @@ package pages_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,29 +14,17 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/kbserver/kbserver/internal/httpapi/pages"
+	"github.com/kbserver/kbserver/internal/testbrowser"
 )
 
 // newBrowser starts headless Chromium for the test and returns a tab's
-// context. Without Chromium the test is skipped, except on CI (CI=true),
-// where .ci/run installs Debian's chromium.
+// context (testbrowser.Path finds it, or skips the test).
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("drives Chromium; skipped with -short")
 	}
-	bin := ""
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			bin = p
-			break
-		}
-	}
-	if bin == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("no chromium or chromium-browser in PATH; .ci/run installs Debian's chromium")
-		}
-		t.Skip("no chromium or chromium-browser in PATH: install it (apt-get install chromium) to test the pages in a browser")
-	}
+	bin := testbrowser.Path(t, "test the pages in a browser")
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 1000))

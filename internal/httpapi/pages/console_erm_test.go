@@ -19,13 +19,7 @@ func TestConsoleResourceManagement(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	cookie, csrf := f.signIn(t, "lib-key")
-	form := func(kv ...string) url.Values {
-		v := url.Values{"csrf": {csrf}}
-		for i := 0; i+1 < len(kv); i += 2 {
-			v.Set(kv[i], kv[i+1])
-		}
-		return v
-	}
+	form := func(kv ...string) url.Values { return formOf(csrf, kv...) }
 	bad := `{"extensionObject":{"objectDescription":"Big deal"},"license":{}}`
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, f.srv.URL+"/rm/rmaccounts/lib/license", strings.NewReader(bad))
 	req.Header.Set("x-api-key", "lib-key")

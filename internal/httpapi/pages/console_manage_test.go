@@ -20,13 +20,7 @@ func TestConsoleManage(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	cookie, csrf := f.signIn(t, "lib-key")
-	form := func(kv ...string) url.Values {
-		v := url.Values{"csrf": {csrf}}
-		for i := 0; i+1 < len(kv); i += 2 {
-			v.Set(kv[i], kv[i+1])
-		}
-		return v
-	}
+	form := func(kv ...string) url.Values { return formOf(csrf, kv...) }
 
 	t.Run("settings", func(t *testing.T) {
 		if status, body := f.postAs(t, cookie, "/console/settings", form("proxy", "", "label1", strings.Repeat("x", 101))); status != 400 || !strings.Contains(body, "Label 1") {
@@ -128,19 +122,4 @@ func TestConsoleManage(t *testing.T) {
 			t.Errorf("the deleted package: %v, want CodeNotFound", err)
 		}
 	})
-}
-
-// postFollow posts a console form and returns the status and the
-// Location it redirects to.
-func (f *fixture) postFollow(t *testing.T, cookie, path string, form url.Values) (int, string) {
-	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, f.srv.URL+path, strings.NewReader(form.Encode()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Origin", f.srv.URL)
-	req.Header.Set("Cookie", cookie)
-	status, h, _ := f.do(t, req)
-	return status, h.Get("Location")
 }

@@ -28,8 +28,9 @@ func (f *fixture) signIn(t *testing.T, key string) (cookie, csrf string) {
 	return cookie, m[1]
 }
 
-// postAs sends a console form with the session cookie from this site.
-func (f *fixture) postAs(t *testing.T, cookie, path string, form url.Values) (int, string) {
+// consolePost sends a console form with the session cookie from this
+// site and returns the status, headers and body.
+func (f *fixture) consolePost(t *testing.T, cookie, path string, form url.Values) (int, http.Header, string) {
 	t.Helper()
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, f.srv.URL+path, strings.NewReader(form.Encode()))
 	if err != nil {
@@ -38,8 +39,32 @@ func (f *fixture) postAs(t *testing.T, cookie, path string, form url.Values) (in
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Origin", f.srv.URL)
 	req.Header.Set("Cookie", cookie)
-	status, _, body := f.do(t, req)
+	return f.do(t, req)
+}
+
+// postAs sends a console form and returns the status and body.
+func (f *fixture) postAs(t *testing.T, cookie, path string, form url.Values) (int, string) {
+	t.Helper()
+	status, _, body := f.consolePost(t, cookie, path, form)
 	return status, body
+}
+
+// postFollow sends a console form and returns the status and the
+// Location it redirects to.
+func (f *fixture) postFollow(t *testing.T, cookie, path string, form url.Values) (int, string) {
+	t.Helper()
+	status, h, _ := f.consolePost(t, cookie, path, form)
+	return status, h.Get("Location")
+}
+
+// formOf returns a console form with the CSRF token and the fields
+// given as name, value pairs.
+func formOf(csrf string, kv ...string) url.Values {
+	v := url.Values{"csrf": {csrf}}
+	for i := 0; i+1 < len(kv); i += 2 {
+		v.Set(kv[i], kv[i+1])
+	}
+	return v
 }
 
 // TestConsoleSignIn: the console opens only with a key of the server's

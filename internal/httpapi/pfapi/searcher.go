@@ -29,9 +29,6 @@ func NewSearcher(store Store, cacheTitles int, consistent bool) *Searcher {
 	return &Searcher{store: store, index: pubsearch.NewIndex(cacheTitles, consistent)}
 }
 
-// Store returns the store the searcher searches.
-func (s *Searcher) Store() Store { return s.store }
-
 // ParseQuery reads the query parameters of GET publications, with the
 // service's defaults and error messages.
 func ParseQuery(q web.Query) (kb.PubQuery, error) { return pubQuery(q) }
