@@ -78,7 +78,8 @@
 //   - position 3: the entries below the menu id when it is of the third level
 //     (for 20302, the entries below "Aba"), empty otherwise.
 //
-// The AlphaMenus facet and the alphamenufacet filter of a publication search
-// use the first level: [Locale.Top] gives a title's entry, [ParseTop] checks
-// a filter value.
+// The AlphaMenus facet of a publication search counts the first level
+// ([Locale.Top] gives a title's entry); its alphamenufacet filter takes an
+// entry of any level as the menus spell it ([ParseEntry]: "A", "Ab",
+// "A0-9", "12"), which matches the titles the menu counts under it.
 package alpha

@@ -1,10 +1,8 @@
 package alpha
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 )
 
 // An Item is one entry of an alpha browser menu.
@@ -197,42 +195,13 @@ func (p Path) TopIndex() int { return topOf(p[0]) - 1 }
 
 // AddPath counts a title whose name has path p, as Add counts its name.
 func (m *Menu) AddPath(p Path) {
-	next := 0
-	u := p[next]
-	t := topOf(u)
-	m.counts[0][t]++
-	if t != m.path[0] {
-		return
-	}
-	k := topNode(t).kind
-	for lvl := 1; lvl <= m.level; lvl++ {
-		var c int
-		switch k {
-		case kindGroup: // refines the digit already read
-			c, k = int(u)+1, kindDigit
-		case kindLetter:
-			next++
-			switch u = p[next]; {
-			case u < unitA:
-				c, k = 1, kindGroup
-			case u < unitOther:
-				c, k = 2+int(u-unitA), kindLetter
-			default:
-				return
-			}
-		case kindDigit:
-			next++
-			if u = p[next]; u >= unitA {
-				return
-			}
-			c = int(u) + 1
-		default:
+	e, n := p.entries()
+	m.counts[0][e[0]]++
+	for lvl := 1; lvl <= m.level && lvl < n; lvl++ {
+		if e[lvl-1] != m.path[lvl-1] {
 			return
 		}
-		m.counts[lvl][c]++
-		if lvl == m.level || c != m.path[lvl] {
-			return
-		}
+		m.counts[lvl][e[lvl]]++
 	}
 }
 
@@ -283,26 +252,4 @@ var topEntries = func() (e [topOther]string) {
 // display order: "0-9", "A" to "Z" and "Other".
 func TopEntries() []string {
 	return append([]string(nil), topEntries[:]...)
-}
-
-// ParseTop checks s, a value of the alphamenufacet filter, and returns the
-// first-level entry it names: a letter a to z in either case gives "A" to
-// "Z", "0-9" gives "0-9" and "other" in any case gives "Other". Spaces
-// around the value are ignored.
-func ParseTop(s string) (string, error) {
-	v := strings.TrimSpace(s)
-	switch {
-	case len(v) == 1 && v[0] >= 'a' && v[0] <= 'z':
-		return string(rune(v[0] - 'a' + 'A')), nil
-	case len(v) == 1 && v[0] >= 'A' && v[0] <= 'Z':
-		return v, nil
-	case v == "0-9":
-		return v, nil
-	case strings.EqualFold(v, "other"):
-		return "Other", nil
-	}
-	if s == "" {
-		return "", errors.New("alphamenufacet is empty: it must be a letter A to Z, 0-9 or Other.")
-	}
-	return "", fmt.Errorf("alphamenufacet %s is not an alpha menu entry: it must be a letter A to Z, 0-9 or Other.", quote(s))
 }

@@ -282,43 +282,6 @@ func TestParseMenuID(t *testing.T) {
 	}
 }
 
-func TestParseTop(t *testing.T) {
-	tests := []struct {
-		s, want string
-		wantErr string
-	}{
-		{s: "a", want: "A"},
-		{s: "A", want: "A"},
-		{s: "z", want: "Z"},
-		{s: "Z", want: "Z"},
-		{s: " m ", want: "M"},
-		{s: "0-9", want: "0-9"},
-		{s: "other", want: "Other"},
-		{s: "OTHER", want: "Other"},
-		{s: "Other", want: "Other"},
-		{s: "", wantErr: "alphamenufacet is empty: it must be a letter A to Z, 0-9 or Other."},
-		{s: "ab", wantErr: `alphamenufacet "ab" is not an alpha menu entry: it must be a letter A to Z, 0-9 or Other.`},
-		{s: "É", wantErr: `alphamenufacet "É" is not`},
-		{s: "0", wantErr: `alphamenufacet "0" is not`},
-		{s: "1", wantErr: `alphamenufacet "1" is not`},
-		{s: "09", wantErr: `alphamenufacet "09" is not`},
-		{s: "others", wantErr: `alphamenufacet "others" is not`},
-		{s: "#", wantErr: `alphamenufacet "#" is not`},
-	}
-	for _, tt := range tests {
-		got, err := ParseTop(tt.s)
-		if tt.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Errorf("ParseTop(%q) = %q, %v; want an error containing %q", tt.s, got, err, tt.wantErr)
-			}
-			continue
-		}
-		if err != nil || got != tt.want {
-			t.Errorf("ParseTop(%q) = %q, %v; want %q", tt.s, got, err, tt.want)
-		}
-	}
-}
-
 func TestTopEntries(t *testing.T) {
 	e := TopEntries()
 	want := []string{"0-9"}
@@ -333,9 +296,9 @@ func TestTopEntries(t *testing.T) {
 	if TopEntries()[0] != "0-9" {
 		t.Errorf("changing the result of TopEntries changed the next result")
 	}
-	for _, s := range want {
-		if got, err := ParseTop(s); err != nil || got != s {
-			t.Errorf("ParseTop(%q) = %q, %v; want it unchanged", s, got, err)
+	for i, s := range want {
+		if got, err := ParseEntry(s); err != nil || got.String() != s || got.TopIndex() != i || got.Level() != 1 {
+			t.Errorf("ParseEntry(%q) = %q (top %d, level %d), %v; want it unchanged, first level", s, got.String(), got.TopIndex(), got.Level(), err)
 		}
 	}
 }

@@ -28,8 +28,8 @@ type PubQuery struct {
 	ResourceTypes []ResourceType // resourcetypefacet
 	Subjects      []string       // subjectfacet: subject names, any case
 	PackageIDs    []int64        // packagefacet
-	AlphaMenu     string         // alphamenufacet: a top-level entry, e.g. "A" or "0-9"
-	PeerReviewed  *bool          // ispeerreviewed
+	AlphaMenu     string         // alphamenufacet: an alpha menu entry at any level as the menus spell it, e.g. "A", "Ab", "0-9", "A1"
+	PeerReviewed  *bool          // ispeerreviewedfacet: only peer-reviewed titles, or only the others
 
 	// Facets asks for facet counts over the whole filtered result.
 	Facets bool

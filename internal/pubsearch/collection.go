@@ -43,8 +43,8 @@ const maxViews = 4
 // localeView is a collection's order and alpha menu entries under one
 // locale.
 type localeView struct {
-	top  []uint8  // index into alpha.TopEntries() of each title
-	rank []uint32 // position of each title in name order
+	path []alpha.Path // each title's place in the alpha menus
+	rank []uint32     // position of each title in name order
 }
 
 // buildCollection reads the customer's collection from the store, which
@@ -155,10 +155,7 @@ func (c *collection) view(loc *alpha.Locale) *localeView {
 		}
 	}
 	o := loc.Order(len(c.ids), c.name, nil) // ties in title id order
-	v := &localeView{top: make([]uint8, len(o.Path)), rank: o.Rank}
-	for i, p := range o.Path {
-		v.top[i] = uint8(p.TopIndex())
-	}
+	v := &localeView{path: o.Path, rank: o.Rank}
 	c.locales[loc.Tag()] = v
 	return v
 }

@@ -54,7 +54,7 @@ func (fc *facetCounter) add(i int, v *localeView) {
 	for _, j := range c.packagesOf(i) {
 		fc.packages[j]++
 	}
-	fc.menus[v.top[i]]++
+	fc.menus[v.path[i].TopIndex()]++
 	if c.peer[i] {
 		fc.peer[1]++
 	} else {

@@ -16,11 +16,12 @@ type filter struct {
 	subjects []bool // by interned subject; nil: no subject filter
 	packages []bool // by interned package; nil: no package filter
 	peer     *bool
-	top      int // index of the alpha menu entry; -1: any
+	entry    *alpha.Entry // the alpha menu entry; nil: any
+	none     bool         // a filter nothing passes
 }
 
 func newFilter(c *collection, q kb.PubQuery) filter {
-	f := filter{c: c, rt: q.ResourceType, peer: q.PeerReviewed, top: -1}
+	f := filter{c: c, rt: q.ResourceType, peer: q.PeerReviewed}
 	if len(q.ResourceTypes) > 0 {
 		f.types = map[kb.ResourceType]bool{}
 		for _, t := range q.ResourceTypes {
@@ -48,17 +49,17 @@ func newFilter(c *collection, q kb.PubQuery) filter {
 		}
 	}
 	if q.AlphaMenu != "" {
-		for i, t := range alpha.TopEntries() {
-			if t == q.AlphaMenu {
-				f.top = i
-			}
-		}
+		e, err := alpha.ParseEntry(q.AlphaMenu)
+		f.entry, f.none = &e, err != nil
 	}
 	return f
 }
 
 func (f filter) keep(i int, v *localeView) bool {
 	c := f.c
+	if f.none {
+		return false
+	}
 	if f.rt != kb.ResourceAll && c.typ(i) != f.rt {
 		return false
 	}
@@ -68,7 +69,7 @@ func (f filter) keep(i int, v *localeView) bool {
 	if f.peer != nil && c.peer[i] != *f.peer {
 		return false
 	}
-	if f.top >= 0 && int(v.top[i]) != f.top {
+	if f.entry != nil && !f.entry.Match(v.path[i]) {
 		return false
 	}
 	if f.packages != nil && !anyOf(c.packagesOf(i), f.packages) {

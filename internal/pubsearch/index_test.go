@@ -257,6 +257,10 @@ func (d *draw) query(r *rand.Rand) kb.PubQuery {
 	if r.IntN(4) == 0 {
 		tops := alpha.TopEntries()
 		q.AlphaMenu = tops[r.IntN(len(tops))]
+		if r.IntN(2) == 0 { // an entry below the first level
+			deep := []string{"Jo", "Jou", "Jour", "Th", "The", "Ma", "Me", "Re", "Ad", "A0-9", "1", "12", "Z0-9", "Am"}
+			q.AlphaMenu = deep[r.IntN(len(deep))]
+		}
 	}
 	if r.IntN(5) == 0 {
 		b := r.IntN(2) == 0

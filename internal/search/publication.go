@@ -94,9 +94,21 @@ func (x *Index) pubFilters(c *Collection, v *View, q kb.PubQuery) *roaring.Bitma
 		}
 	}
 	if q.AlphaMenu != "" {
-		for i, t := range alpha.TopEntries() {
-			if t == q.AlphaMenu {
-				and(v.tops[i])
+		e, err := alpha.ParseEntry(q.AlphaMenu)
+		if err != nil {
+			and(nil) // not an entry: nothing is under it
+		} else {
+			and(v.tops[e.TopIndex()])
+			if e.Level() > 1 {
+				// Below the first level: the titles of the top entry
+				// whose path falls under the entry.
+				var under []uint32
+				for it := u.Iterator(); it.HasNext(); {
+					if o := it.Next(); e.Match(v.path[o]) {
+						under = append(under, o)
+					}
+				}
+				u = roaring.BitmapOf(under...)
 			}
 		}
 	}

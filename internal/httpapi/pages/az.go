@@ -172,7 +172,8 @@ const pageSize = 25
 // facets of the result, and a page of titles with their packages'
 // coverage and link-outs. Its query parameters are the publication search
 // service's (search, searchfield, searchtype, alphamenufacet,
-// resourcetypefacet, subjectfacet, packagefacet, ispeerreviewed, offset).
+// resourcetypefacet, subjectfacet, packagefacet, ispeerreviewedfacet,
+// offset).
 func (p *pages) az(w http.ResponseWriter, r *http.Request) error {
 	id, ok, err := p.admit(w, r)
 	if err != nil {
@@ -347,7 +348,7 @@ func facets(f *kb.PubFacets, q kb.PubQuery, params url.Values) ([]facetGroup, []
 		active = append(active, link{Label: label, Href: "?" + adding(params, "packagefacet", x, true)})
 	}
 	if q.PeerReviewed != nil && *q.PeerReviewed {
-		active = append(active, link{Label: "Peer reviewed", Href: "?" + with(params, "ispeerreviewed", "")})
+		active = append(active, link{Label: "Peer reviewed", Href: "?" + with(params, "ispeerreviewedfacet", "")})
 	}
 	if q.AlphaMenu != "" {
 		active = append(active, link{Label: "Starting with " + q.AlphaMenu, Href: "?" + with(params, "alphamenufacet", "")})
@@ -375,7 +376,7 @@ func facets(f *kb.PubFacets, q kb.PubQuery, params url.Values) ([]facetGroup, []
 	for _, pr := range f.PeerReviewed {
 		if pr.PeerReviewed {
 			peer.Entries = append(peer.Entries, link{Label: "Peer reviewed", Count: pr.Count,
-				Active: q.PeerReviewed != nil && *q.PeerReviewed, Href: "?" + with(params, "ispeerreviewed", "true")})
+				Active: q.PeerReviewed != nil && *q.PeerReviewed, Href: "?" + with(params, "ispeerreviewedfacet", "true")})
 		}
 	}
 	return []facetGroup{types, subjects, packages, peer}, active

@@ -42,7 +42,7 @@ func Routes(store Store, s *pfapi.Searcher, throttle web.Throttle, keys web.KeyA
 	routes := []web.Route{
 		{Pattern: "GET /{$}", Handler: p.home},
 		{Pattern: "GET /assets/{file}", Handler: serveAsset, Quiet: true},
-		{Pattern: "GET /az/{profile}/{$}", Handler: p.az},
+		{Pattern: "GET /az/{profile}/{$}", Handler: web.OneValueEach(pfapi.RepeatableParams...)(p.az)},
 		{Pattern: "POST /az/{profile}/signin", Handler: p.signIn},
 		{Pattern: "GET /az/{profile}/embed", Handler: p.embed},
 		{Pattern: "GET /console/{$}", Handler: p.signedIn(p.consoleHome)},

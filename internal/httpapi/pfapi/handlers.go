@@ -95,6 +95,10 @@ func (h *handlers) publications(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	choice, err := facetsOf(params)
+	if err != nil {
+		return err
+	}
 	custID := customer(r)
 	res, err := h.Search(r, custID, q)
 	if err != nil {
@@ -147,6 +151,12 @@ func (h *handlers) publications(w http.ResponseWriter, r *http.Request) error {
 		}
 		for i, p := range f.PeerReviewed {
 			fw.IsPeerReviewed[i] = peerReviewedFacet{IsPeerReviewed: p.PeerReviewed, Count: p.Count}
+		}
+		if !choice.all {
+			fw.Subjects, fw.ResourceTypes, fw.Packages, fw.AlphaMenus = []subjectFacet{}, []resourceTypeFacet{}, []packageFacet{}, []alphaMenuFacet{}
+		}
+		if !choice.peer {
+			fw.IsPeerReviewed = []peerReviewedFacet{}
 		}
 		out.Facets = fw
 	}

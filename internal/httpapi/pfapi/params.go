@@ -75,6 +75,29 @@ func all(r web.Query, name string) []string {
 	return out
 }
 
+// facetChoice is which facets a publication search answers: all five
+// with includefacets, and the IsPeerReviewed facet as ispeerreviewed says
+// ("include peer-reviewed facet information"): true includes it even
+// without includefacets, false leaves it out, absent follows
+// includefacets.
+type facetChoice struct {
+	all  bool
+	peer bool
+}
+
+// facetsOf reads includefacets and ispeerreviewed.
+func facetsOf(q web.Query) (facetChoice, error) {
+	var c facetChoice
+	var err error
+	if c.all, err = web.Enum(q, "includefacets", false, parseBool); err != nil {
+		return c, err
+	}
+	if c.peer, err = web.Enum(q, "ispeerreviewed", c.all, parseBool); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
 // pubQuery reads the query parameters of GET publications.
 func pubQuery(q web.Query) (kb.PubQuery, error) {
 	var p kb.PubQuery
@@ -96,11 +119,13 @@ func pubQuery(q web.Query) (kb.PubQuery, error) {
 	if p.Page, err = web.Page(q, kb.PubDefaultCount); err != nil {
 		return p, err
 	}
-	if p.Facets, err = web.Enum(q, "includefacets", false, parseBool); err != nil {
+	fc, err := facetsOf(q)
+	if err != nil {
 		return p, err
 	}
-	if s := q.Get("ispeerreviewed"); s != "" {
-		v, err := parseBool("ispeerreviewed", s)
+	p.Facets = fc.all || fc.peer
+	if s := q.Get("ispeerreviewedfacet"); s != "" {
+		v, err := parseBool("ispeerreviewedfacet", s)
 		if err != nil {
 			return p, err
 		}
@@ -126,9 +151,11 @@ func pubQuery(q web.Query) (kb.PubQuery, error) {
 		p.PackageIDs = append(p.PackageIDs, id)
 	}
 	if s := q.Get("alphamenufacet"); s != "" {
-		if p.AlphaMenu, err = alpha.ParseTop(s); err != nil {
+		e, err := alpha.ParseEntry(s)
+		if err != nil {
 			return p, kb.Errorf(kb.CodeInvalid, "Parameter alphamenufacet: %v", err)
 		}
+		p.AlphaMenu = e.String()
 	}
 	if s := q.Get("subjectfacetschemafilter"); s != "" {
 		schema, ok := subjectSchemas[strings.ToLower(s)]

@@ -486,8 +486,13 @@ func TestPublicationsFilters(t *testing.T) {
 		{"alphamenufacet=d", []string{"Der Spiegel der Medizin", "Die Hard Science"}},
 		{"alphamenufacet=J", []string{"The Journal of Nursing"}},
 		{"alphamenufacet=0-9", []string{"123 Nursing Facts"}},
-		{"ispeerreviewed=true", []string{"Der Spiegel der Medizin", "The Journal of Nursing"}},
-		{"ispeerreviewed=false&resourcetypefacet=journal", []string{"Éclair Studies", "Les Misérables Quarterly"}},
+		{"ispeerreviewedfacet=true", []string{"Der Spiegel der Medizin", "The Journal of Nursing"}},
+		{"ispeerreviewedfacet=false&resourcetypefacet=journal", []string{"Éclair Studies", "Les Misérables Quarterly"}},
+		{"alphamenufacet=De", []string{"Der Spiegel der Medizin"}},
+		{"alphamenufacet=dI", []string{"Die Hard Science"}},
+		{"alphamenufacet=1", []string{"123 Nursing Facts"}},
+		{"alphamenufacet=12", []string{"123 Nursing Facts"}},
+		{"alphamenufacet=13", nil},
 	} {
 		got := f.search(t, tc.query+"&count=100&includefacets=true")
 		if diff := cmp.Diff(sorted(tc.want), sorted(got.names())); diff != "" {
@@ -505,6 +510,60 @@ func TestPublicationsFilters(t *testing.T) {
 	got := f.search(t, "alphamenufacet=H&count=100", "Accept-Language", "de-DE")
 	if diff := cmp.Diff([]string{"Die Hard Science"}, got.names()); diff != "" {
 		t.Errorf("German alphamenufacet=H (-want +got):\n%s", diff)
+	}
+	got = f.search(t, "alphamenufacet=Ha&count=100", "Accept-Language", "de-DE")
+	if diff := cmp.Diff([]string{"Die Hard Science"}, got.names()); diff != "" {
+		t.Errorf("German alphamenufacet=Ha (-want +got):\n%s", diff)
+	}
+}
+
+// TestPeerReviewedFacet: ispeerreviewed says whether the IsPeerReviewed
+// facet is answered ("include peer-reviewed facet information"), never
+// filters: true includes it even without includefacets, false leaves it
+// out of the five; ispeerreviewedfacet filters.
+func TestPeerReviewedFacet(t *testing.T) {
+	f := newPFFixture(t)
+	peer := func(r pfResult) map[bool]int {
+		m := map[bool]int{}
+		for _, x := range r.Facets.IsPeerReviewed {
+			m[x.IsPeerReviewed] = x.Count
+		}
+		return m
+	}
+	all := len(collection)
+	for _, tc := range []struct {
+		query            string
+		hits             int
+		peer             map[bool]int
+		types, facetsNil bool
+	}{
+		{"includefacets=true", all, map[bool]int{true: 2, false: all - 2}, true, false},
+		{"includefacets=true&ispeerreviewed=true", all, map[bool]int{true: 2, false: all - 2}, true, false},
+		{"includefacets=true&ispeerreviewed=false", all, map[bool]int{}, true, false},
+		{"ispeerreviewed=true", all, map[bool]int{true: 2, false: all - 2}, false, false},
+		{"ispeerreviewed=false", all, map[bool]int{}, false, true},
+		{"includefacets=true&ispeerreviewedfacet=true", 2, map[bool]int{true: 2}, true, false},
+	} {
+		got := f.search(t, tc.query+"&count=100")
+		if got.SearchResult.Statistics.TotalHits != tc.hits {
+			t.Errorf("%s: %d hits, want %d", tc.query, got.SearchResult.Statistics.TotalHits, tc.hits)
+		}
+		if tc.facetsNil {
+			if got.Facets != nil {
+				t.Errorf("%s: facets answered", tc.query)
+			}
+			continue
+		}
+		if got.Facets == nil {
+			t.Errorf("%s: no facets", tc.query)
+			continue
+		}
+		if diff := cmp.Diff(tc.peer, peer(got)); diff != "" {
+			t.Errorf("%s: IsPeerReviewed (-want +got):\n%s", tc.query, diff)
+		}
+		if (len(got.Facets.ResourceTypes) > 0) != tc.types {
+			t.Errorf("%s: %d resource type facets; want them %v", tc.query, len(got.Facets.ResourceTypes), tc.types)
+		}
 	}
 }
 
@@ -696,6 +755,36 @@ func TestAlphaMenu(t *testing.T) {
 	if diff := cmp.Diff(map[string]int{"Der": 1}, counts(m["position 2"])); diff != "" {
 		t.Errorf("menuid 506 position 2 (-want +got):\n%s", diff)
 	}
+	// Every entry a menu hands out, at every level, filters a search to
+	// the titles it counted, in the menu's locale (a client browses
+	// D → De → Der and searches with the entry it was given).
+	searched := 0
+	for _, path := range []string{"en?menuid=5", "en?menuid=506", "en?menuid=50605", "fr-FR?menuid=14", "de?menuid=2009", "en?menuid=102"} {
+		lang, _, _ := strings.Cut(path, "?")
+		for pos, items := range menu(path) {
+			for _, it := range items {
+				if it.Count == 0 && it.Order%5 != 0 {
+					continue // every fifth empty entry, for a search that finds nothing
+				}
+				q := url.Values{"alphamenufacet": {it.Characters}, "count": {"1"}, "includefacets": {"false"}}
+				r, body := apitest.Do(t, noRedirect, "GET", f.srv.URL+"/pf/pfaccount/1001.main.az/publications?"+q.Encode(), nil, "Accept-Language", lang)
+				var res struct {
+					SearchResult struct{ Statistics struct{ TotalHits int } }
+				}
+				if err := json.Unmarshal(body, &res); r.StatusCode != http.StatusOK || err != nil {
+					t.Errorf("%s %s entry %q: %d %s", path, pos, it.Characters, r.StatusCode, r.Header.Get("X-Error-Message"))
+					continue
+				}
+				if res.SearchResult.Statistics.TotalHits != it.Count {
+					t.Errorf("%s %s: alphamenufacet=%s finds %d titles, the menu counted %d", path, pos, it.Characters, res.SearchResult.Statistics.TotalHits, it.Count)
+				}
+				searched++
+			}
+		}
+	}
+	if searched < 60 {
+		t.Errorf("only %d entries searched", searched)
+	}
 }
 
 func TestPFBadRequests(t *testing.T) {
@@ -709,6 +798,11 @@ func TestPFBadRequests(t *testing.T) {
 		{"publications?orderby=date", "orderby"},
 		{"publications?includefacets=yes", "includefacets"},
 		{"publications?ispeerreviewed=maybe", "ispeerreviewed"},
+		{"publications?ispeerreviewedfacet=maybe", "ispeerreviewedfacet"},
+		{"publications?alphamenufacet=A&alphamenufacet=B", "alphamenufacet"},
+		{"publications?search=a&Search=b", "search"},
+		{"publications?alphamenufacet=A0-91", "alphamenufacet"},
+		{"alphabrowser/menu/en?menuid=2&menuid=3", "menuid"},
 		{"publications?resourcetype=Comic", "resourcetype"},
 		{"publications?resourcetypefacet=comic", "resourcetypefacet"},
 		{"publications?packagefacet=abc", "packagefacet"},

@@ -11,6 +11,10 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 )
 
+// RepeatableParams are the service's list parameters, which a request may
+// give several times; any other given twice is refused (400).
+var RepeatableParams = []string{"packagefacet", "resourcetypefacet", "subjectfacet"}
+
 // Routes returns every route of the publication search service, which
 // searches with s. Each admitted request takes a token of its profile's
 // bucket from throttle.
@@ -25,9 +29,10 @@ func Routes(s *Searcher, throttle web.Throttle) []web.Route {
 		{Pattern: "GET /pf/pfaccount/{profile}/publications", Handler: h.publications},
 	}
 	auth := web.RequireProfile(store, throttle)
+	once := web.OneValueEach(RepeatableParams...)
 	for i := range routes {
 		routes[i].HeaderErrors = true
-		routes[i].Handler = auth(routes[i].Handler)
+		routes[i].Handler = auth(once(routes[i].Handler))
 	}
 	return append(routes, LinkOutRoute(store))
 }

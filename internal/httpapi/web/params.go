@@ -110,3 +110,43 @@ func IDs(q Query, name string) ([]int64, error) {
 	}
 	return ids, nil
 }
+
+// OneValueEach returns a middleware that refuses a request giving a query
+// parameter more than once (in any spelling of its name: search and
+// Search are one parameter) unless the parameter is one of repeatable,
+// names of lists such as subjectfacet: a second value of a single-valued
+// parameter would otherwise be ignored without a word.
+func OneValueEach(repeatable ...string) Middleware {
+	many := map[string]bool{}
+	for _, name := range repeatable {
+		many[strings.ToLower(name)] = true
+	}
+	return func(next HandlerFunc) HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) error {
+			if err := oneValueEach(r.URL.Query(), many); err != nil {
+				return err
+			}
+			return next(w, r)
+		}
+	}
+}
+
+// oneValueEach refuses a parameter given more than once unless many
+// names it (in lower case). Of several, it names the first by name.
+func oneValueEach(values url.Values, many map[string]bool) error {
+	count := map[string]int{}
+	for name, vs := range values {
+		count[strings.ToLower(name)] += len(vs)
+	}
+	names := make([]string, 0, len(count))
+	for name, n := range count {
+		if n > 1 && !many[name] {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	slices.Sort(names)
+	return kb.Errorf(kb.CodeInvalid, "Parameter %s is given %d times: it takes one value.", names[0], count[names[0]])
+}
