@@ -61,7 +61,8 @@ type Package struct {
 	ContentType              ContentType
 	PackageType              PackageType
 	TitleCount               int
-	IsSelected               bool
+	IsSelected               bool // the whole package, or some of its titles one by one
+	SelectedWhole            bool // the package itself: its titles follow it unless chosen one by one
 	SelectedCount            int
 	Visibility               Visibility
 	IsTokenNeeded            bool

@@ -137,6 +137,11 @@ func (s *Store) RevokeAPIKey(ctx context.Context, h kb.KeyHash) error {
 		if _, err := tx.Exec(ctx, `DELETE FROM api_keys WHERE id = $1`, k.ID); err != nil {
 			return fmt.Errorf("revoke api key: %w", err)
 		}
+		// Its console sessions end with it (SQLite may give its id to the
+		// next key, which must not inherit them).
+		if _, err := tx.Exec(ctx, `DELETE FROM console_sessions WHERE key_id = $1`, k.ID); err != nil {
+			return fmt.Errorf("revoke api key: end its sessions: %w", err)
+		}
 		return nil
 	})
 }

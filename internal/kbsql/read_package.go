@@ -102,7 +102,7 @@ func ScanPackage(row Row, root string) (kb.Package, error) {
 		return p, err
 	}
 	p.ContentType, p.PackageType = kb.ContentType(ct), kb.PackageType(pt)
-	p.IsSelected = sel || p.SelectedCount > 0
+	p.IsSelected, p.SelectedWhole = sel || p.SelectedCount > 0, sel
 	p.Visibility = kb.HiddenBy(hidden)
 	p.Proxy = effectiveProxy(proxy, str(vendorProxy), root)
 	if tf != nil {

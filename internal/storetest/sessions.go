@@ -64,6 +64,12 @@ func testSessions(t *testing.T, s kb.Store) {
 		t.Fatal(err)
 	}
 	notFound("the key revoked", "b", now)
+	// A new key (SQLite may give it the revoked key's id) does not bring
+	// the revoked key's sessions back.
+	if err := s.AddAPIKey(ctx, "s1", kb.HashAPIKey("s1-key-2"), kb.Sandbox); err != nil {
+		t.Fatal(err)
+	}
+	notFound("the key revoked, then another added", "b", now)
 }
 
 // testListCustomersAndKeys: customers are listed by id; a customer's keys

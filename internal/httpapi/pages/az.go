@@ -87,6 +87,17 @@ func (p *pages) signIn(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// signInGet sends a browser that asks for the sign-in address (back from
+// a failed sign-in) to the A–Z page, which shows the form.
+func signInGet(w http.ResponseWriter, r *http.Request) error {
+	id, err := kb.ParseProfileID(r.PathValue("profile"))
+	if err != nil {
+		return err
+	}
+	http.Redirect(w, r, AZPath(id), http.StatusSeeOther)
+	return nil
+}
+
 // sameOrigin reports whether a form post comes from a page of this
 // server: a browser names the page's origin (Origin), or says whether the
 // request is same-origin (Sec-Fetch-Site). A request that says neither
@@ -455,14 +466,11 @@ func viewOf(t kb.Title, linkOut func(kb.ResourceKey) string, labels [5]kb.Label)
 
 // embed serves the search-box snippet a library pastes into its own site.
 func (p *pages) embed(w http.ResponseWriter, r *http.Request) error {
+	// Any well-formed profile gets its snippet: whether one exists is not
+	// told here either.
 	id, err := kb.ParseProfileID(r.PathValue("profile"))
 	if err != nil {
 		return err
-	}
-	if prof, err := p.gate.Lookup(r.Context(), id); err != nil {
-		return err
-	} else if prof.ID != id {
-		return kb.Errorf(kb.CodeNotFound, "There is no A–Z list %s.", id)
 	}
 	scheme := "http"
 	if secure(r) {

@@ -71,6 +71,16 @@ func text(t *testing.T, ctx context.Context, sel string) string {
 	return strings.TrimSpace(s)
 }
 
+// follow runs action, which makes the page navigate (a click on a link,
+// a form's submission), and waits for the new page's answer, so that the
+// next query reads the new page, not the old one being left.
+func follow(t *testing.T, ctx context.Context, what string, action chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if _, err := chromedp.RunResponse(ctx, action); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
 // run runs the actions, failing the test with what was being done.
 func run(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
@@ -88,14 +98,15 @@ func TestPatronInBrowser(t *testing.T) {
 	az := f.srv.URL + pages.AZPath(guestProfile)
 
 	t.Run("search, facet, page 2, link-out", func(t *testing.T) {
-		run(t, ctx, "search", chromedp.Navigate(az), chromedp.SendKeys(chromedp.ID("q"), "nursing"),
-			chromedp.Submit(chromedp.ID("q")), chromedp.WaitVisible(chromedp.CSS(".count-line")))
+		run(t, ctx, "search", chromedp.Navigate(az), chromedp.SendKeys(chromedp.ID("q"), "nursing"))
+		follow(t, ctx, "submit the search", chromedp.Submit(chromedp.ID("q")))
+		run(t, ctx, "results", chromedp.WaitVisible(chromedp.CSS(".count-line")))
 		if got := text(t, ctx, ".count-line"); got != "1–25 of 46 titles" {
 			t.Errorf("after the search: %q, want 1–25 of 46 titles", got)
 		}
 		screenshot(t, ctx, "az-search")
-		run(t, ctx, "facet", chromedp.Click(`//aside//a[normalize-space(text())="Journal"]`),
-			chromedp.WaitVisible(chromedp.CSS(".facets .active")))
+		follow(t, ctx, "facet", chromedp.Click(`//aside//a[normalize-space(text())="Journal"]`))
+		run(t, ctx, "facet's results", chromedp.WaitVisible(chromedp.CSS(".facets .active")))
 		if got := text(t, ctx, ".count-line"); got != "1–25 of 41 titles" {
 			t.Errorf("after the Journal facet: %q, want 1–25 of 41 titles", got)
 		}
@@ -103,12 +114,14 @@ func TestPatronInBrowser(t *testing.T) {
 			t.Errorf("filters in force: %q, want Type: Journal", got)
 		}
 		screenshot(t, ctx, "az-facet")
-		run(t, ctx, "next page", chromedp.Click(chromedp.CSS("a[rel=next]")), chromedp.WaitVisible(chromedp.CSS("a[rel=prev]")))
+		follow(t, ctx, "next page", chromedp.Click(chromedp.CSS("a[rel=next]")))
+		run(t, ctx, "page 2", chromedp.WaitVisible(chromedp.CSS("a[rel=prev]")))
 		if got := text(t, ctx, ".count-line"); got != "26–41 of 41 titles" {
 			t.Errorf("page 2: %q, want 26–41 of 41 titles", got)
 		}
 		screenshot(t, ctx, "az-page2")
-		run(t, ctx, "link-out", chromedp.Click(chromedp.CSS("a.go")), chromedp.WaitVisible(`//h1[starts-with(text(), "Publisher")]`))
+		follow(t, ctx, "link-out", chromedp.Click(chromedp.CSS("a.go")))
+		run(t, ctx, "the publisher's page", chromedp.WaitVisible(`//h1[starts-with(text(), "Publisher")]`))
 		location, err := chromedp.Run(ctx, chromedp.Location())
 		if err != nil {
 			t.Fatal(err)
@@ -122,9 +135,9 @@ func TestPatronInBrowser(t *testing.T) {
 	})
 
 	t.Run("letter", func(t *testing.T) {
-		run(t, ctx, "letter A", chromedp.Navigate(az),
-			chromedp.Click(`//nav[contains(@class,"letters")]//a[text()="A"]`),
-			chromedp.WaitVisible(chromedp.CSS("a[aria-current=page]")))
+		run(t, ctx, "the A–Z page", chromedp.Navigate(az))
+		follow(t, ctx, "letter A", chromedp.Click(`//nav[contains(@class,"letters")]//a[text()="A"]`))
+		run(t, ctx, "letter A's titles", chromedp.WaitVisible(chromedp.CSS("a[aria-current=page]")))
 		if got := text(t, ctx, ".count-line"); got != "1–1 of 1 titles" {
 			t.Errorf("letter A: %q, want 1–1 of 1 titles", got)
 		}
@@ -137,14 +150,16 @@ func TestPatronInBrowser(t *testing.T) {
 	t.Run("password profile", func(t *testing.T) {
 		pw := f.srv.URL + pages.AZPath(passwordProfile)
 		run(t, ctx, "sign-in form", chromedp.Navigate(pw), chromedp.WaitVisible(chromedp.ID("password")))
-		run(t, ctx, "wrong password", chromedp.SendKeys(chromedp.ID("password"), "guess"),
-			chromedp.Submit(chromedp.ID("password")), chromedp.WaitVisible(chromedp.ID("signin-error")))
+		run(t, ctx, "wrong password", chromedp.SendKeys(chromedp.ID("password"), "guess"))
+		follow(t, ctx, "send it", chromedp.Submit(chromedp.ID("password")))
+		run(t, ctx, "the refusal", chromedp.WaitVisible(chromedp.ID("signin-error")))
 		if got := text(t, ctx, "#signin-error"); !strings.Contains(got, "not right") {
 			t.Errorf("wrong password says %q", got)
 		}
 		screenshot(t, ctx, "az-signin-wrong")
-		run(t, ctx, "right password", chromedp.SendKeys(chromedp.ID("password"), profilePassword),
-			chromedp.Submit(chromedp.ID("password")), chromedp.WaitVisible(chromedp.CSS(".count-line")))
+		run(t, ctx, "right password", chromedp.SendKeys(chromedp.ID("password"), profilePassword))
+		follow(t, ctx, "send it", chromedp.Submit(chromedp.ID("password")))
+		run(t, ctx, "the list", chromedp.WaitVisible(chromedp.CSS(".count-line")))
 		if got := text(t, ctx, ".count-line"); got != "1–25 of 47 titles" {
 			t.Errorf("signed in: %q, want the whole list", got)
 		}
@@ -215,14 +230,17 @@ func TestStaffInBrowser(t *testing.T) {
 	ctx := newBrowser(t)
 	console := f.srv.URL + "/console/"
 
-	run(t, ctx, "sign in", chromedp.Navigate(console), chromedp.SendKeys(chromedp.ID("apikey"), "lib-key"),
-		chromedp.Submit(chromedp.ID("apikey")), chromedp.WaitVisible(`//h2[starts-with(text(), "Selected packages")]`))
+	run(t, ctx, "sign in", chromedp.Navigate(console), chromedp.SendKeys(chromedp.ID("apikey"), "lib-key"))
+	follow(t, ctx, "send the key", chromedp.Submit(chromedp.ID("apikey")))
+	run(t, ctx, "the console", chromedp.WaitVisible(`//h2[starts-with(text(), "Selected packages")]`))
 	screenshot(t, ctx, "console-home")
 
-	run(t, ctx, "find the package", chromedp.SetValue(chromedp.ID("kind"), "packages"), chromedp.SendKeys(chromedp.ID("q"), "maps"),
-		chromedp.Submit(chromedp.ID("q")), chromedp.Click(`//a[text()="Rare Maps"]`), chromedp.WaitVisible(chromedp.ID("selected")))
-	run(t, ctx, "select it", chromedp.Click(chromedp.ID("selected")), chromedp.Submit(chromedp.ID("selected")),
-		chromedp.WaitVisible(chromedp.CSS(".flash")))
+	run(t, ctx, "find the package", chromedp.SetValue(chromedp.ID("kind"), "packages"), chromedp.SendKeys(chromedp.ID("q"), "maps"))
+	follow(t, ctx, "search", chromedp.Submit(chromedp.ID("q")))
+	follow(t, ctx, "open the package", chromedp.Click(`//a[text()="Rare Maps"]`))
+	run(t, ctx, "select it", chromedp.WaitVisible(chromedp.ID("selected")), chromedp.Click(chromedp.ID("selected")))
+	follow(t, ctx, "save", chromedp.Submit(chromedp.ID("selected")))
+	run(t, ctx, "saved", chromedp.WaitVisible(chromedp.CSS(".flash")))
 	if got := text(t, ctx, ".meta"); !strings.Contains(got, "2 selected") {
 		t.Errorf("the package after selecting it: %q, want 2 selected", got)
 	}
@@ -233,11 +251,13 @@ func TestStaffInBrowser(t *testing.T) {
 		t.Errorf("the A–Z page after the selection: %q, want the package's 2 titles", got)
 	}
 
-	run(t, ctx, "a title's page", chromedp.Navigate(console+"search?kind=titles&q=Nursing+Journal+02"),
-		chromedp.Click(`//a[text()="Nursing Journals"]`), chromedp.WaitVisible(chromedp.ID("begin1")))
+	run(t, ctx, "search a title", chromedp.Navigate(console+"search?kind=titles&q=Nursing+Journal+02"))
+	follow(t, ctx, "a title's page", chromedp.Click(`//a[text()="Nursing Journals"]`))
+	run(t, ctx, "its form", chromedp.WaitVisible(chromedp.ID("begin1")))
 	run(t, ctx, "coverage oldest first", chromedp.SetValue(chromedp.ID("begin1"), "2001-01-01"), chromedp.SetValue(chromedp.ID("end1"), "2002-12-31"),
-		chromedp.SetValue(chromedp.ID("begin2"), "2005-01-01"), chromedp.SetValue(chromedp.ID("end2"), "2006-12-31"),
-		chromedp.Submit(chromedp.ID("begin1")), chromedp.WaitVisible(chromedp.ID("form-error")))
+		chromedp.SetValue(chromedp.ID("begin2"), "2005-01-01"), chromedp.SetValue(chromedp.ID("end2"), "2006-12-31"))
+	follow(t, ctx, "save", chromedp.Submit(chromedp.ID("begin1")))
+	run(t, ctx, "the refusal", chromedp.WaitVisible(chromedp.ID("form-error")))
 	if got := text(t, ctx, "#form-error"); !strings.Contains(got, "exceeds a previous date") {
 		t.Errorf("coverage oldest first says %q", got)
 	}
@@ -250,13 +270,15 @@ func TestStaffInBrowser(t *testing.T) {
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('input[name=csrf]').remove() || true`)); err != nil {
 		t.Fatal(err)
 	}
-	run(t, ctx, "send it", chromedp.Click(`//button[text()="Sign out"]`), chromedp.WaitVisible(chromedp.CSS("[role=alert]")))
+	follow(t, ctx, "send it", chromedp.Click(`//button[text()="Sign out"]`))
+	run(t, ctx, "the refusal", chromedp.WaitVisible(chromedp.CSS("[role=alert]")))
 	if got := text(t, ctx, "[role=alert]"); !strings.Contains(got, "CSRF") {
 		t.Errorf("a form without its CSRF token: %q", got)
 	}
 
-	run(t, ctx, "sign out", chromedp.Navigate(console+"history"), chromedp.Click(`//button[text()="Sign out"]`),
-		chromedp.WaitVisible(chromedp.ID("apikey")))
+	run(t, ctx, "the history", chromedp.Navigate(console+"history"))
+	follow(t, ctx, "sign out", chromedp.Click(`//button[text()="Sign out"]`))
+	run(t, ctx, "the sign-in form", chromedp.WaitVisible(chromedp.ID("apikey")))
 	run(t, ctx, "history after signing out", chromedp.Navigate(console+"history"), chromedp.WaitVisible(chromedp.ID("apikey")))
 	if html, err := chromedp.Run(ctx, chromedp.OuterHTML(chromedp.CSS("main"))); err != nil || strings.Contains(html, "Changes of") {
 		t.Errorf("the history after signing out shows %q (%v)", html, err)

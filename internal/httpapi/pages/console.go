@@ -59,11 +59,9 @@ func (p *pages) consoleSearch(w http.ResponseWriter, r *http.Request, s *staff) 
 		return err
 	}
 	kind := params.Get("kind")
-	pageNo := 1
-	if v := params.Get("page"); v != "" {
-		if pageNo, err = strconv.Atoi(v); err != nil || pageNo < 1 {
-			return kb.Errorf(kb.CodeInvalid, "Parameter page must be a page number of 1 or more (got %q).", v)
-		}
+	pageNo, err := pageParam(params)
+	if err != nil {
+		return err
 	}
 	vendorID := int64(0)
 	if v := params.Get("vendor"); v != "" {
@@ -116,6 +114,23 @@ func (p *pages) consoleSearch(w http.ResponseWriter, r *http.Request, s *staff) 
 	return render(w, http.StatusOK, "console_search", data)
 }
 
+// maxConsolePage is the highest page number of a console list, as the
+// API's lists allow.
+const maxConsolePage = 1_000_000
+
+// pageParam reads the page parameter of a console list: 1 when absent.
+func pageParam(q web.Query) (int, error) {
+	v := q.Get("page")
+	if v == "" {
+		return 1, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > maxConsolePage {
+		return 0, kb.Errorf(kb.CodeInvalid, "Parameter page must be a page number from 1 to %s (got %q).", kb.Thousands(maxConsolePage), v)
+	}
+	return n, nil
+}
+
 // byName orders a list by name when there is nothing to rank by.
 func byName(q string) kb.Order {
 	if q == "" {
@@ -143,6 +158,7 @@ type packagePage struct {
 	Q, Error, Flash      string
 	Begin, End, TokenVal string
 	Selected, Hidden     bool
+	AllTitles            bool // select the package whole, not only the titles chosen one by one
 	AllowAdd             bool
 	Action               string
 	Name                 string   // a custom package's
@@ -165,7 +181,8 @@ func (p *pages) consolePackage(w http.ResponseWriter, r *http.Request, s *staff)
 	}
 	data := packagePage{frame: consoleFrame(s, pkg.Name), Package: pkg, Action: r.URL.Path,
 		Selected: pkg.IsSelected, Hidden: pkg.Visibility.Hidden, AllowAdd: pkg.AllowOperatorToAddTitles,
-		Begin: pkg.CustomCoverage.Begin, End: pkg.CustomCoverage.End}
+		AllTitles: pkg.SelectedWhole || !pkg.IsSelected,
+		Begin:     pkg.CustomCoverage.Begin, End: pkg.CustomCoverage.End}
 	if pkg.Token != nil {
 		data.TokenVal = pkg.Token.Value
 	}
@@ -203,8 +220,10 @@ func (p *pages) consolePackage(w http.ResponseWriter, r *http.Request, s *staff)
 	}
 	params := r.URL.Query()
 	data.Q = params.Get("q")
-	pageNo, _ := strconv.Atoi(params.Get("page"))
-	pageNo = max(pageNo, 1)
+	pageNo, err := pageParam(web.NewQuery(r))
+	if err != nil {
+		return err
+	}
 	l, err := p.store.Titles(ctx, s.CustomerID, kb.TitleQuery{VendorID: vendorID, PackageID: packageID, Search: data.Q,
 		Type: kb.SearchContains, OrderBy: kb.OrderName, Page: kb.Page{Count: consolePageSize, Number: pageNo}})
 	if err != nil {
@@ -225,6 +244,7 @@ func (p *pages) consolePackage(w http.ResponseWriter, r *http.Request, s *staff)
 func packageForm(r *http.Request, data *packagePage) (kb.PackageUpdate, error) {
 	f := func(name string) string { return strings.TrimSpace(r.PostFormValue(name)) }
 	data.Selected, data.Hidden, data.AllowAdd = f("selected") == "on", f("hidden") == "on", f("allowadd") == "on"
+	data.AllTitles = f("alltitles") == "on"
 	data.Begin, data.End, data.TokenVal = f("begin"), f("end"), f("token")
 	if !kb.SelectionAllowed(data.Selected, data.Hidden) {
 		return kb.PackageUpdate{}, kb.Errorf(kb.CodeInvalid, "A package that is not selected cannot be hidden: select it, or leave Hidden unticked.")
@@ -232,7 +252,11 @@ func packageForm(r *http.Request, data *packagePage) (kb.PackageUpdate, error) {
 	if !data.Selected {
 		return kb.PackageUpdate{}, nil
 	}
-	u := kb.PackageUpdate{Selected: true, Hidden: data.Hidden, AllowOperatorToAddTitles: data.AllowAdd,
+	// Whole, or only the titles chosen one by one (the API's
+	// isFullPackage): a package whose titles were selected one by one
+	// keeps them so unless all titles are asked for.
+	full := data.AllTitles || data.Package.IsCustom
+	u := kb.PackageUpdate{Selected: true, FullPackage: &full, Hidden: data.Hidden, AllowOperatorToAddTitles: data.AllowAdd,
 		CustomCoverage: kb.Coverage{Begin: data.Begin, End: data.End}, Proxy: proxyChoice(f("proxy"))}
 	if u.CustomCoverage.Begin == "" && u.CustomCoverage.End == "" {
 		u.CustomCoverage = kb.Coverage{}
@@ -298,8 +322,12 @@ type resourcePage struct {
 }
 
 // coverageRows is the least number of coverage rows the resource form
-// offers (one more than the ranges set, at least this many).
-const coverageRows = 3
+// offers (one more than the ranges set, at least this many);
+// maxCoverageRows the most it reads.
+const (
+	coverageRows    = 3
+	maxCoverageRows = 1000
+)
 
 // consoleResource serves a title in a package: its state and
 // customisation as a form.
@@ -400,11 +428,11 @@ func resourceForm(r *http.Request, data *resourcePage, unit *string, udf *[5]str
 	data.Selected, data.Hidden = f("selected") == "on", f("hidden") == "on"
 	data.Statement, data.EmbargoValue, *unit = f("statement"), f("embargovalue"), f("embargounit")
 	data.Coverage = nil
-	for i := 1; i <= 20; i++ {
-		begin, end := f("begin"+strconv.Itoa(i)), f("end"+strconv.Itoa(i))
-		if r.PostForm.Has("begin"+strconv.Itoa(i)) || r.PostForm.Has("end"+strconv.Itoa(i)) {
-			data.Coverage = append(data.Coverage, kb.Coverage{Begin: begin, End: end})
+	for i := 1; r.PostForm.Has("begin"+strconv.Itoa(i)) || r.PostForm.Has("end"+strconv.Itoa(i)); i++ {
+		if i > maxCoverageRows {
+			return kb.ResourceUpdate{}, kb.Errorf(kb.CodeInvalid, "The form sends more than %d coverage ranges.", maxCoverageRows)
 		}
+		data.Coverage = append(data.Coverage, kb.Coverage{Begin: f("begin" + strconv.Itoa(i)), End: f("end" + strconv.Itoa(i))})
 	}
 	for i := range udf {
 		udf[i] = f("udf" + strconv.Itoa(i+1))

@@ -163,6 +163,12 @@ func (p *pages) consoleSignInPost(w http.ResponseWriter, r *http.Request) error 
 	if err := p.keys.Take(w, r, owner.ID); err != nil {
 		return err
 	}
+	// A session already in this browser ends: one browser, one session.
+	if c, err := r.Cookie(consoleCookie); err == nil && c.Value != "" {
+		if err := p.store.DeleteSession(r.Context(), tokenHash(c.Value)); err != nil {
+			return err
+		}
+	}
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
 		return err
@@ -174,6 +180,13 @@ func (p *pages) consoleSignInPost(w http.ResponseWriter, r *http.Request) error 
 	}
 	http.SetCookie(w, &http.Cookie{Name: consoleCookie, Value: token, Path: consolePath, MaxAge: int(consoleSessionTTL / time.Second),
 		HttpOnly: true, Secure: secure(r), SameSite: http.SameSiteStrictMode})
+	http.Redirect(w, r, consolePath, http.StatusSeeOther)
+	return nil
+}
+
+// consoleSignInGet sends a browser that asks for the sign-in address
+// (back from a failed sign-in) to the console, which shows the form.
+func consoleSignInGet(w http.ResponseWriter, r *http.Request) error {
 	http.Redirect(w, r, consolePath, http.StatusSeeOther)
 	return nil
 }

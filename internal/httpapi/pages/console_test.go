@@ -155,14 +155,40 @@ func TestConsoleWrites(t *testing.T) {
 	if selected() {
 		t.Fatal("a refused post selected the package")
 	}
-	if status, _ := f.postAs(t, cookie, maps, url.Values{"csrf": {csrf}, "selected": {"on"}}); status != http.StatusSeeOther || !selected() {
+	if status, _ := f.postAs(t, cookie, maps, url.Values{"csrf": {csrf}, "selected": {"on"}, "alltitles": {"on"}}); status != http.StatusSeeOther || !selected() {
 		t.Fatalf("select the package: status %d, selected %v", status, selected())
 	}
-	if status, body := f.postAs(t, cookie, maps, url.Values{"csrf": {csrf}, "hidden": {"on"}}); status != 400 || !strings.Contains(body, "cannot be hidden") {
+	if status, body := f.postAs(t, cookie, maps, url.Values{"csrf": {csrf}, "hidden": {"on"}, "alltitles": {"on"}}); status != 400 || !strings.Contains(body, "cannot be hidden") {
 		t.Errorf("hide without selecting: status %d, want 400 naming the rule", status)
 	}
 	if !selected() {
 		t.Error("a refused post deselected the package")
+	}
+	// A package whose titles were selected one by one keeps them so when
+	// its form is saved without "All its titles".
+	books := fmt.Sprintf("/console/packages/%d/%d", f.vendor, f.pkgs["Health Books"])
+	if status, _ := f.postAs(t, cookie, books, url.Values{"csrf": {csrf}}); status != http.StatusSeeOther {
+		t.Fatalf("deselect Health Books: status %d", status)
+	}
+	l, err := f.store.Titles(ctx, "lib", kb.TitleQuery{VendorID: f.vendor, PackageID: f.pkgs["Health Books"], Page: kb.Page{Count: 1, Number: 1}})
+	if err != nil || len(l.Titles) != 1 {
+		t.Fatalf("a title of Health Books: %v", err)
+	}
+	yes := true
+	if err := f.store.SetResourceState(ctx, "lib", f.pkgs["Health Books"], l.Titles[0].ID, kb.ResourceState{Selected: &yes}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, page := f.get(t, books, "Cookie", cookie); strings.Contains(page, `id="alltitles" name="alltitles" type="checkbox" checked`) {
+		t.Error("a package with one title selected offers to select all its titles")
+	}
+	if status, _ := f.postAs(t, cookie, books, url.Values{"csrf": {csrf}, "selected": {"on"}, "begin": {"2001-01-01"}}); status != http.StatusSeeOther {
+		t.Fatalf("save Health Books' coverage: status %d", status)
+	}
+	if p, err := f.store.Package(ctx, "lib", f.vendor, f.pkgs["Health Books"]); err != nil || p.SelectedCount != 1 || p.SelectedWhole || p.CustomCoverage.Begin != "2001-01-01" {
+		t.Errorf("Health Books after saving its coverage: %d selected, whole %v, coverage %v (%v); want the one title, its coverage set", p.SelectedCount, p.SelectedWhole, p.CustomCoverage, err)
+	}
+	if status, _, _ := f.get(t, books+"?page=0", "Cookie", cookie); status != 400 {
+		t.Errorf("page 0 of a package's titles: status %d, want 400", status)
 	}
 	changes, err := f.store.Changes(ctx, kb.ChangeQuery{CustomerID: "lib", PackageID: f.pkgs["Rare Maps"], Limit: 5})
 	key, kerr := f.store.LookupAPIKey(ctx, kb.HashAPIKey("lib-key"))
@@ -175,12 +201,11 @@ func TestConsoleWrites(t *testing.T) {
 
 	// A title's custom coverage: newest first, as the holdings service
 	// requires, with its message.
-	journal := int64(0)
-	l, err := f.store.Titles(ctx, "lib", kb.TitleQuery{Search: "Nursing Journal 02", Type: kb.SearchExactMatch, Page: kb.Page{Count: 1, Number: 1}})
+	l, err = f.store.Titles(ctx, "lib", kb.TitleQuery{Search: "Nursing Journal 02", Type: kb.SearchExactMatch, Page: kb.Page{Count: 1, Number: 1}})
 	if err != nil || len(l.Titles) != 1 {
 		t.Fatalf("find Nursing Journal 02: %v", err)
 	}
-	journal = l.Titles[0].ID
+	journal := l.Titles[0].ID
 	res := fmt.Sprintf("/console/resources/%d/%d/%d", f.vendor, f.pkgs["Nursing Journals"], journal)
 	oldestFirst := url.Values{"csrf": {csrf}, "selected": {"on"}, "begin1": {"2001-01-01"}, "end1": {"2002-12-31"},
 		"begin2": {"2005-01-01"}, "end2": {"2006-12-31"}}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kbserver/kbserver/internal/httpapi/pages"
+	"github.com/kbserver/kbserver/internal/kb"
 )
 
 // get fetches path from the fixture's server without following
@@ -66,7 +67,7 @@ func TestPagesHTTP(t *testing.T) {
 		not        []string // not in the body
 	}{
 		{"landing page", "/", 200, []string{"Holdings and knowledge base", "Publication search", "Resource management",
-			`href="/docs"`, `href="/console/"`, `href="` + az + `"`, `href="` + pw + `"`, "(password)"}, nil},
+			`href="/docs"`, `href="/console/"`, `href="` + az + `"`}, []string{pw}},
 		{"A–Z page", az, 200, []string{"Riverside Library", "1–25 of 47 titles", "Page 1 of 2", "Nursing Journal 01",
 			"From 2001 to present, except the most recent 6 months.", `name="search"`, "Peer reviewed"}, nil},
 		{"a search", az + "?search=handbook", 200, []string{"1–5 of 5 titles", "Nursing Handbook 1", "Book"}, []string{"Nursing Journal 01"}},
@@ -80,6 +81,10 @@ func TestPagesHTTP(t *testing.T) {
 		{"an unknown profile looks the same", "/az/lib.main.nobody/", 401, []string{`type="password"`}, nil},
 		{"a malformed profile", "/az/nodots/", 400, []string{"is malformed"}, nil},
 		{"the search box snippet", az + "embed", 200, []string{"&lt;form action=&#34;" + f.srv.URL + az + "&#34;", `name="search"`}, nil},
+		{"a snippet does not tell whether a profile exists", "/az/lib.main.nobody/embed", 200, []string{"/az/lib.main.nobody/"}, nil},
+		{"a bad page number", az + "?offset=0", 400, []string{"Parameter offset"}, nil},
+		{"a parameter given twice", az + "?alphamenufacet=A&alphamenufacet=B", 400, []string{"Parameter alphamenufacet is given 2 times"}, nil},
+		{"an entry below the first level", az + "?alphamenufacet=Nu", 200, []string{"1–25 of 45 titles"}, nil},
 		{"the style sheet", "/assets/site.css", 200, []string{"--accent"}, nil},
 		{"no such asset", "/assets/nothing.js", 404, []string{"There is no asset"}, nil},
 	}
@@ -153,12 +158,35 @@ func TestPatronSignIn(t *testing.T) {
 	if status, _, body := f.get(t, pw, "Cookie", value); status != 200 || !strings.Contains(body, "Nursing Journal 01") {
 		t.Errorf("with the cookie: status %d, want the A–Z list", status)
 	}
-	other := pages.AZPath(guestProfile)[:len("/az/")] + "lib.main.other/"
-	if status, _, _ := f.get(t, other, "Cookie", value); status != 401 {
-		t.Errorf("the cookie on another profile's page: status %d, want 401", status)
+	// Another password profile, with the same password: the cookie is
+	// its own profile's.
+	other := kb.ProfileID{CustomerID: "lib", GroupID: "main", ProfileID: "pw2"}
+	hash, err := kb.HashPassword(profilePassword)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.store.SaveProfile(t.Context(), kb.Profile{ID: other, PasswordHash: hash}); err != nil {
+		t.Fatal(err)
+	}
+	if status, _, _ := f.get(t, pages.AZPath(other), "Cookie", value); status != 401 {
+		t.Errorf("the cookie on another password profile's page: status %d, want 401", status)
 	}
 	tampered := value[:len(value)-2] + "xx"
 	if status, _, _ := f.get(t, pw, "Cookie", tampered); status != 401 {
 		t.Errorf("a tampered cookie: status %d, want 401", status)
+	}
+	if status, h, _ := f.get(t, signin); status != http.StatusSeeOther || h.Get("Location") != pw {
+		t.Errorf("GET of the sign-in address: %d to %q; want 303 to the page", status, h.Get("Location"))
+	}
+	// A new password ends the sessions of the old one.
+	newHash, err := kb.HashPassword("another password")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.store.SaveProfile(t.Context(), kb.Profile{ID: passwordProfile, PasswordHash: newHash}); err != nil {
+		t.Fatal(err)
+	}
+	if status, _, _ := f.get(t, pw, "Cookie", value); status != 401 {
+		t.Errorf("the cookie after the password changed: status %d, want 401", status)
 	}
 }

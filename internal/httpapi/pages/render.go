@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"strings"
 
 	"github.com/kbserver/kbserver/internal/kb"
 )
@@ -63,14 +64,22 @@ func render(w http.ResponseWriter, status int, name string, data any) error {
 	return err
 }
 
-// errorPage renders an error as a page (web.Route.ErrorPage).
-func errorPage(w http.ResponseWriter, _ *http.Request, status int, message string) {
+// ErrorPage renders an error as a page (web.Route.ErrorPage): the pages'
+// errors, and the server's answers for unknown paths among them.
+func ErrorPage(w http.ResponseWriter, _ *http.Request, status int, message string) {
 	data := struct {
 		frame
 		Heading, Message string
 	}{frame{Title: http.StatusText(status), Brand: "kbserver", Home: "/"}, http.StatusText(status), message}
 	// A page that cannot be written means the client went away.
 	_ = render(w, status, "error", data)
+}
+
+// Paths reports whether a request path is the pages': the landing page,
+// their assets, the A–Z pages and the console.
+func Paths(path string) bool {
+	return path == "/" || strings.HasPrefix(path, "/assets/") || strings.HasPrefix(path, "/az/") ||
+		path == "/console" || strings.HasPrefix(path, consolePath)
 }
 
 // serveAsset serves an embedded file under /assets/.

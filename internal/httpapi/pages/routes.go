@@ -44,9 +44,11 @@ func Routes(store Store, s *pfapi.Searcher, throttle web.Throttle, keys web.KeyA
 		{Pattern: "GET /assets/{file}", Handler: serveAsset, Quiet: true},
 		{Pattern: "GET /az/{profile}/{$}", Handler: web.OneValueEach(pfapi.RepeatableParams...)(p.az)},
 		{Pattern: "POST /az/{profile}/signin", Handler: p.signIn},
+		{Pattern: "GET /az/{profile}/signin", Handler: signInGet},
 		{Pattern: "GET /az/{profile}/embed", Handler: p.embed},
 		{Pattern: "GET /console/{$}", Handler: p.signedIn(p.consoleHome)},
 		{Pattern: "POST /console/signin", Handler: p.consoleSignInPost},
+		{Pattern: "GET /console/signin", Handler: consoleSignInGet},
 		{Pattern: "POST /console/signout", Handler: p.signedIn(p.consoleSignOut)},
 		{Pattern: "GET /console/search", Handler: p.signedIn(p.consoleSearch)},
 		{Pattern: "GET /console/history", Handler: p.signedIn(p.consoleHistory)},
@@ -71,7 +73,7 @@ func Routes(store Store, s *pfapi.Searcher, throttle web.Throttle, keys web.KeyA
 		{Pattern: "POST /console/erm/assignments/{id}/delete", Handler: p.signedIn(p.consoleUnassign)},
 	}
 	for i := range routes {
-		routes[i].ErrorPage = errorPage
+		routes[i].ErrorPage = ErrorPage
 	}
 	return routes
 }
@@ -107,7 +109,7 @@ func (p *pages) patronSessions(ctx context.Context) (*sessions, error) {
 }
 
 // home serves the landing page: the services, the API documentation, and
-// the A–Z pages of the store's profiles.
+// the A–Z pages of the profiles with guest access.
 func (p *pages) home(w http.ResponseWriter, r *http.Request) error {
 	profiles, err := p.store.Profiles(r.Context(), "")
 	if err != nil {
@@ -121,8 +123,12 @@ func (p *pages) home(w http.ResponseWriter, r *http.Request) error {
 		frame
 		Profiles []entry
 	}{frame: frame{Title: "kbserver", Brand: "kbserver", Home: "/"}}
+	// Only the open ones: a password profile's existence is not
+	// announced (its page answers an unknown profile the same way).
 	for _, pr := range profiles {
-		data.Profiles = append(data.Profiles, entry{Name: pr.ID.String(), Href: AZPath(pr.ID), Guest: pr.Guest})
+		if pr.Guest {
+			data.Profiles = append(data.Profiles, entry{Name: pr.ID.String(), Href: AZPath(pr.ID), Guest: true})
+		}
 	}
 	return render(w, http.StatusOK, "home", data)
 }
