@@ -9,6 +9,8 @@ package httpapi
 import (
 	"log/slog"
 	"net/http"
+	"slices"
+	"strings"
 
 	"github.com/kbserver/kbserver/internal/answercache"
 	"github.com/kbserver/kbserver/internal/httpapi/docs"
@@ -116,7 +118,7 @@ func NewServer(deps Deps) http.Handler {
 	}
 	// The hosted service's v2 routes cannot share a ServeMux with the
 	// others (web.V2Prefix).
-	mux := web.MountSplit(web.V2Prefix, logger, routes(deps, logger, m, answers))
+	mux := web.MountSplit(web.V2Prefix, logger, routes(deps, logger, m, answers), errorStyles()...)
 	return web.SpeakWire(deps.Wire, web.Serve(mux, logger, maxBody, m))
 }
 
@@ -172,4 +174,34 @@ func Routes() []RouteInfo {
 		out[i] = RouteInfo{Pattern: r.Pattern}
 	}
 	return out
+}
+
+// errorStyles are how each service answers the paths it has no route
+// for (404) or a method it does not take (405): as its own errors are.
+// The publication search service and the resource management service
+// answer with no body (the message in X-Error-Message), the pages with a
+// page, and everything else (the holdings service, the operators'
+// endpoints, unknown paths elsewhere) with a JSON error array.
+func errorStyles() []web.ErrorStyle {
+	ermPaths := []string{"assignment"}
+	for _, k := range ermapi.Kinds() {
+		ermPaths = append(ermPaths, k.Path)
+	}
+	erm := func(path string) bool {
+		rest, ok := strings.CutPrefix(path, "/rm/rmaccounts/")
+		if !ok {
+			return false
+		}
+		_, rest, ok = strings.Cut(rest, "/") // the customer
+		if !ok {
+			return false
+		}
+		segment, _, _ := strings.Cut(rest, "/")
+		return slices.Contains(ermPaths, segment)
+	}
+	return []web.ErrorStyle{
+		{Match: func(path string) bool { return strings.HasPrefix(path, "/pf/") }, HeaderErrors: true},
+		{Match: erm, HeaderErrors: true},
+		{Match: pages.Paths, Page: pages.ErrorPage},
+	}
 }

@@ -2,6 +2,8 @@ package httpapi_test
 
 import (
 	"encoding/json"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -83,5 +85,58 @@ func TestMaxBodyBytes(t *testing.T) {
 	res, body := apitest.Do(t, srv.Client(), "PUT", srv.URL+"/rm/rmaccounts/lib/", strings.NewReader(`{"proxy":{"id":"<n>"}}`), "x-api-key", "lib-key")
 	if res.StatusCode != 413 || res.Header.Get("Content-Type") != "application/json; charset=utf-8" {
 		t.Errorf("status %d, Content-Type %q, body %s", res.StatusCode, res.Header.Get("Content-Type"), body)
+	}
+}
+
+// TestUnknownRoutesInTheirServiceStyle: a path or method a service does
+// not have is answered as that service answers errors: the publication
+// search and resource management services with no body and the message
+// in X-Error-Message, the pages with a page, the rest with a JSON array.
+func TestUnknownRoutesInTheirServiceStyle(t *testing.T) {
+	srv := newServer(t, httpapi.Deps{})
+	for _, tt := range []struct {
+		method, path string
+		status       int
+		style        string // header, page or json
+	}{
+		{"GET", "/pf/pfaccount/lib.main.guest/nothing", 404, "header"},
+		{"DELETE", "/pf/pfaccount/lib.main.guest/publications", 405, "header"},
+		{"GET", "/pf/nothing", 404, "header"},
+		{"GET", "/rm/rmaccounts/lib/license/a/b/c", 404, "header"},
+		{"PATCH", "/rm/rmaccounts/lib/license", 405, "header"},
+		{"GET", "/rm/rmaccounts/lib/assignment/x/y", 404, "header"},
+		{"GET", "/rm/rmaccounts/lib/nothing", 404, "json"},
+		{"PATCH", "/rm/rmaccounts/lib/vendors", 405, "json"},
+		{"GET", "/rm/rmaccounts/lib/licenses", 404, "json"}, // not a kind of the service
+		{"GET", "/nothing", 404, "json"},
+		{"GET", "/console/nothing", 404, "page"},
+		{"DELETE", "/console/", 405, "page"},
+		{"GET", "/az/lib.main.guest/nothing", 404, "page"},
+		{"GET", "/assets/x/y", 404, "page"},
+	} {
+		req, err := http.NewRequestWithContext(t.Context(), tt.method, srv.URL+tt.path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		ct, msg := resp.Header.Get("Content-Type"), resp.Header.Get("X-Error-Message")
+		var style string
+		switch {
+		case len(body) == 0 && msg != "":
+			style = "header"
+		case strings.HasPrefix(ct, "text/html"):
+			style = "page"
+		case strings.HasPrefix(ct, "application/json") && strings.HasPrefix(string(body), "["):
+			style = "json"
+		}
+		if resp.StatusCode != tt.status || style != tt.style {
+			t.Errorf("%s %s: %d %s (Content-Type %q, X-Error-Message %q, %d bytes); want %d %s",
+				tt.method, tt.path, resp.StatusCode, style, ct, msg, len(body), tt.status, tt.style)
+		}
 	}
 }

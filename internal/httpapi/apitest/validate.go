@@ -34,7 +34,9 @@ func NewServer(t TB, h http.Handler) *httptest.Server {
 //     extra or mistyped field). A HEAD request is checked as a GET whose
 //     body is not sent.
 //   - A request the description has no operation for must be answered 404,
-//     405 or 413 with an error array body.
+//     405 or 413: with an error array body, or, from a service that answers
+//     errors with no body (publication search, resource management), with
+//     none and the message in X-Error-Message, or from the pages, a page.
 //   - The request must match the operation (parameters, body, the API key
 //     being present) when the answer is 2xx. Tests send invalid requests
 //     on purpose, so a request that does not match is only reported when
@@ -128,7 +130,14 @@ func (d *description) checkUnrouted(rec *httptest.ResponseRecorder, head bool) s
 	if head {
 		return ""
 	}
-	if ct := rec.Header().Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+	ct := rec.Header().Get("Content-Type")
+	switch {
+	case rec.Body.Len() == 0 && rec.Header().Get("X-Error-Message") != "":
+		return "" // a service's error with no body
+	case strings.HasPrefix(ct, "text/html") && bytes.Contains(rec.Body.Bytes(), []byte("<!doctype html>")):
+		return "" // the pages' error page
+	}
+	if !strings.HasPrefix(ct, "application/json") {
 		return fmt.Sprintf("error answer has Content-Type %q, want application/json", ct)
 	}
 	var v any

@@ -16,11 +16,11 @@ const V2Prefix = "/rm/rmaccounts/v2/"
 
 // MountSplit mounts routes (Mount) on two ServeMuxes, those whose path
 // begins with prefix on one and the others on another, and returns the
-// handler that serves both, each wrapped in Fallback. A request under
+// handler that serves both, each wrapped in Fallback with styles. A request under
 // prefix goes to the prefix's routes; when none of them has its path but
 // another route has (a customer whose id is the prefix's last segment), it
 // goes to that route; otherwise the prefix's Fallback answers 404 or 405.
-func MountSplit(prefix string, logger *slog.Logger, routes []Route) http.Handler {
+func MountSplit(prefix string, logger *slog.Logger, routes []Route, styles ...ErrorStyle) http.Handler {
 	sub, main := http.NewServeMux(), http.NewServeMux()
 	var subRoutes, mainRoutes []Route
 	for _, rt := range routes {
@@ -32,7 +32,7 @@ func MountSplit(prefix string, logger *slog.Logger, routes []Route) http.Handler
 	}
 	Mount(sub, logger, subRoutes)
 	Mount(main, logger, mainRoutes)
-	subH, mainH := Fallback(sub), Fallback(main)
+	subH, mainH := Fallback(sub, styles...), Fallback(main, styles...)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.HasPrefix(r.URL.Path, prefix) {
 			mainH.ServeHTTP(w, r)
