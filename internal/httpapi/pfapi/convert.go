@@ -16,13 +16,16 @@ func contentType(c kb.ContentType) string {
 }
 
 // numericID returns the customer id as a number for the integer members
-// (customerId, custId), nil when it is not one.
-func numericID(custID string) *int64 {
+// (customerId, custId): the specification types them int64, and kbserver's
+// customer ids are text. A customer id that is no number (or is negative)
+// is 0: a typed client reads a number either way, and the profile in the
+// path names the customer.
+func numericID(custID string) int64 {
 	n, err := strconv.ParseInt(custID, 10, 64)
-	if err != nil {
-		return nil
+	if err != nil || n < 0 {
+		return 0
 	}
-	return &n
+	return n
 }
 
 // recordContext is what turning a title into a record needs beyond the

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kbserver/kbserver/internal/gen"
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 	"github.com/kbserver/kbserver/internal/kb"
@@ -951,5 +952,113 @@ func TestPublicationsWhileRebuilding(t *testing.T) {
 			t.Fatal("the hidden title is still counted after 10 s")
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestRecordFieldsForTypedClients: every member the specification types
+// is sent with its type: duration and frequency (kbserver keeps neither)
+// as "", locationId as 0, and customerId and custId, int64 in the
+// specification, as 0 for a customer whose id is no number.
+func TestRecordFieldsForTypedClients(t *testing.T) {
+	f := newPFFixture(t)
+	ctx := t.Context()
+	if _, err := f.store.AddCustomer(ctx, "lib-x", "Library X"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.store.SaveProfile(ctx, kb.Profile{ID: kb.ProfileID{CustomerID: "lib-x", GroupID: "main", ProfileID: "az"}, Guest: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.store.SetPackageState(ctx, "lib-x", f.pkgs["Nursing Journals"], kb.PackageState{Selected: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.store.AddNote(ctx, "lib-x", kb.Note{PackageID: f.pkgs["Nursing Journals"], TitleID: f.ids["The Journal of Nursing"], Text: "Campus only."}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		profile string
+		want    []string
+	}{
+		{"lib-x.main.az", []string{`"customerId":0`, `"custId":0`, `"duration":""`, `"frequency":""`, `"locationId":0`}},
+		{"1001.main.az", []string{`"customerId":1001`, `"custId":1001`, `"duration":""`, `"locationId":0`}},
+	} {
+		r, body := apitest.Do(t, noRedirect, "GET", f.srv.URL+"/pf/pfaccount/"+tc.profile+"/publications?search=the+journal+of+nursing&searchtype=exactmatch", nil)
+		if r.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d", tc.profile, r.StatusCode)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(string(body), w) {
+				t.Errorf("%s: the answer lacks %s: %.600s", tc.profile, w, body)
+			}
+		}
+	}
+}
+
+// TestSubjectFacetsOnGeneratedKB: over the generated knowledge base's
+// subjects (TLI headings for serials, BISAC ones "A / B" for books), every
+// SubjectFacet entry has its name as its id, its parent one level up
+// ("" at the top), and a count that subjectfacet filtering by its name
+// finds again; subjectfacetschemafilter keeps one scheme's headings.
+func TestSubjectFacetsOnGeneratedKB(t *testing.T) {
+	ctx := t.Context()
+	st := testdb.Open(t)
+	sum, err := gen.Generate(ctx, st, gen.Options{Titles: 2000, Seed: 7}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.AddCustomer(ctx, "gen", "Generated"); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range sum.PackageIDs {
+		if err := st.SetPackageState(ctx, "gen", id, kb.PackageState{Selected: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	profile := kb.ProfileID{CustomerID: "gen", GroupID: "main", ProfileID: "az"}
+	if err := st.SaveProfile(ctx, kb.Profile{ID: profile, Guest: true}); err != nil {
+		t.Fatal(err)
+	}
+	srv := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: st}))
+	search := func(query string) pfResult {
+		t.Helper()
+		r, body := apitest.Do(t, noRedirect, "GET", srv.URL+"/pf/pfaccount/"+profile.String()+"/publications?"+query, nil)
+		var res pfResult
+		if err := json.Unmarshal(body, &res); r.StatusCode != http.StatusOK || err != nil {
+			t.Fatalf("%s: %d %s %v", query, r.StatusCode, r.Header.Get("X-Error-Message"), err)
+		}
+		return res
+	}
+	schemes := map[string]int{}
+	for _, schema := range []string{"", "tli", "bisac"} {
+		q := "includefacets=true&count=1&subjectfacetcount=40"
+		if schema != "" {
+			q += "&subjectfacetschemafilter=" + url.QueryEscape(schema)
+		}
+		res := search(q)
+		if len(res.Facets.Subjects) == 0 {
+			t.Fatalf("%s: no subject facet", q)
+		}
+		for _, s := range res.Facets.Subjects {
+			parent := ""
+			if i := strings.LastIndex(s.SubjectName, " / "); i >= 0 {
+				parent = s.SubjectName[:i]
+			}
+			if s.ID != s.SubjectName || s.ParentID != parent || s.Count < 1 {
+				t.Errorf("%s: facet %+v; want id = name, parentId %q, a count", q, s, parent)
+			}
+			bisac := strings.Contains(s.SubjectName, " / ")
+			if schema == "tli" && bisac || schema == "bisac" && !bisac {
+				t.Errorf("%s: %q is not of the scheme", q, s.SubjectName)
+			}
+			if schema != "" {
+				schemes[schema]++
+				hits := search("count=1&subjectfacet=" + url.QueryEscape(s.SubjectName)).SearchResult.Statistics.TotalHits
+				if hits != s.Count {
+					t.Errorf("subjectfacet=%s finds %d titles; its facet counted %d", s.SubjectName, hits, s.Count)
+				}
+			}
+		}
+	}
+	if schemes["tli"] == 0 || schemes["bisac"] == 0 {
+		t.Errorf("headings checked by scheme: %v; want both", schemes)
 	}
 }

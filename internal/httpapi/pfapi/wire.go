@@ -20,7 +20,7 @@ type searchRequestGet struct {
 // numeric customer id, since the member is an integer.
 type requestParams struct {
 	SessionID  string `json:"sessionId"`
-	CustomerID *int64 `json:"customerId,omitempty"`
+	CustomerID int64  `json:"customerId"` // numericID
 }
 
 type searchCriteriaWithActions struct {
@@ -106,7 +106,10 @@ type recordWire struct {
 	PubType               string             `json:"pubType"`
 	ContributorsList      []contributorWire  `json:"contributorsList"`
 	CustomerResourcesList []customerResource `json:"customerResourcesList"`
-	AlternateTitleList    []alternateTitle   `json:"alternateTitleList"`
+	// Duration and Frequency are not kept (KBART has neither): always "".
+	Duration           string           `json:"duration"`
+	Frequency          string           `json:"frequency"`
+	AlternateTitleList []alternateTitle `json:"alternateTitleList"`
 }
 
 type identifierWire struct {
@@ -135,6 +138,7 @@ type alternateTitle struct {
 type customerResource struct {
 	TitleID              int64              `json:"titleId"`
 	PackageID            int64              `json:"packageId"`
+	LocationID           int64              `json:"locationId"` // always 0: kbserver keeps no locations
 	PackageName          string             `json:"packageName"`
 	PackageType          string             `json:"packageType"`
 	IsPackageCustom      bool               `json:"isPackageCustom"`
@@ -175,7 +179,7 @@ type pfToken struct {
 
 type noteWire struct {
 	ID          int64    `json:"id"`
-	CustID      *int64   `json:"custId,omitempty"`
+	CustID      int64    `json:"custId"` // numericID
 	NoteName    string   `json:"noteName"`
 	Rank        int      `json:"rank"`
 	NoteText    string   `json:"noteText"`
