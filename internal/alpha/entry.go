@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // maxLevel is the deepest level of a menu entry: a path holds four units,
@@ -71,8 +72,15 @@ type Entry struct {
 // ParseEntry reads the characters of a menu entry, letters in either
 // case; spaces around them are ignored.
 func ParseEntry(s string) (Entry, error) {
-	v := strings.ToLower(strings.TrimSpace(s))
-	if v == "" {
+	v := strings.TrimSpace(s)
+	for i := 0; i < len(v); i++ {
+		if v[i] >= utf8.RuneSelf { // entries are ASCII: no Kelvin sign for K
+			v = "\x00"
+			break
+		}
+	}
+	v = strings.ToLower(v)
+	if strings.TrimSpace(s) == "" {
 		return Entry{}, errors.New("alphamenufacet is empty: it must be an entry of the alpha menus, such as A, Ab, A0-9, 0-9 or Other.")
 	}
 	bad := func() (Entry, error) {
@@ -161,4 +169,15 @@ func (e Entry) String() string {
 		n = n.child(e.path[lvl])
 	}
 	return n.chars
+}
+
+// Entry returns the entry of the given level (1 to 4) that a name with
+// path p falls under; ok is false when the name reaches no entry that deep
+// (it stops at Other, or at a character below the last entry).
+func (p Path) Entry(level int) (e Entry, ok bool) {
+	path, n := p.entries()
+	if level < 1 || level > n {
+		return Entry{}, false
+	}
+	return Entry{path: path, level: level}, true
 }

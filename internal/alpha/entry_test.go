@@ -67,7 +67,7 @@ func TestEntriesOfMenus(t *testing.T) {
 }
 
 func TestParseEntryRefuses(t *testing.T) {
-	for _, s := range []string{"", " ", "AB0", "Abcde", "0-9a", "1a", "A0-9b", "A0-91", "Otherx", "!", "A-", "0-90"} {
+	for _, s := range []string{"", " ", "AB0", "Abcde", "0-9a", "1a", "A0-9b", "A0-91", "Otherx", "!", "A-", "0-90", "\u212a", "A\u212a", "\u0130"} {
 		if e, err := ParseEntry(s); err == nil && s != "AB0" {
 			t.Errorf("ParseEntry(%q) = %v, want an error", s, e)
 		}

@@ -192,15 +192,15 @@ func errorStyles() []web.ErrorStyle {
 		if !ok {
 			return false
 		}
-		_, rest, ok = strings.Cut(rest, "/") // the customer
-		if !ok {
-			return false
+		cust, rest, ok := strings.Cut(rest, "/")
+		if !ok || cust+"/" == strings.TrimPrefix(web.V2Prefix, "/rm/rmaccounts/") {
+			return false // the holdings service's v2 lists (web.V2Prefix)
 		}
 		segment, _, _ := strings.Cut(rest, "/")
 		return slices.Contains(ermPaths, segment)
 	}
 	return []web.ErrorStyle{
-		{Match: func(path string) bool { return strings.HasPrefix(path, "/pf/") }, HeaderErrors: true},
+		{Match: func(path string) bool { return path == "/pf" || strings.HasPrefix(path, "/pf/") }, HeaderErrors: true},
 		{Match: erm, HeaderErrors: true},
 		{Match: pages.Paths, Page: pages.ErrorPage},
 	}

@@ -113,6 +113,9 @@ func TestUnknownRoutesInTheirServiceStyle(t *testing.T) {
 		{"DELETE", "/console/", 405, "page"},
 		{"GET", "/az/lib.main.guest/nothing", 404, "page"},
 		{"GET", "/assets/x/y", 404, "page"},
+		{"GET", "/pf", 404, "header"},
+		{"GET", "/az", 404, "page"},
+		{"GET", "/rm/rmaccounts/v2/license/x/y", 404, "json"}, // under the v2 lists' prefix
 	} {
 		req, err := http.NewRequestWithContext(t.Context(), tt.method, srv.URL+tt.path, nil)
 		if err != nil {

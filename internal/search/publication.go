@@ -40,6 +40,7 @@ func (x *Index) SearchCollection(custID string, c *Collection, v *View, q kb.Pub
 			match = x.visible(roaring.And(e.eval(f, u), u), custID)
 		}
 	}
+	match = underEntry(v, q, match)
 	res.Total = int(match.GetCardinality())
 	if q.Facets {
 		res.Counts = x.facetCounts(c, v, q, match, !words && !filtered(q))
@@ -67,7 +68,29 @@ func filtered(q kb.PubQuery) bool {
 		q.AlphaMenu != "" || len(q.PackageIDs) > 0 || len(q.Subjects) > 0
 }
 
-// pubFilters returns the titles of the collection that pass q's filters;
+// underEntry returns the titles of match under q's alpha menu entry when
+// it is below the first level (pubFilters kept its first-level entry):
+// they are read from the view title by title, so this runs on the match,
+// after the words.
+func underEntry(v *View, q kb.PubQuery, match *roaring.Bitmap) *roaring.Bitmap {
+	if q.AlphaMenu == "" {
+		return match
+	}
+	e, err := alpha.ParseEntry(q.AlphaMenu)
+	if err != nil || e.Level() == 1 {
+		return match
+	}
+	under := make([]uint32, 0, min(match.GetCardinality(), 1<<16))
+	for it := match.Iterator(); it.HasNext(); {
+		if o := it.Next(); e.Match(v.path[o]) {
+			under = append(under, o)
+		}
+	}
+	return roaring.BitmapOf(under...)
+}
+
+// pubFilters returns the titles of the collection that pass q's filters
+// (of an alpha menu entry, its first level: underEntry does the rest);
 // read only (it may be the collection's own bitmap).
 func (x *Index) pubFilters(c *Collection, v *View, q kb.PubQuery) *roaring.Bitmap {
 	u := c.all
@@ -98,18 +121,9 @@ func (x *Index) pubFilters(c *Collection, v *View, q kb.PubQuery) *roaring.Bitma
 		if err != nil {
 			and(nil) // not an entry: nothing is under it
 		} else {
+			// Below the first level, underEntry narrows the match to the
+			// entry, title by title, once the words have narrowed it.
 			and(v.tops[e.TopIndex()])
-			if e.Level() > 1 {
-				// Below the first level: the titles of the top entry
-				// whose path falls under the entry.
-				var under []uint32
-				for it := u.Iterator(); it.HasNext(); {
-					if o := it.Next(); e.Match(v.path[o]) {
-						under = append(under, o)
-					}
-				}
-				u = roaring.BitmapOf(under...)
-			}
 		}
 	}
 	if len(q.PackageIDs) > 0 {

@@ -194,7 +194,7 @@ func (p *pages) az(w http.ResponseWriter, r *http.Request) error {
 		return signInPage(w, id, http.StatusUnauthorized, "")
 	}
 	custID := id.CustomerID
-	params := r.URL.Query()
+	params := lowerKeys(r.URL.Query())
 	data := azData{
 		frame:     frame{Title: "A–Z list", Brand: "A–Z list", Home: AZPath(id)},
 		Heading:   "Journals, books and databases A–Z",
@@ -280,6 +280,19 @@ func (p *pages) letters(r *http.Request, custID string, params url.Values, data 
 		data.Letters = append(data.Letters, l)
 	}
 	return nil
+}
+
+// lowerKeys returns the query parameters with their names in lower case
+// (the values of spellings of one name joined), as the service reads them
+// (web.Query): the page's links then set and remove each parameter under
+// one spelling.
+func lowerKeys(params url.Values) url.Values {
+	out := make(url.Values, len(params))
+	for k, vs := range params {
+		lk := strings.ToLower(k)
+		out[lk] = append(out[lk], vs...)
+	}
+	return out
 }
 
 // with returns params with each name set to its value ("" removes it),

@@ -107,7 +107,7 @@ func (p *pages) consoleSearch(w http.ResponseWriter, r *http.Request, s *staff) 
 		}
 		data.Titles, data.Total = l.Titles, l.Total
 	}
-	data.Pager = pagerOf(r.URL.Query(), kb.Page{Count: consolePageSize, Number: pageNo}, data.Total)
+	data.Pager = pagerOf(lowerKeys(r.URL.Query()), kb.Page{Count: consolePageSize, Number: pageNo}, data.Total)
 	if data.Pager != nil {
 		data.Pager.rename("offset", "page")
 	}
@@ -218,7 +218,7 @@ func (p *pages) consolePackage(w http.ResponseWriter, r *http.Request, s *staff)
 	if data.Proxies, err = p.proxyOptions(r, s.CustomerID, pkg.Proxy); err != nil {
 		return err
 	}
-	params := r.URL.Query()
+	params := lowerKeys(r.URL.Query())
 	data.Q = params.Get("q")
 	pageNo, err := pageParam(web.NewQuery(r))
 	if err != nil {

@@ -85,6 +85,9 @@ func TestPagesHTTP(t *testing.T) {
 		{"a bad page number", az + "?offset=0", 400, []string{"Parameter offset"}, nil},
 		{"a parameter given twice", az + "?alphamenufacet=A&alphamenufacet=B", 400, []string{"Parameter alphamenufacet is given 2 times"}, nil},
 		{"an entry below the first level", az + "?alphamenufacet=Nu", 200, []string{"1–25 of 45 titles"}, nil},
+		// Links from a page whose address spells a parameter otherwise
+		// replace it rather than give it twice.
+		{"mixed-case parameters", az + "?AlphaMenuFacet=N&Offset=1", 200, []string{`href="?alphamenufacet=A"`, `href="?alphamenufacet=N&amp;offset=2"`}, []string{"AlphaMenuFacet", "Offset"}},
 		{"the style sheet", "/assets/site.css", 200, []string{"--accent"}, nil},
 		{"no such asset", "/assets/nothing.js", 404, []string{"There is no asset"}, nil},
 	}

@@ -78,7 +78,7 @@ func ErrorPage(w http.ResponseWriter, _ *http.Request, status int, message strin
 // Paths reports whether a request path is the pages': the landing page,
 // their assets, the A–Z pages and the console.
 func Paths(path string) bool {
-	return path == "/" || strings.HasPrefix(path, "/assets/") || strings.HasPrefix(path, "/az/") ||
+	return path == "/" || strings.HasPrefix(path, "/assets/") || path == "/az" || strings.HasPrefix(path, "/az/") ||
 		path == "/console" || strings.HasPrefix(path, consolePath)
 }
 
