@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kbserver/kbserver/internal/alpha"
 	"github.com/kbserver/kbserver/internal/httpapi/pfapi"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
@@ -159,6 +160,7 @@ type azData struct {
 	Heading, Base, Search, Error, EmbedHref string
 	Fields, Types                           []option
 	Letters                                 []link
+	Refine                                  []link // the entries below the current letter
 	Facets                                  []facetGroup
 	Active                                  []link
 	Total, From, To                         int
@@ -266,18 +268,40 @@ func choose(opts []option, value string) []option {
 // letters fills the letter bar: the first level of the alpha menu in the
 // request's language, with the number of titles under each entry.
 func (p *pages) letters(r *http.Request, custID string, params url.Values, data *azData) error {
-	menu, err := pfapi.RequestLocale(r).NewMenu(2)
+	// The menu of the current entry's first letter (of A when there is
+	// none) gives the letters (position 0) and, below a current letter,
+	// the entries that refine it (position 1: Na, Ne, … or 0, 1, …).
+	current := params.Get("alphamenufacet")
+	top := 2
+	e, err := alpha.ParseEntry(current)
+	valid := current != "" && err == nil
+	if valid {
+		top = e.TopIndex() + 1
+	}
+	menu, err := pfapi.RequestLocale(r).NewMenu(top)
 	if err != nil {
 		return fmt.Errorf("alpha menu: %w", err)
 	}
 	if err := p.searcher.Menu(r.Context(), custID, kb.ResourceAll, menu); err != nil {
 		return fmt.Errorf("alpha menu of %s: %w", custID, err)
 	}
-	current := params.Get("alphamenufacet")
-	for _, it := range menu.Result()[0] {
-		l := link{Chars: it.Characters, Count: it.Count, Current: strings.EqualFold(it.Characters, current)}
+	res := menu.Result()
+	for _, it := range res[0] {
+		// The letter is current when the page is under it, at any level.
+		l := link{Chars: it.Characters, Count: it.Count, Current: valid && it.MenuID == top}
 		l.Href = "?" + with(params, "alphamenufacet", it.Characters, "search", "")
 		data.Letters = append(data.Letters, l)
+	}
+	if !valid {
+		return nil
+	}
+	for _, it := range res[1] {
+		if it.Count == 0 {
+			continue
+		}
+		l := link{Chars: it.Characters, Count: it.Count, Current: strings.EqualFold(it.Characters, current)}
+		l.Href = "?" + with(params, "alphamenufacet", it.Characters, "search", "")
+		data.Refine = append(data.Refine, l)
 	}
 	return nil
 }

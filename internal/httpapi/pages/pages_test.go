@@ -71,7 +71,9 @@ func TestPagesHTTP(t *testing.T) {
 		{"A–Z page", az, 200, []string{"Riverside Library", "1–25 of 47 titles", "Page 1 of 2", "Nursing Journal 01",
 			"From 2001 to present, except the most recent 6 months.", `name="search"`, "Peer reviewed"}, nil},
 		{"a search", az + "?search=handbook", 200, []string{"1–5 of 5 titles", "Nursing Handbook 1", "Book"}, []string{"Nursing Journal 01"}},
-		{"a letter", az + "?alphamenufacet=A", 200, []string{"1–1 of 1 titles", "Atlas of Anatomy", `aria-current="page" class="current">A<`}, nil},
+		{"a letter", az + "?alphamenufacet=A", 200, []string{"1–1 of 1 titles", "Atlas of Anatomy", `aria-current="page" class="current">A<`,
+			`href="?alphamenufacet=At" title="1 titles">At<`}, nil},
+		{"a bad letter marks none", az + "?alphamenufacet=%C3%A9", 400, []string{"Parameter alphamenufacet"}, []string{`class="current"`}},
 		{"a facet", az + "?resourcetypefacet=book", 200, []string{"1–6 of 6 titles", "Type: Book"}, nil},
 		{"page 2", az + "?offset=2", 200, []string{"26–47 of 47 titles", "Page 2 of 2"}, nil},
 		{"a title that looks like markup is text", az + "?search=alert", 200,
@@ -84,7 +86,10 @@ func TestPagesHTTP(t *testing.T) {
 		{"a snippet does not tell whether a profile exists", "/az/lib.main.nobody/embed", 200, []string{"/az/lib.main.nobody/"}, nil},
 		{"a bad page number", az + "?offset=0", 400, []string{"Parameter offset"}, nil},
 		{"a parameter given twice", az + "?alphamenufacet=A&alphamenufacet=B", 400, []string{"Parameter alphamenufacet is given 2 times"}, nil},
-		{"an entry below the first level", az + "?alphamenufacet=Nu", 200, []string{"1–25 of 45 titles"}, nil},
+		{"an entry below the first level", az + "?alphamenufacet=Nu", 200, []string{"1–25 of 45 titles",
+			`aria-current="page" class="current">Nu<`, `aria-current="page" class="current">N<`}, nil},
+		{"a letter offers the entries below it", az + "?alphamenufacet=N", 200, []string{`href="?alphamenufacet=Nu" title="45 titles">Nu<`},
+			[]string{`>Na<`}}, // entries without titles are not offered
 		// Links from a page whose address spells a parameter otherwise
 		// replace it rather than give it twice.
 		{"mixed-case parameters", az + "?AlphaMenuFacet=N&Offset=1", 200, []string{`href="?alphamenufacet=A"`, `href="?alphamenufacet=N&amp;offset=2"`}, []string{"AlphaMenuFacet", "Offset"}},
