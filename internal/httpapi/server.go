@@ -189,12 +189,12 @@ func errorStyles() []web.ErrorStyle {
 	}
 	erm := func(path string) bool {
 		rest, ok := strings.CutPrefix(path, "/rm/rmaccounts/")
-		if !ok {
+		if !ok || strings.HasPrefix(path, web.V2Prefix) { // the holdings service's v2 lists
 			return false
 		}
-		cust, rest, ok := strings.Cut(rest, "/")
-		if !ok || cust+"/" == strings.TrimPrefix(web.V2Prefix, "/rm/rmaccounts/") {
-			return false // the holdings service's v2 lists (web.V2Prefix)
+		_, rest, ok = strings.Cut(rest, "/") // the customer
+		if !ok {
+			return false
 		}
 		segment, _, _ := strings.Cut(rest, "/")
 		return slices.Contains(ermPaths, segment)

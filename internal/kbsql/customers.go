@@ -227,20 +227,16 @@ func (s *Store) Proxies(ctx context.Context, custID string) ([]kb.Proxy, error) 
 
 // Customers lists the customers in the order of their ids.
 func (s *Store) Customers(ctx context.Context) ([]kb.Customer, error) {
-	rows, err := s.e.Read().Query(ctx, `SELECT id, name, vendor_id FROM customers ORDER BY id`)
-	if err != nil {
-		return nil, fmt.Errorf("list customers: %w", err)
-	}
-	defer rows.Close()
 	out := []kb.Customer{}
-	for rows.Next() {
+	err := eachRow(ctx, s.e.Read(), `SELECT id, name, vendor_id FROM customers ORDER BY id`, nil, func(r Rows) error {
 		var c kb.Customer
-		if err := rows.Scan(&c.ID, &c.Name, &c.VendorID); err != nil {
-			return nil, fmt.Errorf("list customers: %w", err)
+		if err := r.Scan(&c.ID, &c.Name, &c.VendorID); err != nil {
+			return err
 		}
 		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("list customers: %w", err)
 	}
 	return out, nil
@@ -252,26 +248,23 @@ func (s *Store) APIKeys(ctx context.Context, custID string) ([]kb.APIKey, error)
 	if err := checkCustomer(ctx, s.e.Read(), custID); err != nil {
 		return nil, err
 	}
-	rows, err := s.e.Read().Query(ctx, `SELECT id, environment, created FROM api_keys WHERE customer_id = $1 ORDER BY id`, custID)
-	if err != nil {
-		return nil, fmt.Errorf("list api keys of %s: %w", custID, err)
-	}
-	defer rows.Close()
 	out := []kb.APIKey{}
-	for rows.Next() {
+	err := eachRow(ctx, s.e.Read(), `SELECT id, environment, created FROM api_keys WHERE customer_id = $1 ORDER BY id`, []any{custID}, func(r Rows) error {
 		k := kb.APIKey{CustomerID: custID}
 		var env string
 		var created any
-		if err := rows.Scan(&k.ID, &env, &created); err != nil {
-			return nil, fmt.Errorf("list api keys of %s: %w", custID, err)
+		if err := r.Scan(&k.ID, &env, &created); err != nil {
+			return err
 		}
 		k.Environment = kb.Environment(env)
+		var err error
 		if k.Created, err = storedTime(created); err != nil {
-			return nil, fmt.Errorf("api key %d: %w", k.ID, err)
+			return fmt.Errorf("api key %d: %w", k.ID, err)
 		}
 		out = append(out, k)
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("list api keys of %s: %w", custID, err)
 	}
 	return out, nil

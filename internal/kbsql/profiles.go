@@ -41,21 +41,17 @@ func (s *Store) LookupProfile(ctx context.Context, id kb.ProfileID) (kb.Profile,
 // Profiles lists the publication search profiles of the customer, or of
 // every customer when custID is "", ordered by their names.
 func (s *Store) Profiles(ctx context.Context, custID string) ([]kb.Profile, error) {
-	rows, err := s.e.Read().Query(ctx, `SELECT customer_id, group_id, profile_id, password_hash, guest FROM profiles
-		WHERE $1 = '' OR customer_id = $1 ORDER BY customer_id, group_id, profile_id`, custID)
-	if err != nil {
-		return nil, fmt.Errorf("list profiles: %w", err)
-	}
-	defer rows.Close()
 	out := []kb.Profile{}
-	for rows.Next() {
+	err := eachRow(ctx, s.e.Read(), `SELECT customer_id, group_id, profile_id, password_hash, guest FROM profiles
+		WHERE $1 = '' OR customer_id = $1 ORDER BY customer_id, group_id, profile_id`, []any{custID}, func(r Rows) error {
 		var p kb.Profile
-		if err := rows.Scan(&p.ID.CustomerID, &p.ID.GroupID, &p.ID.ProfileID, &p.PasswordHash, &p.Guest); err != nil {
-			return nil, fmt.Errorf("list profiles: %w", err)
+		if err := r.Scan(&p.ID.CustomerID, &p.ID.GroupID, &p.ID.ProfileID, &p.PasswordHash, &p.Guest); err != nil {
+			return err
 		}
 		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("list profiles: %w", err)
 	}
 	return out, nil

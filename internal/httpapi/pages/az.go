@@ -319,13 +319,19 @@ func lowerKeys(params url.Values) url.Values {
 	return out
 }
 
-// with returns params with each name set to its value ("" removes it),
-// back on the first page, as a query string.
-func with(params url.Values, pairs ...string) string {
-	v := url.Values{}
+// cloneParams returns a copy of params that a link may change.
+func cloneParams(params url.Values) url.Values {
+	v := make(url.Values, len(params))
 	for k, vs := range params {
 		v[k] = append([]string(nil), vs...)
 	}
+	return v
+}
+
+// with returns params with each name set to its value ("" removes it),
+// back on the first page, as a query string.
+func with(params url.Values, pairs ...string) string {
+	v := cloneParams(params)
 	v.Del("offset")
 	for i := 0; i+1 < len(pairs); i += 2 {
 		if pairs[i+1] == "" {
@@ -340,10 +346,7 @@ func with(params url.Values, pairs ...string) string {
 // adding returns params with value added to the repeated parameter name
 // (and back on the first page), or removed from it when remove is set.
 func adding(params url.Values, name, value string, remove bool) string {
-	v := url.Values{}
-	for k, vs := range params {
-		v[k] = append([]string(nil), vs...)
-	}
+	v := cloneParams(params)
 	v.Del("offset")
 	var kept []string
 	for _, x := range v[name] {
@@ -453,10 +456,7 @@ func pagerOf(params url.Values, pg kb.Page, total int) *pager {
 		return nil
 	}
 	at := func(k int) string {
-		v := url.Values{}
-		for key, vs := range params {
-			v[key] = vs
-		}
+		v := cloneParams(params)
 		v.Set("offset", strconv.Itoa(k))
 		return "?" + v.Encode()
 	}
@@ -510,7 +510,7 @@ func (p *pages) embed(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	scheme := "http"
-	if secure(r) {
+	if web.HTTPS(r) {
 		scheme = "https"
 	}
 	action := scheme + "://" + r.Host + AZPath(id)

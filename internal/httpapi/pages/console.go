@@ -86,13 +86,13 @@ func (p *pages) consoleSearch(w http.ResponseWriter, r *http.Request, s *staff) 
 	case "packages":
 		l, err := p.store.Packages(ctx, s.CustomerID, kb.PackageQuery{VendorID: vendorID, Search: q, OrderBy: byName(q), Page: page})
 		if err != nil {
-			return searchError(err)
+			return passOn(err, "console search")
 		}
 		data.Packages, data.Total = l.Packages, l.Total
 	case "vendors":
 		l, err := p.store.Vendors(ctx, s.CustomerID, kb.VendorQuery{Search: q, OrderBy: byName(q), Page: page})
 		if err != nil {
-			return searchError(err)
+			return passOn(err, "console search")
 		}
 		data.Vendors, data.Total = l.Vendors, l.Total
 	default:
@@ -103,7 +103,7 @@ func (p *pages) consoleSearch(w http.ResponseWriter, r *http.Request, s *staff) 
 		}
 		l, err := p.store.Titles(ctx, s.CustomerID, kb.TitleQuery{Search: q, Type: kb.SearchContains, Page: page})
 		if err != nil {
-			return searchError(err)
+			return passOn(err, "console search")
 		}
 		data.Titles, data.Total = l.Titles, l.Total
 	}
@@ -137,14 +137,6 @@ func byName(q string) kb.Order {
 		return kb.OrderName
 	}
 	return kb.OrderRelevance
-}
-
-// searchError passes a client's mistake on as it is and wraps the rest.
-func searchError(err error) error {
-	if kb.ErrorCode(err) != kb.CodeInternal {
-		return err
-	}
-	return fmt.Errorf("console search: %w", err)
 }
 
 // packagePage is what a package's page shows.

@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -47,19 +48,13 @@ func tokenHash(token string) string {
 }
 
 // csrfKey returns the key of the console's CSRF tokens, derived from the
-// store's secret (read once: it never changes).
+// store's secret (which the store keeps in memory).
 func (p *pages) csrfKey(ctx context.Context) ([]byte, error) {
-	p.csrfOnce.Do(func() {
-		secret, err := p.store.LinkSecret(ctx)
-		if err != nil {
-			p.csrfErr = err
-			return
-		}
-		m := hmac.New(sha256.New, secret)
-		m.Write([]byte("kbserver console CSRF key"))
-		p.csrf = m.Sum(nil)
-	})
-	return p.csrf, p.csrfErr
+	secret, err := p.store.LinkSecret(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("the store's secret: %w", err)
+	}
+	return deriveKey(secret, "console CSRF"), nil
 }
 
 // csrfToken returns the CSRF token of the session token.
@@ -179,7 +174,7 @@ func (p *pages) consoleSignInPost(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	http.SetCookie(w, &http.Cookie{Name: consoleCookie, Value: token, Path: consolePath, MaxAge: int(consoleSessionTTL / time.Second),
-		HttpOnly: true, Secure: secure(r), SameSite: http.SameSiteStrictMode})
+		HttpOnly: true, Secure: web.HTTPS(r), SameSite: http.SameSiteStrictMode})
 	http.Redirect(w, r, consolePath, http.StatusSeeOther)
 	return nil
 }
@@ -197,7 +192,7 @@ func (p *pages) consoleSignOut(w http.ResponseWriter, r *http.Request, s *staff)
 		return err
 	}
 	http.SetCookie(w, &http.Cookie{Name: consoleCookie, Value: "", Path: consolePath, MaxAge: -1,
-		HttpOnly: true, Secure: secure(r), SameSite: http.SameSiteStrictMode})
+		HttpOnly: true, Secure: web.HTTPS(r), SameSite: http.SameSiteStrictMode})
 	http.Redirect(w, r, consolePath, http.StatusSeeOther)
 	return nil
 }

@@ -51,6 +51,16 @@ func ermKindOf(r *http.Request) (ermKind, error) {
 	return ermKind{}, kb.Errorf(kb.CodeNotFound, "There is no kind of resource management object %q.", r.PathValue("kind"))
 }
 
+// ermKindByKind returns the console's description of a store kind.
+func ermKindByKind(kind kb.ERMKind) (ermKind, bool) {
+	for _, k := range ermKinds {
+		if k.Kind.Kind == kind {
+			return k, true
+		}
+	}
+	return ermKind{}, false
+}
+
 // ermListSize is how many objects a console list shows.
 const ermListSize = 100
 
@@ -252,22 +262,9 @@ func (p *pages) assignedTo(r *http.Request, s *staff, rel string) (*assigned, er
 	ctx := r.Context()
 	custID := s.CustomerID
 	out := &assigned{RelativeURL: rel, Back: r.URL.Path, CSRF: s.CSRF}
-	l, err := p.store.Assignments(ctx, custID, kb.AssignmentQuery{RelativeURL: rel, Page: kb.Page{Count: ermListSize, Number: 1}})
-	if err != nil {
-		return nil, fmt.Errorf("assignments to %s: %w", rel, err)
-	}
-	for _, a := range l.Assignments {
-		for _, k := range ermKinds {
-			if k.Kind.Kind != a.ObjectKind {
-				continue
-			}
-			o, err := p.store.ERMObject(ctx, custID, k.Kind.Kind, a.ObjectID)
-			if err != nil {
-				return nil, fmt.Errorf("object %s: %w", a.ObjectID, err)
-			}
-			out.Items = append(out.Items, assignedItem{AssignmentID: a.ID, Kind: k, Object: o})
-		}
-	}
+	// The customer's objects, to offer; an assigned object is read from
+	// them, or on its own when the list left it out.
+	listed := map[string]kb.ERMObject{}
 	for _, k := range ermKinds {
 		objs, err := p.store.ERMObjects(ctx, custID, kb.ERMQuery{Kind: k.Kind.Kind, Sort: []kb.ERMSort{{Field: kb.FieldDescription}},
 			Page: kb.Page{Count: ermListSize, Number: 1}})
@@ -275,8 +272,26 @@ func (p *pages) assignedTo(r *http.Request, s *staff, rel string) (*assigned, er
 			return nil, fmt.Errorf("%s of %s: %w", k.Path, custID, err)
 		}
 		for _, o := range objs.Objects {
+			listed[o.ID] = o
 			out.Choices = append(out.Choices, option{Value: k.Path + "/" + o.ID, Label: k.Title + ": " + o.Description})
 		}
+	}
+	l, err := p.store.Assignments(ctx, custID, kb.AssignmentQuery{RelativeURL: rel, Page: kb.Page{Count: ermListSize, Number: 1}})
+	if err != nil {
+		return nil, fmt.Errorf("assignments to %s: %w", rel, err)
+	}
+	for _, a := range l.Assignments {
+		k, ok := ermKindByKind(a.ObjectKind)
+		if !ok {
+			continue
+		}
+		o, ok := listed[a.ObjectID]
+		if !ok {
+			if o, err = p.store.ERMObject(ctx, custID, a.ObjectKind, a.ObjectID); err != nil {
+				return nil, fmt.Errorf("object %s: %w", a.ObjectID, err)
+			}
+		}
+		out.Items = append(out.Items, assignedItem{AssignmentID: a.ID, Kind: k, Object: o})
 	}
 	return out, nil
 }

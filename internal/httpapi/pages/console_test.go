@@ -32,14 +32,7 @@ func (f *fixture) signIn(t *testing.T, key string) (cookie, csrf string) {
 // site and returns the status, headers and body.
 func (f *fixture) consolePost(t *testing.T, cookie, path string, form url.Values) (int, http.Header, string) {
 	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, f.srv.URL+path, strings.NewReader(form.Encode()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Origin", f.srv.URL)
-	req.Header.Set("Cookie", cookie)
-	return f.do(t, req)
+	return f.postForm(t, path, form, "Origin", f.srv.URL, "Cookie", cookie)
 }
 
 // postAs sends a console form and returns the status and body.

@@ -43,13 +43,22 @@ func (f *fixture) do(t *testing.T, req *http.Request) (int, http.Header, string)
 // post sends a form to path as a browser on origin would.
 func (f *fixture) post(t *testing.T, path string, form url.Values, origin string) (int, http.Header, string) {
 	t.Helper()
+	return f.postForm(t, path, form, "Origin", origin)
+}
+
+// postForm sends a form to path with the headers given as name, value
+// pairs (an empty value is left out).
+func (f *fixture) postForm(t *testing.T, path string, form url.Values, header ...string) (int, http.Header, string) {
+	t.Helper()
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, f.srv.URL+path, strings.NewReader(form.Encode()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	if origin != "" {
-		req.Header.Set("Origin", origin)
+	for i := 0; i+1 < len(header); i += 2 {
+		if header[i+1] != "" {
+			req.Header.Set(header[i], header[i+1])
+		}
 	}
 	return f.do(t, req)
 }

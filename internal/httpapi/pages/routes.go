@@ -13,8 +13,8 @@ package pages
 
 import (
 	"context"
+	"fmt"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/kbserver/kbserver/internal/httpapi/pfapi"
@@ -84,28 +84,16 @@ type pages struct {
 	searcher *pfapi.Searcher
 	gate     *web.ProfileGate
 	keys     web.KeyAuth // the console signs in with API keys
-
-	csrfOnce sync.Once
-	csrf     []byte
-	csrfErr  error
-
-	once     sync.Once
-	patrons  *sessions
-	patronsE error
 }
 
 // patronSessions returns the issuer of patron session cookies, keyed by
-// the store's secret (read once: it never changes).
+// the store's secret (which the store keeps in memory).
 func (p *pages) patronSessions(ctx context.Context) (*sessions, error) {
-	p.once.Do(func() {
-		secret, err := p.store.LinkSecret(ctx)
-		if err != nil {
-			p.patronsE = err
-			return
-		}
-		p.patrons = newSessions(secret, "patron", patronSessionTTL)
-	})
-	return p.patrons, p.patronsE
+	secret, err := p.store.LinkSecret(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("the store's secret: %w", err)
+	}
+	return newSessions(secret, "patron", patronSessionTTL), nil
 }
 
 // home serves the landing page: the services, the API documentation, and

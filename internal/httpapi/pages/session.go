@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/kbserver/kbserver/internal/httpapi/web"
 )
 
 // sessions issues and reads signed session cookies. A cookie holds its
@@ -26,9 +28,16 @@ type sessions struct {
 // newSessions returns sessions signed with a key derived from secret for
 // purpose, which keeps cookies of one kind from being read as another.
 func newSessions(secret []byte, purpose string, ttl time.Duration) *sessions {
+	return &sessions{key: deriveKey(secret, purpose), ttl: ttl, now: time.Now}
+}
+
+// deriveKey returns the key of one purpose (patron sessions, console CSRF
+// tokens) derived from the store's secret, so that no two purposes share
+// a key.
+func deriveKey(secret []byte, purpose string) []byte {
 	m := hmac.New(sha256.New, secret)
 	m.Write([]byte("kbserver session key: " + purpose))
-	return &sessions{key: m.Sum(nil), ttl: ttl, now: time.Now}
+	return m.Sum(nil)
 }
 
 // credentialTag returns the tag of a credential (a stored password hash).
@@ -73,17 +82,10 @@ func (s *sessions) check(value, subject, tag string) bool {
 	return err == nil && s.now().Unix() < exp
 }
 
-// secure reports whether the request came over TLS, directly or as a
-// proxy in front says (X-Forwarded-Proto): its cookies are then Secure.
-func secure(r *http.Request) bool {
-	proto, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Proto"), ",")
-	return r.TLS != nil || strings.EqualFold(strings.TrimSpace(proto), "https")
-}
-
 // cookie returns a session cookie for path: HttpOnly, SameSite=Lax (sent
 // when a patron follows a link to the page, not with another site's
 // form posts or fetches), Secure over TLS.
 func (s *sessions) cookie(r *http.Request, name, path, value string) *http.Cookie {
 	return &http.Cookie{Name: name, Value: value, Path: path, MaxAge: int(s.ttl / time.Second),
-		HttpOnly: true, Secure: secure(r), SameSite: http.SameSiteLaxMode}
+		HttpOnly: true, Secure: web.HTTPS(r), SameSite: http.SameSiteLaxMode}
 }

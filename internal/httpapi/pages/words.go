@@ -1,7 +1,6 @@
 package pages
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/kbserver/kbserver/internal/kb"
@@ -24,24 +23,6 @@ func typeWords(t kb.ResourceType) string {
 			r += 'a' - 'A'
 		}
 		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// number writes n with a comma between thousands: 1,234,567.
-func number(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
 	}
 	return b.String()
 }

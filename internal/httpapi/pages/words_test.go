@@ -15,9 +15,4 @@ func TestWords(t *testing.T) {
 			t.Errorf("typeWords(%v) = %q, want %q", rt, got, want)
 		}
 	}
-	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -12345: "-12,345"} {
-		if got := number(n); got != want {
-			t.Errorf("number(%d) = %q, want %q", n, got, want)
-		}
-	}
 }

@@ -91,11 +91,7 @@ func RequestLocale(r *http.Request) *alpha.Locale {
 func (h *handlers) publications(w http.ResponseWriter, r *http.Request) error {
 	start := time.Now()
 	params := web.NewQuery(r)
-	q, err := pubQuery(params)
-	if err != nil {
-		return err
-	}
-	choice, err := facetsOf(params)
+	q, choice, err := pubQuery(params)
 	if err != nil {
 		return err
 	}

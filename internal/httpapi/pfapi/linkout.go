@@ -104,8 +104,7 @@ func webURL(s string) bool {
 // A proxy in front must pass the Host header on.
 func LinkOutURL(r *http.Request, token string) string {
 	scheme := "http"
-	proto, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Proto"), ",")
-	if r.TLS != nil || strings.EqualFold(strings.TrimSpace(proto), "https") {
+	if web.HTTPS(r) {
 		scheme = "https"
 	}
 	return (&url.URL{Scheme: scheme, Host: r.Host, Path: LinkOutPath + token}).String()

@@ -98,46 +98,44 @@ func facetsOf(q web.Query) (facetChoice, error) {
 	return c, nil
 }
 
-// pubQuery reads the query parameters of GET publications.
-func pubQuery(q web.Query) (kb.PubQuery, error) {
-	var p kb.PubQuery
-	var err error
+// pubQuery reads the query parameters of GET publications, and which
+// facets to answer.
+func pubQuery(q web.Query) (p kb.PubQuery, fc facetChoice, err error) {
 	if p.Search, err = web.Search(q, "search"); err != nil {
-		return p, err
+		return p, fc, err
 	}
 	if p.Field, err = web.Enum(q, "searchfield", kb.FieldTitleName, web.ParseSearchField); err != nil {
-		return p, err
+		return p, fc, err
 	}
 	if p.Type, err = web.Enum(q, "searchtype", kb.SearchContains, web.ParseSearchType); err != nil {
-		return p, err
+		return p, fc, err
 	}
 	order, err := web.OrderBy(q, "titlename")
 	if err != nil {
-		return p, err
+		return p, fc, err
 	}
 	p.ByName = order == kb.OrderName
 	if p.Page, err = web.Page(q, kb.PubDefaultCount); err != nil {
-		return p, err
+		return p, fc, err
 	}
-	fc, err := facetsOf(q)
-	if err != nil {
-		return p, err
+	if fc, err = facetsOf(q); err != nil {
+		return p, fc, err
 	}
 	p.Facets = fc.all || fc.peer
 	if s := q.Get("ispeerreviewedfacet"); s != "" {
 		v, err := parseBool("ispeerreviewedfacet", s)
 		if err != nil {
-			return p, err
+			return p, fc, err
 		}
 		p.PeerReviewed = &v
 	}
 	if p.ResourceType, err = web.Enum(q, "resourcetype", kb.ResourceAll, pubResourceType); err != nil {
-		return p, err
+		return p, fc, err
 	}
 	for _, v := range all(q, "resourcetypefacet") {
 		rt, ok := kb.LookupResourceType(v)
 		if !ok || rt == kb.ResourceAll {
-			return p, kb.Errorf(kb.CodeInvalid, "Parameter resourcetypefacet has an invalid value %q: allowed values are %s.",
+			return p, fc, kb.Errorf(kb.CodeInvalid, "Parameter resourcetypefacet has an invalid value %q: allowed values are %s.",
 				v, strings.Join(kb.ResourceTypeNames()[1:], ", "))
 		}
 		p.ResourceTypes = append(p.ResourceTypes, rt)
@@ -146,21 +144,21 @@ func pubQuery(q web.Query) (kb.PubQuery, error) {
 	for _, v := range all(q, "packagefacet") {
 		id, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || id < 1 {
-			return p, kb.Errorf(kb.CodeInvalid, "Parameter packagefacet must be a package id, a positive number (got %q).", v)
+			return p, fc, kb.Errorf(kb.CodeInvalid, "Parameter packagefacet must be a package id, a positive number (got %q).", v)
 		}
 		p.PackageIDs = append(p.PackageIDs, id)
 	}
 	if s := q.Get("alphamenufacet"); s != "" {
 		e, err := alpha.ParseEntry(s)
 		if err != nil {
-			return p, kb.Errorf(kb.CodeInvalid, "Parameter alphamenufacet: %v", err)
+			return p, fc, kb.Errorf(kb.CodeInvalid, "Parameter alphamenufacet: %v", err)
 		}
 		p.AlphaMenu = e.String()
 	}
 	if s := q.Get("subjectfacetschemafilter"); s != "" {
 		schema, ok := subjectSchemas[strings.ToLower(s)]
 		if !ok {
-			return p, kb.Errorf(kb.CodeInvalid, "Parameter subjectfacetschemafilter has an invalid value %q: allowed values are tli, bisac, medical, library of congress.", s)
+			return p, fc, kb.Errorf(kb.CodeInvalid, "Parameter subjectfacetschemafilter has an invalid value %q: allowed values are tli, bisac, medical, library of congress.", s)
 		}
 		p.SubjectSchema = schema
 	}
@@ -174,8 +172,8 @@ func pubQuery(q web.Query) (kb.PubQuery, error) {
 		{"alphamenufacetcount", &p.AlphaMenuFacetCount},
 	} {
 		if *c.to, err = facetCount(q, c.name); err != nil {
-			return p, err
+			return p, fc, err
 		}
 	}
-	return p, nil
+	return p, fc, nil
 }

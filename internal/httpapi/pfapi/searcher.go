@@ -31,7 +31,10 @@ func NewSearcher(store Store, cacheTitles int, consistent bool) *Searcher {
 
 // ParseQuery reads the query parameters of GET publications, with the
 // service's defaults and error messages.
-func ParseQuery(q web.Query) (kb.PubQuery, error) { return pubQuery(q) }
+func ParseQuery(q web.Query) (kb.PubQuery, error) {
+	p, _, err := pubQuery(q)
+	return p, err
+}
 
 // Search answers the publication search q over the customer's collection,
 // in the collation of the request's language (Accept-Language).
