@@ -54,6 +54,14 @@ type field struct {
 	common   *roaring.Bitmap
 	pairs    map[uint64]*roaring.Bitmap
 	trigrams map[string][]uint32
+	// For a field whose titles share token lists (sharedLists),
+	// listTitles holds by list the ordinals holding it and
+	// termListAt[termListStart[t]:termListStart[t+1]] the lists holding
+	// term t: ranking scores lists, not titles (rank_lists.go). Nil for
+	// other fields.
+	listTitles    []*roaring.Bitmap
+	termListStart []uint32
+	termListAt    []uint32
 
 	mu       sync.Mutex
 	prefixes map[uint64]*roaring.Bitmap // unions of wide term ranges ([lo, hi) as lo<<32|hi), made on first use
@@ -78,7 +86,12 @@ const wideRange = 64
 // tokens returns the term ids of ordinal o's field, in text order,
 // decoded into buf[:0].
 func (f *field) tokens(o uint32, buf []uint32) []uint32 {
-	l := f.listOf[o]
+	return f.listTokens(f.listOf[o], buf)
+}
+
+// listTokens returns the term ids of token list l, in text order, decoded
+// into buf[:0].
+func (f *field) listTokens(l uint32, buf []uint32) []uint32 {
 	buf = buf[:0]
 	enc := f.enc[f.tokStart[l]:f.tokStart[l+1]]
 	for len(enc) > 0 {
@@ -248,6 +261,7 @@ func (b *fieldBuilder) build() *field {
 		lists[t] = nil
 	}
 	f.rare = slices.Clip(f.rare)
+	f.deriveLists()
 	f.trigrams = map[string][]uint32{}
 	for t, term := range f.terms {
 		eachTrigram(term, func(g string) {

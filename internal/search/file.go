@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -210,6 +211,12 @@ func readFile(path string, stamp Stamp) (*Index, []*View, error) {
 	x.oddNames = orMap(x.oddNames)
 	if len(x.ids) != h.Titles || len(x.byID) != len(x.ids) || !offsets(x.subjOff, len(x.ids), len(x.subjOf)) || !offsets(x.pkgOff, len(x.ids), len(x.pkgOf)) {
 		return nil, nil, errors.New("its lists of titles disagree")
+	}
+	for _, f := range []*field{x.name, x.publisher, x.subject} {
+		if len(f.listOf) != len(x.ids) || len(f.tokStart) == 0 || slices.ContainsFunc(f.listOf, func(l uint32) bool { return int(l) >= len(f.tokStart)-1 }) {
+			return nil, nil, errors.New("its token lists disagree with its titles")
+		}
+		f.deriveLists()
 	}
 	var n int
 	if err := dec.Decode(&n); err != nil {

@@ -51,8 +51,7 @@ func (h *worstFirst) Pop() any {
 }
 
 // topRanked returns the best k titles of match for e in f, best first,
-// ties in name order (ordinal order) when tie is nil, else in the order
-// of tie's positions (a View's rank).
+// ties in name order (ordinal order) when v is nil, else in v's order.
 //
 // It reads the token lists only of the titles in which a query word may
 // occur more than once. Every other title holds each word once or not at
@@ -61,7 +60,14 @@ func (h *worstFirst) Pop() any {
 // once no title of the remaining lengths can beat the k-th best so far
 // (a shorter field scores higher), the rest are not looked at. The
 // answer is the same as scoring every match (TestTopRankedLikeScoringAll).
-func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int, tie []uint32) []uint32 {
+func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int, v *View) []uint32 {
+	if f.listTitles != nil {
+		return x.topRankedByList(e, f, match, k, v)
+	}
+	var tie []uint32
+	if v != nil {
+		tie = v.rank
+	}
 	at := func(o uint32, s float64) scored {
 		if tie == nil {
 			return scored{s, o, o}

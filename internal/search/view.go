@@ -70,13 +70,22 @@ func (x *Index) NewView(ctx context.Context, loc *alpha.Locale, names func(ctx c
 	}
 	ord := loc.Order(n, name, func(a, b uint32) int { return cmp.Compare(x.ids[a], x.ids[b]) })
 	all, end, at = "", nil, nil
-	v := &View{locale: loc.Tag(), rank: ord.Rank, path: ord.Path, tops: make([]*roaring.Bitmap, len(alpha.TopEntries())), block: viewBlock}
+	return newView(loc.Tag(), ord.Rank, ord.Path), nil
+}
+
+// newView returns the view of the positions rank (by ordinal) and the
+// alpha menu paths path (by ordinal; nil: no menus, for tests).
+func newView(locale string, rank []uint32, path []alpha.Path) *View {
+	n := len(rank)
+	v := &View{locale: locale, rank: rank, path: path, tops: make([]*roaring.Bitmap, len(alpha.TopEntries())), block: viewBlock}
 	tops := make([][]uint32, len(v.tops))
 	perm := make([]uint32, n)
 	for o := range n {
-		t := ord.Path[o].TopIndex()
-		tops[t] = append(tops[t], uint32(o))
-		perm[ord.Rank[o]] = uint32(o)
+		if path != nil {
+			t := path[o].TopIndex()
+			tops[t] = append(tops[t], uint32(o))
+		}
+		perm[rank[o]] = uint32(o)
 	}
 	for t, l := range tops {
 		v.tops[t] = optimized(l)
@@ -84,7 +93,7 @@ func (x *Index) NewView(ctx context.Context, loc *alpha.Locale, names func(ctx c
 	for lo := 0; lo < n; lo += v.block {
 		v.blocks = append(v.blocks, optimized(perm[lo:min(lo+v.block, n)]))
 	}
-	return v, nil
+	return v
 }
 
 // page returns up to count members of match from the off-th on, in the
