@@ -90,16 +90,14 @@ func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int, v *Vi
 		offer(at(o, score(o)))
 	}
 	once := roaring.AndNot(match, repeated)
-	// Titles holding every word first: a title missing one scores at
-	// most partial, which may already be out of reach.
-	var every *roaring.Bitmap
-	if len(words) > 1 {
-		posts := make([]*roaring.Bitmap, 0, len(words)+1)
-		for _, w := range words {
-			posts = append(posts, w.post)
-		}
-		every = roaring.FastAnd(append(posts, once)...)
+	// Titles holding every word first: each holds each word once, so
+	// all of one length score the same (bound below); a title missing
+	// one scores at most partial, which may already be out of reach.
+	posts := make([]*roaring.Bitmap, 0, len(words)+1)
+	for _, w := range words {
+		posts = append(posts, w.post)
 	}
+	every := roaring.FastAnd(append(posts, once)...)
 	for n := 1; n < len(f.byLen); n++ {
 		if f.byLen[n] == nil {
 			continue
@@ -123,19 +121,22 @@ func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int, v *Vi
 			break // no title of this length or longer can enter
 		}
 		cand := roaring.And(once, f.byLen[n])
+		scoreOf := func(o uint32) float64 {
+			if n == maxLenBucket {
+				return score(o) // lengths differ within the last bucket
+			}
+			s := 0.0
+			for i, w := range words {
+				if w.post.Contains(o) {
+					s += idf[i] * float64(1) * (bm25K1 + 1) / (float64(1) + norm)
+				}
+			}
+			return s
+		}
 		scan := func(cand *roaring.Bitmap) {
 			for it := cand.Iterator(); it.HasNext(); {
 				o := it.Next()
-				var s float64
-				if n == maxLenBucket {
-					s = score(o) // lengths differ within the last bucket
-				} else {
-					for i, w := range words {
-						if w.post.Contains(o) {
-							s += idf[i] * float64(1) * (bm25K1 + 1) / (float64(1) + norm)
-						}
-					}
-				}
+				s := scoreOf(o)
 				if !offer(at(o, s)) && s == bound && n < maxLenBucket && tie == nil {
 					// The title holds every word and did not enter: the
 					// rest of this length score no more and come later
@@ -145,11 +146,15 @@ func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int, v *Vi
 				}
 			}
 		}
-		if every == nil {
-			scan(cand)
-			continue
+		if full := roaring.And(cand, every); v != nil && n < maxLenBucket {
+			// They all score bound and tie in v's order: only its first
+			// k of them may enter.
+			for _, o := range v.page(full, 0, k) {
+				offer(at(o, scoreOf(o)))
+			}
+		} else {
+			scan(full)
 		}
-		scan(roaring.And(cand, every))
 		if len(h) == k && partial < h[0].score {
 			continue // a title of this length missing a word cannot enter
 		}

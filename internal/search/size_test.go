@@ -26,7 +26,11 @@ func (x *Index) sizes() map[string]uint64 {
 		"byID":    uint64(len(x.byID)) * 4,
 		"idents":  uint64(len(x.identText) + 8*len(x.identEnd)),
 		"pubs":    bms(x.pubPosts),
-		"filters": x.custom.GetSizeInBytes(),
+		"filters": x.custom.GetSizeInBytes() + x.peer.GetSizeInBytes(),
+		// Publication search's facets: each title's subjects and packages,
+		// and a bitmap per subject.
+		"facets.subjects": bms(x.subjPosts) + uint64(len(x.subjOff)+len(x.subjOf))*4,
+		"facets.packages": uint64(len(x.pkgOff)+len(x.pkgOf)) * 4,
 	}
 	for _, b := range x.byType {
 		m["filters"] += b.GetSizeInBytes()
@@ -37,6 +41,7 @@ func (x *Index) sizes() map[string]uint64 {
 	for name, f := range map[string]*field{"name": x.name, "publisher": x.publisher, "subject": x.subject} {
 		m[name+".tokens"] = uint64(len(f.enc)) + uint64(len(f.tokStart)+len(f.listOf)+len(f.rankTerm))*4
 		m[name+".postings"] = bms(f.postings) + uint64(len(f.rare)+len(f.rareStart))*4
+		m[name+".lists"] = bms(f.listTitles) + uint64(len(f.termListStart)+len(f.termListAt))*4
 		for _, t := range f.terms {
 			m[name+".terms"] += uint64(len(t)) + 16
 		}
