@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/binary"
+	"runtime"
 	"slices"
+	"sync"
 )
 
 // An Ordering places n names in a locale's collation order and in the
@@ -17,7 +19,8 @@ type Ordering struct {
 }
 
 // Order orders n names, name(i) being the i-th, by their collation keys
-// (Key), names with equal keys by tie (nil: by i).
+// (Key), names with equal keys by tie (nil: by i). name may be called
+// from several goroutines at once.
 //
 // It sorts by the first 8 bytes of each key, then each run of names that
 // share them by their whole keys: only a run's keys are in memory at a
@@ -29,12 +32,21 @@ func (l *Locale) Order(n int, name func(i int) string, tie func(a, b uint32) int
 	o := Ordering{Rank: make([]uint32, n), Path: make([]Path, n)}
 	prefix := make([]uint64, n)
 	order := make([]uint32, n)
-	for i := range n {
-		s := name(i)
-		prefix[i] = keyPrefix(l.Key(s))
-		o.Path[i] = l.Path(s)
-		order[i] = uint32(i)
+	// The keys and paths, one range of names per processor (name is
+	// called from several goroutines at once).
+	parts := max(1, min(runtime.GOMAXPROCS(0), n/10000))
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Go(func() {
+			for i := n * p / parts; i < n*(p+1)/parts; i++ {
+				s := name(i)
+				prefix[i] = keyPrefix(l.Key(s))
+				o.Path[i] = l.Path(s)
+				order[i] = uint32(i)
+			}
+		})
 	}
+	wg.Wait()
 	slices.SortFunc(order, func(a, b uint32) int {
 		return cmp.Or(cmp.Compare(prefix[a], prefix[b]), tie(a, b))
 	})

@@ -1,6 +1,7 @@
 package kbsql
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -74,6 +75,8 @@ func (s *Store) FeedTitles(ctx context.Context, pkg func(kb.IndexedPackage), ord
 	if err != nil {
 		return 0, fmt.Errorf("feed title order: %w", err)
 	}
+	// The three streams are read at once, each in a goroutine of its own
+	// (prefetch), and merged here by title id.
 	idents, err := newIDStream[string](ctx, read, `SELECT title_id, norm FROM title_identifiers ORDER BY title_id`)
 	if err != nil {
 		return 0, fmt.Errorf("feed identifiers: %w", err)
@@ -84,91 +87,74 @@ func (s *Store) FeedTitles(ctx context.Context, pkg func(kb.IndexedPackage), ord
 		return 0, fmt.Errorf("feed resources: %w", err)
 	}
 	defer packages.close()
-	err = eachRow(ctx, read, `SELECT id, name, sort_name, publisher, pub_type, peer_reviewed, COALESCE(customer_id, ''), COALESCE(subjects, '') FROM titles ORDER BY id`, nil, func(r Rows) error {
-		var t kb.IndexedTitle
-		var subjects string
-		if err := r.Scan(&t.ID, &t.Name, &t.SortName, &t.Publisher, &t.Type, &t.PeerReviewed, &t.CustomerID, &subjects); err != nil {
-			return err
-		}
-		var err error
-		if t.Subjects, err = DecodeSubjects(t.ID, subjects); err != nil {
-			return err
+	titles, err := newPrefetch(ctx, read, `SELECT id, name, sort_name, publisher, pub_type, peer_reviewed, COALESCE(customer_id, ''), COALESCE(subjects, '') FROM titles ORDER BY id`,
+		func(r Rows) (kb.IndexedTitle, error) {
+			var t kb.IndexedTitle
+			var subjects string
+			if err := r.Scan(&t.ID, &t.Name, &t.SortName, &t.Publisher, &t.Type, &t.PeerReviewed, &t.CustomerID, &subjects); err != nil {
+				return t, err
+			}
+			var err error
+			t.Subjects, err = DecodeSubjects(t.ID, subjects)
+			return t, err
+		})
+	if err != nil {
+		return 0, fmt.Errorf("feed titles: %w", err)
+	}
+	defer titles.close()
+	for {
+		t, ok := titles.next()
+		if !ok {
+			break
 		}
 		t.Identifiers = idents.take(t.ID, nil)
 		t.Packages = packages.take(t.ID, nil)
-		if err := idents.err(); err != nil {
-			return err
-		}
-		if err := packages.err(); err != nil {
-			return err
+		if err := cmp.Or(idents.err(), packages.err()); err != nil {
+			return 0, fmt.Errorf("feed titles: %w", err)
 		}
 		title(t)
-		return nil
-	})
-	if err != nil {
+	}
+	if err := titles.err(); err != nil {
 		return 0, fmt.Errorf("feed titles: %w", err)
 	}
 	return version, nil
 }
 
 // idStream reads (title id, value) rows in title id order, one title at a
-// time.
-type idStream[T any] struct {
-	rows    Rows
-	ok      bool  // a row is read and not yet taken
-	id      int64 // its title id
-	value   T     // its value
-	scanErr error
+// time, prefetched.
+type idStream[T any] struct{ *prefetch[idValue[T]] }
+
+// idValue is a row of an idStream.
+type idValue[T any] struct {
+	id    int64
+	value T
 }
 
 // newIDStream runs query, whose rows are (title id, value) in title id
 // order.
-func newIDStream[T any](ctx context.Context, q Querier, query string) (*idStream[T], error) {
-	rows, err := q.Query(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	st := &idStream[T]{rows: rows}
-	st.next()
-	return st, nil
-}
-
-// next reads the stream's next row.
-func (st *idStream[T]) next() {
-	st.ok = false
-	if st.scanErr != nil || !st.rows.Next() {
-		return
-	}
-	if err := st.rows.Scan(&st.id, &st.value); err != nil {
-		st.scanErr = err
-		return
-	}
-	st.ok = true
+func newIDStream[T any](ctx context.Context, q Querier, query string) (idStream[T], error) {
+	p, err := newPrefetch(ctx, q, query, func(r Rows) (idValue[T], error) {
+		var v idValue[T]
+		err := r.Scan(&v.id, &v.value)
+		return v, err
+	})
+	return idStream[T]{p}, err
 }
 
 // take appends the values of title id's rows to out, skipping rows of
 // smaller ids (a title deleted between the reads).
-func (st *idStream[T]) take(id int64, out []T) []T {
-	for st.ok && st.id < id {
+func (st idStream[T]) take(id int64, out []T) []T {
+	for {
+		v, ok := st.peek()
+		if !ok || v.id > id {
+			return out
+		}
+		if v.id == id {
+			out = append(out, v.value)
+		}
 		st.next()
 	}
-	for st.ok && st.id == id {
-		out = append(out, st.value)
-		st.next()
-	}
-	return out
 }
-
-// err returns the stream's read error, if any.
-func (st *idStream[T]) err() error {
-	if st.scanErr != nil {
-		return st.scanErr
-	}
-	return st.rows.Err()
-}
-
-// close ends the stream's query.
-func (st *idStream[T]) close() { st.rows.Close() }
 
 // SelectionOf returns the customer's selected and hidden packages, its
 // title-level choices (the rows of customer_resources that say selected

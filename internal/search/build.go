@@ -151,21 +151,24 @@ func newBuildState(order []int64, pkgOwner map[int64]string) *buildState {
 		}
 	}
 	pubB := newFieldBuilder(n, true)
+	// Publishers and subject headings repeat: each text is cut and folded
+	// once (up to maxCachedTexts of them).
+	pubs := textCache{}
 	workers[1] = func(batch []titleAt) {
-		var words []string
 		for _, ta := range batch {
-			pubB.add(ta.o, fieldTokens(ta.t.Publisher, words[:0]))
-			fp := kb.Fold(ta.t.Publisher)
-			st.pubOrds[fp] = append(st.pubOrds[fp], ta.o)
+			c := pubs.get(ta.t.Publisher)
+			pubB.add(ta.o, c.words)
+			st.pubOrds[c.folded] = append(st.pubOrds[c.folded], ta.o)
 		}
 	}
 	subjB := newFieldBuilder(n, true)
+	subjects := textCache{}
 	workers[2] = func(batch []titleAt) {
 		var words []string
 		for _, ta := range batch {
 			words = words[:0]
 			for k, s := range ta.t.Subjects {
-				words = fieldTokens(s.Name, words)
+				words = append(words, subjects.get(s.Name).words...)
 				if l := st.subjOrds[s]; (len(l) == 0 || l[len(l)-1] != ta.o) && !slices.Contains(ta.t.Subjects[:k], s) {
 					st.subjOrds[s] = append(l, ta.o)
 				}
@@ -189,6 +192,32 @@ func newBuildState(order []int64, pkgOwner map[int64]string) *buildState {
 		})
 	}
 	return st
+}
+
+// cutText is a field text's words as the index keeps them and its folded
+// form.
+type cutText struct {
+	words  []string
+	folded string
+}
+
+// textCache keeps the cut of texts that repeat across titles (one
+// worker's: not safe for concurrent use).
+type textCache map[string]cutText
+
+// maxCachedTexts bounds a textCache.
+const maxCachedTexts = 1 << 16
+
+// get returns text's cut.
+func (c textCache) get(text string) cutText {
+	if t, ok := c[text]; ok {
+		return t
+	}
+	t := cutText{words: fieldTokens(text, nil), folded: kb.Fold(text)}
+	if len(c) < maxCachedTexts {
+		c[strings.Clone(text)] = t
+	}
+	return t
 }
 
 // add records title t.
