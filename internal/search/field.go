@@ -54,14 +54,11 @@ type field struct {
 	common   *roaring.Bitmap
 	pairs    map[uint64]*roaring.Bitmap
 	trigrams map[string][]uint32
-	// For a field whose titles share token lists (sharedLists),
-	// listTitles holds by list the ordinals holding it and
-	// termListAt[termListStart[t]:termListStart[t+1]] the lists holding
-	// term t: ranking scores lists, not titles (rank_lists.go). Nil for
-	// other fields.
-	listTitles    []*roaring.Bitmap
-	termListStart []uint32
-	termListAt    []uint32
+	// For a field whose titles share token lists (sharedLists), the
+	// ordinals of each list and the lists of each term, packed: ranking
+	// scores lists, not titles (rank_lists.go). Nil for other fields.
+	listStart, listAt         []uint32
+	termListStart, termListAt []uint32
 
 	mu       sync.Mutex
 	prefixes map[uint64]*roaring.Bitmap // unions of wide term ranges ([lo, hi) as lo<<32|hi), made on first use

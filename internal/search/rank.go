@@ -61,7 +61,7 @@ func (h *worstFirst) Pop() any {
 // (a shorter field scores higher), the rest are not looked at. The
 // answer is the same as scoring every match (TestTopRankedLikeScoringAll).
 func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int, v *View) []uint32 {
-	if f.listTitles != nil {
+	if f.listAt != nil {
 		return x.topRankedByList(e, f, match, k, v)
 	}
 	var tie []uint32

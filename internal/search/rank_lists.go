@@ -2,6 +2,7 @@ package search
 
 import (
 	"cmp"
+	"container/heap"
 	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -21,21 +22,28 @@ import (
 func (f *field) sharedLists() bool { return 4*(len(f.tokStart)-1) < len(f.listOf) }
 
 // deriveLists makes, for a field whose titles share lists, the ordinals
-// of each list (listTitles) and the lists of each term (termListAt,
-// cut at termListStart). They are derived from listOf and the token
-// lists, at build and at load, and not kept in the index file.
+// of each list (listAt[listStart[l]:listStart[l+1]], ascending) and the
+// lists of each term (termListAt[termListStart[t]:termListStart[t+1]]).
+// They are packed (four slices, not an object per list for the garbage
+// collector to mark), derived from listOf and the token lists at build
+// and at load, and not kept in the index file.
 func (f *field) deriveLists() {
 	if !f.sharedLists() {
 		return
 	}
 	nl := len(f.tokStart) - 1
-	per := make([][]uint32, nl)
-	for o, l := range f.listOf {
-		per[l] = append(per[l], uint32(o))
+	f.listStart = make([]uint32, nl+1)
+	for _, l := range f.listOf {
+		f.listStart[l+1]++
 	}
-	f.listTitles = make([]*roaring.Bitmap, nl)
-	for l, ords := range per {
-		f.listTitles[l] = optimized(ords)
+	for l := range nl {
+		f.listStart[l+1] += f.listStart[l]
+	}
+	f.listAt = make([]uint32, len(f.listOf))
+	next := slices.Clone(f.listStart[:nl])
+	for o, l := range f.listOf {
+		f.listAt[next[l]] = uint32(o)
+		next[l]++
 	}
 	// Each list once under each of its terms: count, then place.
 	f.termListStart = make([]uint32, len(f.terms)+1)
@@ -54,7 +62,7 @@ func (f *field) deriveLists() {
 		f.termListStart[t+1] += f.termListStart[t]
 	}
 	f.termListAt = make([]uint32, f.termListStart[len(f.terms)])
-	next := slices.Clone(f.termListStart[:len(f.terms)])
+	next = slices.Clone(f.termListStart[:len(f.terms)])
 	for l := range nl {
 		for _, t := range distinct(l) {
 			f.termListAt[next[t]] = uint32(l)
@@ -63,17 +71,21 @@ func (f *field) deriveLists() {
 	}
 }
 
+// listTitles returns the ordinals whose field holds token list l,
+// ascending.
+func (f *field) listTitles(l uint32) []uint32 { return f.listAt[f.listStart[l]:f.listStart[l+1]] }
+
 // listScore is a token list and the relevance of its titles.
 type listScore struct {
 	score float64
 	list  uint32
 }
 
-// topRankedByList is topRanked for a field with listTitles: it scores
-// each list holding a positive word once, then takes the titles of match
-// list group by list group, best score first, titles of equal scores in
-// v's order (ordinal order when v is nil); the titles holding no
-// positive word score nothing and come last.
+// topRankedByList is topRanked for a field with lists (listAt): it
+// scores each list holding a positive word once, then takes the titles of
+// match list group by list group, best score first, titles of equal
+// scores in v's order (ordinal order when v is nil); the titles holding
+// no positive word score nothing and come last.
 func (x *Index) topRankedByList(e *expr, f *field, match *roaring.Bitmap, k int, v *View) []uint32 {
 	var words []*termSet
 	e.positive(&words)
@@ -96,37 +108,102 @@ func (x *Index) topRankedByList(e *expr, f *field, match *roaring.Bitmap, k int,
 	scores := make([]listScore, 0, lists.GetCardinality())
 	for it := lists.Iterator(); it.HasNext(); {
 		l := it.Next()
-		if titles := f.listTitles[l]; !titles.IsEmpty() {
-			scores = append(scores, listScore{score(titles.Minimum()), l})
+		if titles := f.listTitles(l); len(titles) > 0 {
+			scores = append(scores, listScore{score(titles[0]), l})
 		}
 	}
-	slices.SortFunc(scores, func(a, b listScore) int { return cmp.Compare(b.score, a.score) })
+	// Best first, as far as the page needs: a heap, not a sort of every
+	// list (the heap permutes scores, which keeps every list).
+	best := bestLists(scores)
+	heap.Init(&best)
 	out := make([]uint32, 0, min(k, int(match.GetCardinality())))
-	take := func(group *roaring.Bitmap) {
-		if v != nil {
-			out = append(out, v.page(group, 0, k-len(out))...)
-			return
+	var group []listScore
+	for len(best) > 0 && len(out) < k {
+		group = append(group[:0], heap.Pop(&best).(listScore))
+		for len(best) > 0 && best[0].score == group[0].score {
+			group = append(group, heap.Pop(&best).(listScore))
 		}
-		for it := group.Iterator(); it.HasNext() && len(out) < k; {
+		out = f.firstOfLists(out, k, group, match, v)
+	}
+	if len(out) < k { // not reached while every match holds a positive word, as today
+		rest := match.Clone()
+		for _, s := range scores {
+			for _, o := range f.listTitles(s.list) {
+				rest.Remove(o)
+			}
+		}
+		if v != nil {
+			return append(out, v.page(rest, 0, k-len(out))...)
+		}
+		for it := rest.Iterator(); it.HasNext() && len(out) < k; {
 			out = append(out, it.Next())
 		}
 	}
-	var group []*roaring.Bitmap
-	for i := 0; i < len(scores) && len(out) < k; {
-		group = group[:0]
-		j := i
-		for ; j < len(scores) && scores[j].score == scores[i].score; j++ {
-			group = append(group, f.listTitles[scores[j].list])
+	return out
+}
+
+// firstOfLists appends to out, until it holds k, the titles of match
+// among those of the lists of group in v's order (ordinal order when v is
+// nil). In ordinal order the lists are merged and read only as far as the
+// page needs; in a view's order every title of the group is looked at.
+func (f *field) firstOfLists(out []uint32, k int, group []listScore, match *roaring.Bitmap, v *View) []uint32 {
+	if v != nil {
+		var in []uint32
+		for _, s := range group {
+			for _, o := range f.listTitles(s.list) {
+				if match.Contains(o) {
+					in = append(in, o)
+				}
+			}
 		}
-		take(roaring.And(roaring.FastOr(group...), match))
-		i = j
+		m := min(k-len(out), len(in))
+		PartialSort(in, m, func(a, b uint32) int { return cmp.Compare(v.rank[a], v.rank[b]) })
+		return append(out, in[:m]...)
 	}
-	if len(out) < k { // not reached while every match holds a positive word, as today
-		held := make([]*roaring.Bitmap, len(scores))
-		for i, s := range scores {
-			held[i] = f.listTitles[s.list]
+	h := make(cursors, 0, len(group))
+	for _, s := range group {
+		h = append(h, f.listTitles(s.list))
+	}
+	heap.Init(&h)
+	for len(h) > 0 && len(out) < k {
+		o := h[0][0]
+		if match.Contains(o) {
+			out = append(out, o)
 		}
-		take(roaring.AndNot(match, roaring.FastOr(held...)))
+		if h[0] = h[0][1:]; len(h[0]) == 0 {
+			heap.Pop(&h)
+		} else {
+			heap.Fix(&h, 0)
+		}
 	}
 	return out
+}
+
+// cursors is a heap of ascending lists of ordinals, the one whose next
+// ordinal is smallest first.
+type cursors [][]uint32
+
+func (h cursors) Len() int           { return len(h) }
+func (h cursors) Less(i, j int) bool { return h[i][0] < h[j][0] }
+func (h cursors) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *cursors) Push(v any)        { *h = append(*h, v.([]uint32)) }
+func (h *cursors) Pop() any {
+	old := *h
+	v := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return v
+}
+
+// bestLists is a heap of scored lists, the best first.
+type bestLists []listScore
+
+func (h bestLists) Len() int           { return len(h) }
+func (h bestLists) Less(i, j int) bool { return h[i].score > h[j].score }
+func (h bestLists) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *bestLists) Push(v any)        { *h = append(*h, v.(listScore)) }
+func (h *bestLists) Pop() any {
+	old := *h
+	v := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return v
 }

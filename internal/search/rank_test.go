@@ -74,7 +74,7 @@ func TestTopRankedLikeScoringAll(t *testing.T) {
 		}
 		got, want := p.x.topRanked(e, f, match, k, v), p.x.topRankedAll(e, f, match, k, v)
 		tested++
-		if f.listTitles != nil {
+		if f.listAt != nil {
 			byList++
 		}
 		if !slices.Equal(got, want) {
