@@ -127,6 +127,7 @@ func BenchmarkTitleSearch(b *testing.B) {
 		q := c.q
 		q.Page = kb.Page{Count: 25, Number: 1}
 		run := func(b *testing.B, search func() (int, error)) {
+			b.ReportAllocs()
 			var lat []time.Duration
 			total := 0
 			for b.Loop() {

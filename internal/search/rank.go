@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
 )
@@ -120,7 +121,6 @@ func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int, v *Vi
 		if len(h) == k && bound < h[0].score {
 			break // no title of this length or longer can enter
 		}
-		cand := roaring.And(once, f.byLen[n])
 		scoreOf := func(o uint32) float64 {
 			if n == maxLenBucket {
 				return score(o) // lengths differ within the last bucket
@@ -146,7 +146,9 @@ func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int, v *Vi
 				}
 			}
 		}
-		if full := roaring.And(cand, every); v != nil && n < maxLenBucket {
+		// every is within once: one intersection finds them (each costs
+		// new containers, the most of a search's garbage).
+		if full := roaring.And(every, f.byLen[n]); v != nil && n < maxLenBucket {
 			// They all score bound and tie in v's order: only its first
 			// k of them may enter.
 			for _, o := range v.page(full, 0, k) {
@@ -158,7 +160,7 @@ func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int, v *Vi
 		if len(h) == k && partial < h[0].score {
 			continue // a title of this length missing a word cannot enter
 		}
-		scan(roaring.AndNot(cand, every))
+		scan(roaring.AndNot(roaring.And(once, f.byLen[n]), every))
 	}
 	return h.best()
 }
@@ -226,34 +228,59 @@ func (f *field) repeated(w *termSet) *roaring.Bitmap {
 	// and those seen in two (a bitmap union a term turned into element
 	// by element insertions into run containers).
 	n := (len(f.listOf) + 63) / 64
-	seen, twice := make([]uint64, n), make([]uint64, n)
+	seen, twice := denseSets.get(n), denseSets.get(n)
+	defer denseSets.put(seen)
+	defer denseSets.put(twice)
 	buf := make([]uint32, 256)
-	for _, t := range terms {
-		if m := f.multi[t]; m != nil {
-			for i, w := range m.ToDense() {
-				twice[i] |= w
-			}
-		}
-		if bm := f.postings[t]; bm == nil {
-			for _, o := range f.rare[f.rareStart[t]:f.rareStart[t+1]] {
-				twice[o>>6] |= seen[o>>6] & (1 << (o & 63))
-				seen[o>>6] |= 1 << (o & 63)
-			}
-			continue
-		}
-		for it := f.postings[t].ManyIterator(); ; {
+	mark := func(bm *roaring.Bitmap, fn func(o uint32)) {
+		for it := bm.ManyIterator(); ; {
 			k := it.NextMany(buf)
 			if k == 0 {
-				break
+				return
 			}
 			for _, o := range buf[:k] {
-				twice[o>>6] |= seen[o>>6] & (1 << (o & 63))
-				seen[o>>6] |= 1 << (o & 63)
+				fn(o)
 			}
 		}
 	}
-	return roaring.FromDense(twice, false)
+	once := func(o uint32) {
+		twice[o>>6] |= seen[o>>6] & (1 << (o & 63))
+		seen[o>>6] |= 1 << (o & 63)
+	}
+	for _, t := range terms {
+		if m := f.multi[t]; m != nil {
+			mark(m, func(o uint32) { twice[o>>6] |= 1 << (o & 63) })
+		}
+		if bm := f.postings[t]; bm != nil {
+			mark(bm, once)
+			continue
+		}
+		for _, o := range f.rare[f.rareStart[t]:f.rareStart[t+1]] {
+			once(o)
+		}
+	}
+	return roaring.FromDense(twice, true) // copied: the sets go back to the pool
 }
+
+// denseSets keeps the bit sets over ordinals that repeated uses, so that
+// a search does not leave two of them (each a bit a title) as garbage.
+var denseSets = bitSetPool{}
+
+// bitSetPool is a pool of zeroed bit sets.
+type bitSetPool struct{ p sync.Pool }
+
+// get returns a zeroed bit set of n words.
+func (bp *bitSetPool) get(n int) []uint64 {
+	if s, ok := bp.p.Get().(*[]uint64); ok && cap(*s) >= n {
+		set := (*s)[:n]
+		clear(set)
+		return set
+	}
+	return make([]uint64, n)
+}
+
+// put gives set back to the pool.
+func (bp *bitSetPool) put(set []uint64) { bp.p.Put(&set) }
 
 // scorer returns the BM25 relevance of a title (by ordinal) for e in f;
 // the function reuses a buffer, so one goroutine calls it.
