@@ -43,6 +43,7 @@ func BenchmarkPublicationSearch(b *testing.B) {
 	for _, word := range []string{"", "of", "the", "and", "journal", "review", "health", "quantum", "zzzz"} {
 		q := kb.PubQuery{Search: word, Type: kb.SearchContains, Facets: true, Page: kb.Page{Count: 25, Number: 1}}
 		b.Run("index/"+word, func(b *testing.B) {
+			b.ReportAllocs()
 			for b.Loop() {
 				if _, ok, err := st.SearchCollection(ctx, *benchCustomer, loc, q); err != nil || !ok {
 					b.Fatal(ok, err)

@@ -246,8 +246,9 @@ func (x *Index) packageCounts(c *Collection, match *roaring.Bitmap, limit int, c
 		b := c.pkgs[p]
 		var n int
 		if bits == nil && m*uint64(len(c.bySize)-k) > denseFactor*c.resources {
-			bits = match.ToDense()
-			bits = append(bits, make([]uint64, (x.Len()+63)/64-len(bits))...) // to the last ordinal
+			bits = denseSets.get((x.Len() + 63) / 64) // to the last ordinal
+			defer denseSets.put(bits)
+			match.WriteDenseTo(bits)
 		}
 		if bits == nil {
 			n = int(match.AndCardinality(b))
