@@ -109,7 +109,9 @@ process's. 0 turns a limit off.
 GET /healthz answers while the process serves, GET /readyz while its
 store answers with a current schema (the log says why not), GET /metrics
 in the Prometheus format; they need no key. --metrics-addr moves /metrics
-to an address of its own, for a server that faces its clients directly.
+to an address of its own, for a server that faces its clients directly,
+and serves Go's profiles there too (/debug/pprof/, e.g. go tool pprof
+http://ADDR/debug/pprof/profile?seconds=20); the main address never does.
 With --pf-rate-limit on, slow checks of a profile's password are limited
 to 1 a second in bursts of 10 (correct passwords are remembered).
 
@@ -194,7 +196,7 @@ in any Go program.`,
 			fs.StringVar(&o.logLevel, "log-level", "info", "the least `level` logged: debug, info, warn or error")
 			fs.StringVar(&o.wire, "wire", string(web.WireSpec), "`spec or hosted`: answer errors, the proxies list and the v2 lists' operator flags as the specification shapes them, or as the hosted service does (for FOLIO and other clients of the hosted service)")
 			fs.DurationVar(&o.reportRetention, "report-retention", kb.DefaultReportRetention, "how long holdings transactions and their deltas are kept (a `duration`, at least 1h; FOLIO loads every 5 days)")
-			fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve GET /metrics on this `host:port` (plain HTTP, loopback unless --insecure-http) instead of the main address")
+			fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve GET /metrics and Go's profiles (/debug/pprof/) on this `host:port` (plain HTTP, loopback unless --insecure-http) instead of the main address")
 			return func(args []string) error {
 				if len(args) > 0 {
 					return usageErrorf("serve", "unexpected argument %q", args[0])

@@ -7,13 +7,16 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"time"
 
 	"github.com/kbserver/kbserver/internal/metrics"
 )
 
-// metricsServer serves GET /metrics alone on an address of its own
-// (--metrics-addr), for a kbserver whose main address faces the clients.
+// metricsServer serves GET /metrics on an address of its own
+// (--metrics-addr), for a kbserver whose main address faces the clients,
+// and Go's profiles under /debug/pprof/ (an operator's address: they are
+// never served on the main one).
 type metricsServer struct {
 	srv    *http.Server
 	served chan error
@@ -33,11 +36,16 @@ func startMetrics(ctx context.Context, addr string, loopbackOnly bool, m *metric
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", m.Handler())
+	mux.HandleFunc("GET /debug/pprof/", pprof.Index)
+	mux.HandleFunc("GET /debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("GET /debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
 	s := &metricsServer{
 		srv: &http.Server{
 			Handler:           mux,
 			ReadHeaderTimeout: 10 * time.Second,
-			WriteTimeout:      30 * time.Second,
+			WriteTimeout:      2 * time.Minute, // a CPU profile takes its seconds
 			IdleTimeout:       2 * time.Minute,
 			ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 		},

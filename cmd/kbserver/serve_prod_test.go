@@ -312,6 +312,12 @@ func TestServeMetricsAddr(t *testing.T) {
 	if res.StatusCode != 200 || !strings.Contains(string(body), want) {
 		t.Errorf("GET /metrics on --metrics-addr: %d, want 200 with %s", res.StatusCode, want)
 	}
+	if res, body := apitest.Do(t, http.DefaultClient, "GET", "http://"+m[1]+"/debug/pprof/heap?debug=1", nil); res.StatusCode != 200 || !strings.Contains(string(body), "heap profile") {
+		t.Errorf("GET /debug/pprof/heap on --metrics-addr: %d, %.100s", res.StatusCode, body)
+	}
+	if res, _ := apitest.Do(t, http.DefaultClient, "GET", base+"/debug/pprof/heap", nil); res.StatusCode != http.StatusNotFound {
+		t.Errorf("GET /debug/pprof/heap on the main address: %d, want 404", res.StatusCode)
+	}
 	if err := s.stop(t); err != nil {
 		t.Fatal(err)
 	}

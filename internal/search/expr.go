@@ -64,18 +64,18 @@ func (e *expr) eval(f *field, within *roaring.Bitmap) *roaring.Bitmap {
 			if exact {
 				return cand
 			}
-			return filter(cand, func(o uint32) bool {
+			return filter(cand, f.perList(func(o uint32) bool {
 				buf = f.tokens(o, buf)
 				return phraseAt(buf, e.words)
-			})
+			}))
 		}
 		// A field of at most nearDistance+2 tokens holds every word
 		// within the window: only longer ones are read.
 		short := roaring.And(cand, f.nearShort)
-		long := filter(roaring.AndNot(cand, f.nearShort), func(o uint32) bool {
+		long := filter(roaring.AndNot(cand, f.nearShort), f.perList(func(o uint32) bool {
 			buf = f.tokens(o, buf)
 			return near(buf, e.words, nearDistance)
-		})
+		}))
 		short.Or(long)
 		return short
 	case opAnd:

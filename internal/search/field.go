@@ -57,8 +57,9 @@ type field struct {
 	// For a field whose titles share token lists (sharedLists), the
 	// ordinals of each list and the lists of each term, packed: ranking
 	// scores lists, not titles (rank_lists.go). Nil for other fields.
-	listStart, listAt         []uint32
-	termListStart, termListAt []uint32
+	listStart, listAt                     []uint32
+	termListStart, termListAt, termListTF []uint32
+	listLen                               []uint32
 
 	mu       sync.Mutex
 	prefixes map[uint64]*roaring.Bitmap // unions of wide term ranges ([lo, hi) as lo<<32|hi), made on first use

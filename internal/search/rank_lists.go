@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"container/heap"
 	"slices"
+	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
 )
@@ -22,8 +23,10 @@ import (
 func (f *field) sharedLists() bool { return 4*(len(f.tokStart)-1) < len(f.listOf) }
 
 // deriveLists makes, for a field whose titles share lists, the ordinals
-// of each list (listAt[listStart[l]:listStart[l+1]], ascending) and the
-// lists of each term (termListAt[termListStart[t]:termListStart[t+1]]).
+// of each list (listAt[listStart[l]:listStart[l+1]], ascending), the
+// lists of each term (termListAt[termListStart[t]:termListStart[t+1]],
+// with the times the list holds it in termListTF) and each list's
+// length (listLen).
 // They are packed (four slices, not an object per list for the garbage
 // collector to mark), derived from listOf and the token lists at build
 // and at load, and not kept in the index file.
@@ -62,10 +65,20 @@ func (f *field) deriveLists() {
 		f.termListStart[t+1] += f.termListStart[t]
 	}
 	f.termListAt = make([]uint32, f.termListStart[len(f.terms)])
+	f.termListTF = make([]uint32, len(f.termListAt))
+	f.listLen = make([]uint32, nl)
 	next = slices.Clone(f.termListStart[:len(f.terms)])
 	for l := range nl {
-		for _, t := range distinct(l) {
+		toks = f.listTokens(uint32(l), toks)
+		f.listLen[l] = uint32(len(toks))
+		slices.Sort(toks)
+		for i, t := range toks {
+			if i > 0 && toks[i-1] == t {
+				f.termListTF[next[t]-1]++
+				continue
+			}
 			f.termListAt[next[t]] = uint32(l)
+			f.termListTF[next[t]] = 1
 			next[t]++
 		}
 	}
@@ -74,6 +87,28 @@ func (f *field) deriveLists() {
 // listTitles returns the ordinals whose field holds token list l,
 // ascending.
 func (f *field) listTitles(l uint32) []uint32 { return f.listAt[f.listStart[l]:f.listStart[l+1]] }
+
+// perList returns keep, a test of a title's tokens, asked once per token
+// list for a field whose titles share lists (phrases and proximity over
+// publishers and subjects: a title passes when its list does); keep
+// itself for other fields.
+func (f *field) perList(keep func(o uint32) bool) func(o uint32) bool {
+	if f.listAt == nil {
+		return keep
+	}
+	const yes, no = 1, 2
+	memo := make([]uint8, len(f.tokStart)-1)
+	return func(o uint32) bool {
+		l := f.listOf[o]
+		if memo[l] == 0 {
+			memo[l] = no
+			if keep(o) {
+				memo[l] = yes
+			}
+		}
+		return memo[l] == yes
+	}
+}
 
 // listScore is a token list and the relevance of its titles.
 type listScore struct {
@@ -89,29 +124,7 @@ type listScore struct {
 func (x *Index) topRankedByList(e *expr, f *field, match *roaring.Bitmap, k int, v *View) []uint32 {
 	var words []*termSet
 	e.positive(&words)
-	lists := roaring.New()
-	addTerm := func(t uint32) {
-		lists.AddMany(f.termListAt[f.termListStart[t]:f.termListStart[t+1]])
-	}
-	for _, w := range words {
-		if w.set != nil {
-			for it := w.set.Iterator(); it.HasNext(); {
-				addTerm(it.Next())
-			}
-			continue
-		}
-		for t := w.lo; t < w.hi; t++ {
-			addTerm(t)
-		}
-	}
-	score := x.scorer(e, f)
-	scores := make([]listScore, 0, lists.GetCardinality())
-	for it := lists.Iterator(); it.HasNext(); {
-		l := it.Next()
-		if titles := f.listTitles(l); len(titles) > 0 {
-			scores = append(scores, listScore{score(titles[0]), l})
-		}
-	}
+	scores := x.listScores(f, words)
 	// Best first, as far as the page needs: a heap, not a sort of every
 	// list (the heap permutes scores, which keeps every list).
 	best := bestLists(scores)
@@ -141,6 +154,69 @@ func (x *Index) topRankedByList(e *expr, f *field, match *roaring.Bitmap, k int,
 	}
 	return out
 }
+
+// listScores returns the BM25 relevance (as the scorer computes it) of
+// each list that holds one of words, from the times each list holds each
+// word's terms: no token list is read.
+func (x *Index) listScores(f *field, words []*termSet) []listScore {
+	idf := x.idf(words)
+	nw := len(words)
+	tf := listTFs.get(len(f.listLen) * nw) // by list and word: the times the list holds the word
+	defer listTFs.put(tf)
+	var touched []uint32
+	for i, w := range words {
+		add := func(t uint32) {
+			for j := f.termListStart[t]; j < f.termListStart[t+1]; j++ {
+				l := int(f.termListAt[j])
+				if !slices.ContainsFunc(tf[l*nw:(l+1)*nw], func(n uint32) bool { return n > 0 }) {
+					touched = append(touched, uint32(l))
+				}
+				tf[l*nw+i] += f.termListTF[j]
+			}
+		}
+		if w.set != nil {
+			for it := w.set.Iterator(); it.HasNext(); {
+				add(it.Next())
+			}
+			continue
+		}
+		for t := w.lo; t < w.hi; t++ {
+			add(t)
+		}
+	}
+	scores := make([]listScore, 0, len(touched))
+	for _, l := range touched {
+		norm := bm25K1 * (1 - bm25B + bm25B*float64(f.listLen[l])/f.avgLen)
+		s := 0.0
+		for i, n := range tf[int(l)*nw : int(l+1)*nw] {
+			if n > 0 {
+				s += idf[i] * float64(n) * (bm25K1 + 1) / (float64(n) + norm)
+			}
+		}
+		clear(tf[int(l)*nw : int(l+1)*nw])
+		if f.listStart[l+1] > f.listStart[l] {
+			scores = append(scores, listScore{s, l})
+		}
+	}
+	return scores
+}
+
+// listTFs keeps listScores' counters, zeroed between uses.
+var listTFs = countPool{}
+
+// countPool is a pool of zeroed counters.
+type countPool struct{ p sync.Pool }
+
+// get returns n zeroed counters.
+func (cp *countPool) get(n int) []uint32 {
+	if s, ok := cp.p.Get().(*[]uint32); ok && cap(*s) >= n {
+		return (*s)[:n] // zeroed by their user before put
+	}
+	return make([]uint32, n)
+}
+
+// put gives counters, all zero again, back to the pool.
+func (cp *countPool) put(s []uint32) { cp.p.Put(&s) }
 
 // firstOfLists appends to out, until it holds k, the titles of match
 // among those of the lists of group in v's order (ordinal order when v is

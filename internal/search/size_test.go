@@ -41,7 +41,7 @@ func (x *Index) sizes() map[string]uint64 {
 	for name, f := range map[string]*field{"name": x.name, "publisher": x.publisher, "subject": x.subject} {
 		m[name+".tokens"] = uint64(len(f.enc)) + uint64(len(f.tokStart)+len(f.listOf)+len(f.rankTerm))*4
 		m[name+".postings"] = bms(f.postings) + uint64(len(f.rare)+len(f.rareStart))*4
-		m[name+".lists"] = uint64(len(f.listStart)+len(f.listAt)+len(f.termListStart)+len(f.termListAt)) * 4
+		m[name+".lists"] = uint64(len(f.listStart)+len(f.listAt)+len(f.termListStart)+len(f.termListAt)+len(f.termListTF)+len(f.listLen)) * 4
 		for _, t := range f.terms {
 			m[name+".terms"] += uint64(len(t)) + 16
 		}
