@@ -127,14 +127,14 @@ func (x *Index) topRankedByList(e *expr, f *field, match *roaring.Bitmap, k int,
 	scores := x.listScores(f, words)
 	// Best first, as far as the page needs: a heap, not a sort of every
 	// list (the heap permutes scores, which keeps every list).
-	best := bestLists(scores)
-	heap.Init(&best)
+	best := &heapOf[listScore]{scores, func(a, b listScore) bool { return a.score > b.score }}
+	heap.Init(best)
 	out := make([]uint32, 0, min(k, int(match.GetCardinality())))
 	var group []listScore
-	for len(best) > 0 && len(out) < k {
-		group = append(group[:0], heap.Pop(&best).(listScore))
-		for len(best) > 0 && best[0].score == group[0].score {
-			group = append(group, heap.Pop(&best).(listScore))
+	for len(best.s) > 0 && len(out) < k {
+		group = append(group[:0], heap.Pop(best).(listScore))
+		for len(best.s) > 0 && best.s[0].score == group[0].score {
+			group = append(group, heap.Pop(best).(listScore))
 		}
 		out = f.firstOfLists(out, k, group, match, v)
 	}
@@ -236,50 +236,39 @@ func (f *field) firstOfLists(out []uint32, k int, group []listScore, match *roar
 		PartialSort(in, m, func(a, b uint32) int { return cmp.Compare(v.rank[a], v.rank[b]) })
 		return append(out, in[:m]...)
 	}
-	h := make(cursors, 0, len(group))
+	// The lists as cursors, the one whose next ordinal is smallest first.
+	h := &heapOf[[]uint32]{make([][]uint32, 0, len(group)), func(a, b []uint32) bool { return a[0] < b[0] }}
 	for _, s := range group {
-		h = append(h, f.listTitles(s.list))
+		h.s = append(h.s, f.listTitles(s.list))
 	}
-	heap.Init(&h)
-	for len(h) > 0 && len(out) < k {
-		o := h[0][0]
+	heap.Init(h)
+	for len(h.s) > 0 && len(out) < k {
+		o := h.s[0][0]
 		if match.Contains(o) {
 			out = append(out, o)
 		}
-		if h[0] = h[0][1:]; len(h[0]) == 0 {
-			heap.Pop(&h)
+		if h.s[0] = h.s[0][1:]; len(h.s[0]) == 0 {
+			heap.Pop(h)
 		} else {
-			heap.Fix(&h, 0)
+			heap.Fix(h, 0)
 		}
 	}
 	return out
 }
 
-// cursors is a heap of ascending lists of ordinals, the one whose next
-// ordinal is smallest first.
-type cursors [][]uint32
-
-func (h cursors) Len() int           { return len(h) }
-func (h cursors) Less(i, j int) bool { return h[i][0] < h[j][0] }
-func (h cursors) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *cursors) Push(v any)        { *h = append(*h, v.([]uint32)) }
-func (h *cursors) Pop() any {
-	old := *h
-	v := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return v
+// heapOf is a container/heap over a slice, the element less orders
+// first at its root.
+type heapOf[T any] struct {
+	s    []T
+	less func(a, b T) bool
 }
 
-// bestLists is a heap of scored lists, the best first.
-type bestLists []listScore
-
-func (h bestLists) Len() int           { return len(h) }
-func (h bestLists) Less(i, j int) bool { return h[i].score > h[j].score }
-func (h bestLists) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *bestLists) Push(v any)        { *h = append(*h, v.(listScore)) }
-func (h *bestLists) Pop() any {
-	old := *h
-	v := old[len(old)-1]
-	*h = old[:len(old)-1]
+func (h *heapOf[T]) Len() int           { return len(h.s) }
+func (h *heapOf[T]) Less(i, j int) bool { return h.less(h.s[i], h.s[j]) }
+func (h *heapOf[T]) Swap(i, j int)      { h.s[i], h.s[j] = h.s[j], h.s[i] }
+func (h *heapOf[T]) Push(v any)         { h.s = append(h.s, v.(T)) }
+func (h *heapOf[T]) Pop() any {
+	v := h.s[len(h.s)-1]
+	h.s = h.s[:len(h.s)-1]
 	return v
 }
