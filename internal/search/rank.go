@@ -62,6 +62,17 @@ func (h *worstFirst) Pop() any {
 // (a shorter field scores higher), the rest are not looked at. The
 // answer is the same as scoring every match (TestTopRankedLikeScoringAll).
 func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int, v *View) []uint32 {
+	m := match.GetCardinality()
+	k = min(k, int(m))
+	var words []*termSet
+	e.positive(&words)
+	posted := uint64(0) // the titles holding a word: what the pruned rankings read
+	for _, w := range words {
+		posted += w.post.GetCardinality()
+	}
+	if scoreEachFactor > 0 && m*scoreEachFactor <= posted {
+		return x.scoreEach(e, f, match, k, v)
+	}
 	if f.listAt != nil {
 		return x.topRankedByList(e, f, match, k, v)
 	}
@@ -75,11 +86,9 @@ func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int, v *Vi
 		}
 		return scored{s, o, tie[o]}
 	}
-	var words []*termSet
-	e.positive(&words)
 	idf := x.idf(words)
 	score := x.scorer(e, f)
-	h := make(worstFirst, 0, min(k, int(match.GetCardinality())))
+	h := make(worstFirst, 0, k)
 	offer := func(c scored) bool { return h.offer(c, k) }
 	repeated := roaring.New()
 	for _, w := range words {
@@ -161,6 +170,29 @@ func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int, v *Vi
 			continue // a title of this length missing a word cannot enter
 		}
 		scan(roaring.AndNot(roaring.And(once, f.byLen[n]), every))
+	}
+	return h.best()
+}
+
+// scoreEachFactor is how many times fewer titles match than hold a query
+// word for ranking to score every match instead of pruning: the pruned
+// rankings read every title holding a word (a variable for tests; 0
+// never scores every match).
+var scoreEachFactor uint64 = 8
+
+// scoreEach returns the best k titles of match, scoring every one: for a
+// match much smaller than the titles holding its words (a search inside a
+// package, a selection or a small collection).
+func (x *Index) scoreEach(e *expr, f *field, match *roaring.Bitmap, k int, v *View) []uint32 {
+	score := x.scorer(e, f)
+	h := make(worstFirst, 0, k)
+	for it := match.Iterator(); it.HasNext(); {
+		o := it.Next()
+		c := scored{score(o), o, o}
+		if v != nil {
+			c.tie = v.rank[o]
+		}
+		h.offer(c, k)
 	}
 	return h.best()
 }

@@ -129,7 +129,7 @@ func (x *Index) topRankedByList(e *expr, f *field, match *roaring.Bitmap, k int,
 	// list (the heap permutes scores, which keeps every list).
 	best := &heapOf[listScore]{scores, func(a, b listScore) bool { return a.score > b.score }}
 	heap.Init(best)
-	out := make([]uint32, 0, min(k, int(match.GetCardinality())))
+	out := make([]uint32, 0, k)
 	var group []listScore
 	for len(best.s) > 0 && len(out) < k {
 		group = append(group[:0], heap.Pop(best).(listScore))
@@ -138,7 +138,7 @@ func (x *Index) topRankedByList(e *expr, f *field, match *roaring.Bitmap, k int,
 		}
 		out = f.firstOfLists(out, k, group, match, v)
 	}
-	if len(out) < k { // not reached while every match holds a positive word, as today
+	if len(out) < k { // titles holding no positive word (none, while every match holds one)
 		rest := match.Clone()
 		for _, s := range scores {
 			for _, o := range f.listTitles(s.list) {

@@ -11,25 +11,6 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
-// topRankedAll is the slow reference of topRanked: it scores every match.
-func (x *Index) topRankedAll(e *expr, f *field, match *roaring.Bitmap, k int, v *View) []uint32 {
-	score := x.scorer(e, f)
-	var tie []uint32
-	if v != nil {
-		tie = v.rank
-	}
-	h := make(worstFirst, 0, k)
-	for it := match.Iterator(); it.HasNext(); {
-		o := it.Next()
-		c := scored{score(o), o, o}
-		if tie != nil {
-			c.tie = tie[o]
-		}
-		h.offer(c, k)
-	}
-	return h.best()
-}
-
 // TestTopRankedLikeScoringAll compares the pruned ranking with scoring
 // every match, over random searches of every type and field ranked by
 // relevance, for pages from the first to deep ones: the same titles in
@@ -43,9 +24,11 @@ func TestTopRankedLikeScoringAll(t *testing.T) {
 		n, searches = 1000, 600
 	}
 	p := newPropertyKB(t, n, 13)
-	// Small view blocks, so that a page in a view's order skips blocks.
-	defer func(b int) { viewBlock = b }(viewBlock)
-	viewBlock = 32
+	// Small view blocks, so that a page in a view's order skips blocks;
+	// the pruned rankings even for the smallest matches (scoreEach, the
+	// reference, scores every match).
+	defer func(b int, f uint64) { viewBlock, scoreEachFactor = b, f }(viewBlock, scoreEachFactor)
+	viewBlock, scoreEachFactor = 32, 0
 	r := rand.New(rand.NewPCG(13, 14))
 	tested, byList, mismatches := 0, 0, 0
 	for range searches {
@@ -72,7 +55,7 @@ func TestTopRankedLikeScoringAll(t *testing.T) {
 			}
 			v = newView("test", tie, nil)
 		}
-		got, want := p.x.topRanked(e, f, match, k, v), p.x.topRankedAll(e, f, match, k, v)
+		got, want := p.x.topRanked(e, f, match, k, v), p.x.scoreEach(e, f, match, min(k, int(match.GetCardinality())), v)
 		tested++
 		if f.listAt != nil {
 			byList++
