@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/gob"
 	"encoding/hex"
 	"errors"
@@ -213,8 +214,8 @@ func readFile(path string, stamp Stamp) (*Index, []*View, error) {
 		return nil, nil, errors.New("its lists of titles disagree")
 	}
 	for _, f := range []*field{x.name, x.publisher, x.subject} {
-		if len(f.listOf) != len(x.ids) || len(f.tokStart) == 0 || slices.ContainsFunc(f.listOf, func(l uint32) bool { return int(l) >= len(f.tokStart)-1 }) {
-			return nil, nil, errors.New("its token lists disagree with its titles")
+		if len(f.listOf) != len(x.ids) || !f.tokenListsValid() {
+			return nil, nil, errors.New("its token lists disagree with its titles or terms")
 		}
 		f.deriveLists()
 	}
@@ -241,6 +242,28 @@ func readFile(path string, stamp Stamp) (*Index, []*View, error) {
 		views = append(views, v)
 	}
 	return x, views, nil
+}
+
+// tokenListsValid reports whether every title's token list is one of the
+// field's, every list lies in enc, and every token decodes to a term: a
+// file that passes is read without an index out of range.
+func (f *field) tokenListsValid() bool {
+	nl := len(f.tokStart) - 1
+	if nl < 1 || f.tokStart[0] != 0 || int(f.tokStart[nl]) != len(f.enc) || !slices.IsSorted(f.tokStart) {
+		return false
+	}
+	if slices.ContainsFunc(f.listOf, func(l uint32) bool { return int(l) >= nl }) ||
+		slices.ContainsFunc(f.rankTerm, func(t uint32) bool { return int(t) >= len(f.terms) }) {
+		return false
+	}
+	for enc := f.enc; len(enc) > 0; {
+		r, n := binary.Uvarint(enc)
+		if n <= 0 || r >= uint64(len(f.rankTerm)) {
+			return false
+		}
+		enc = enc[n:]
+	}
+	return true
 }
 
 // offsets reports whether off holds the n+1 ascending offsets of lists

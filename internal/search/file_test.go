@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/kbserver/kbserver/internal/alpha"
@@ -70,5 +71,41 @@ func TestFileRoundTrip(t *testing.T) {
 		if !reflect.DeepEqual(pw, pg) || (werr == nil) != (gerr == nil) {
 			t.Fatalf("%+v: read back %+v %v, built %+v %v", pq, pg, gerr, pw, werr)
 		}
+	}
+}
+
+// TestFileOfBadTokenLists: a file whose token lists disagree with
+// themselves or with the terms is refused (an error, which makes Live
+// build from the store), not read into an index that panics.
+func TestFileOfBadTokenLists(t *testing.T) {
+	p := newPropertyKB(t, 300, 5)
+	ctx := context.Background()
+	for name, spoil := range map[string]func(f *fieldFile){
+		"list past the tokens": func(f *fieldFile) { f.TokStart[len(f.TokStart)-1] += 1000 },
+		"lists out of order":   func(f *fieldFile) { f.TokStart[1], f.TokStart[2] = f.TokStart[2]+1, f.TokStart[1] },
+		"token of no term":     func(f *fieldFile) { f.RankTerm[0] = uint32(len(f.Terms)) },
+		"title of no list":     func(f *fieldFile) { f.ListOf[0] = uint32(len(f.TokStart)) },
+	} {
+		x := *p.x
+		ff := x.publisher.file()
+		ff.TokStart, ff.RankTerm, ff.ListOf = slices.Clone(ff.TokStart), slices.Clone(ff.RankTerm), slices.Clone(ff.ListOf)
+		spoil(&ff)
+		x.publisher = ff.field()
+		path := filepath.Join(t.TempDir(), "index")
+		stamp := Stamp{Version: 1, Store: "s"}
+		if err := x.WriteFile(ctx, path, stamp, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := ReadFile(path, stamp); err == nil {
+			t.Errorf("%s: read without an error", name)
+		}
+	}
+	// The unspoilt index reads back.
+	path := filepath.Join(t.TempDir(), "index")
+	if err := p.x.WriteFile(ctx, path, Stamp{Version: 1, Store: "s"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ReadFile(path, Stamp{Version: 1, Store: "s"}); err != nil {
+		t.Fatal(err)
 	}
 }
