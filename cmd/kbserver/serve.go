@@ -54,6 +54,7 @@ type serveOptions struct {
 	logFormat    string
 	logLevel     string
 	metricsAddr  string
+	debugPprof   bool
 	wire         string // web.WireSpec or web.WireHosted
 
 	// reportRetention is how long holdings transactions (and deltas)
@@ -109,9 +110,10 @@ process's. 0 turns a limit off.
 GET /healthz answers while the process serves, GET /readyz while its
 store answers with a current schema (the log says why not), GET /metrics
 in the Prometheus format; they need no key. --metrics-addr moves /metrics
-to an address of its own, for a server that faces its clients directly,
-and serves Go's profiles there too (/debug/pprof/, e.g. go tool pprof
-http://ADDR/debug/pprof/profile?seconds=20); the main address never does.
+to an address of its own, for a server that faces its clients directly;
+with --debug-pprof it also serves Go's profiles there (/debug/pprof/, e.g.
+go tool pprof http://ADDR/debug/pprof/profile?seconds=20), which the main
+address never does.
 With --pf-rate-limit on, slow checks of a profile's password are limited
 to 1 a second in bursts of 10 (correct passwords are remembered).
 
@@ -196,7 +198,8 @@ in any Go program.`,
 			fs.StringVar(&o.logLevel, "log-level", "info", "the least `level` logged: debug, info, warn or error")
 			fs.StringVar(&o.wire, "wire", string(web.WireSpec), "`spec or hosted`: answer errors, the proxies list and the v2 lists' operator flags as the specification shapes them, or as the hosted service does (for FOLIO and other clients of the hosted service)")
 			fs.DurationVar(&o.reportRetention, "report-retention", kb.DefaultReportRetention, "how long holdings transactions and their deltas are kept (a `duration`, at least 1h; FOLIO loads every 5 days)")
-			fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve GET /metrics and Go's profiles (/debug/pprof/) on this `host:port` (plain HTTP, loopback unless --insecure-http) instead of the main address")
+			fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve GET /metrics on this `host:port` (plain HTTP, loopback unless --insecure-http) instead of the main address")
+			fs.BoolVar(&o.debugPprof, "debug-pprof", false, "also serve Go's profiles (/debug/pprof/) on --metrics-addr, never on the main address")
 			return func(args []string) error {
 				if len(args) > 0 {
 					return usageErrorf("serve", "unexpected argument %q", args[0])
@@ -287,6 +290,9 @@ func (c *cli) serve(o serveOptions) error {
 			return err
 		}
 	}
+	if o.debugPprof && o.metricsAddr == "" {
+		return errors.New("--debug-pprof needs --metrics-addr: profiles are served only on the metrics address")
+	}
 	if o.metricsAddr != "" && !o.insecureHTTP {
 		if err := checkLoopback(c.ctx, o.metricsAddr); err != nil {
 			return fmt.Errorf("--metrics-addr: %w", err)
@@ -344,7 +350,7 @@ func (c *cli) serve(o serveOptions) error {
 	m := metrics.New(st, logger)
 	var metricsSrv *metricsServer
 	if o.metricsAddr != "" {
-		if metricsSrv, err = startMetrics(c.ctx, o.metricsAddr, !o.insecureHTTP, m, logger); err != nil {
+		if metricsSrv, err = startMetrics(c.ctx, o.metricsAddr, !o.insecureHTTP, o.debugPprof, m, logger); err != nil {
 			ln.Close()
 			return err
 		}

@@ -15,17 +15,19 @@ import (
 
 // metricsServer serves GET /metrics on an address of its own
 // (--metrics-addr), for a kbserver whose main address faces the clients,
-// and Go's profiles under /debug/pprof/ (an operator's address: they are
-// never served on the main one).
+// and with --debug-pprof Go's profiles under /debug/pprof/ (never on the
+// main address; not the command line, which may hold a database URL's
+// password).
 type metricsServer struct {
 	srv    *http.Server
 	served chan error
 	logger *slog.Logger
 }
 
-// startMetrics listens on addr and serves m there. With loopbackOnly, an
-// address that is not a loopback one is refused.
-func startMetrics(ctx context.Context, addr string, loopbackOnly bool, m *metrics.Metrics, logger *slog.Logger) (*metricsServer, error) {
+// startMetrics listens on addr and serves m there, and Go's profiles when
+// profiles is true. With loopbackOnly, an address that is not a loopback
+// one is refused.
+func startMetrics(ctx context.Context, addr string, loopbackOnly, profiles bool, m *metrics.Metrics, logger *slog.Logger) (*metricsServer, error) {
 	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("--metrics-addr: listen: %w", err)
@@ -36,11 +38,12 @@ func startMetrics(ctx context.Context, addr string, loopbackOnly bool, m *metric
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", m.Handler())
-	mux.HandleFunc("GET /debug/pprof/", pprof.Index)
-	mux.HandleFunc("GET /debug/pprof/cmdline", pprof.Cmdline)
-	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
-	mux.HandleFunc("GET /debug/pprof/symbol", pprof.Symbol)
-	mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
+	if profiles {
+		mux.HandleFunc("GET /debug/pprof/", pprof.Index)
+		mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("GET /debug/pprof/symbol", pprof.Symbol)
+		mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
+	}
 	s := &metricsServer{
 		srv: &http.Server{
 			Handler:           mux,

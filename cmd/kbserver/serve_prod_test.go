@@ -295,7 +295,7 @@ func TestServeReadyzWhenDatabaseGone(t *testing.T) {
 // own (loopback only, as plain HTTP is).
 func TestServeMetricsAddr(t *testing.T) {
 	db := tempDB(t)
-	s := startServe(t, "--db", db, "serve", "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0")
+	s := startServe(t, "--db", db, "serve", "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--debug-pprof")
 	base := "http://" + s.waitListening(t)
 	m := regexp.MustCompile(`msg="serving metrics" addr=(\S+)`).FindStringSubmatch(s.stderr.String())
 	if m == nil {
@@ -318,11 +318,18 @@ func TestServeMetricsAddr(t *testing.T) {
 	if res, _ := apitest.Do(t, http.DefaultClient, "GET", base+"/debug/pprof/heap", nil); res.StatusCode != http.StatusNotFound {
 		t.Errorf("GET /debug/pprof/heap on the main address: %d, want 404", res.StatusCode)
 	}
+	if res, _ := apitest.Do(t, http.DefaultClient, "GET", "http://"+m[1]+"/debug/pprof/cmdline", nil); res.StatusCode != http.StatusNotFound {
+		t.Errorf("GET /debug/pprof/cmdline on --metrics-addr: %d, want 404 (the command line may hold a password)", res.StatusCode)
+	}
 	if err := s.stop(t); err != nil {
 		t.Fatal(err)
 	}
 	r := kbs(t, "--db", db, "serve", "--addr", "127.0.0.1:0", "--metrics-addr", "0.0.0.0:0")
 	if r.code != 1 || !strings.Contains(r.stderr, "--metrics-addr: refusing to serve plain HTTP") {
 		t.Errorf("--metrics-addr 0.0.0.0:0: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r = kbs(t, "--db", db, "serve", "--addr", "127.0.0.1:0", "--debug-pprof")
+	if r.code != 1 || !strings.Contains(r.stderr, "--debug-pprof needs --metrics-addr") {
+		t.Errorf("--debug-pprof without --metrics-addr: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
