@@ -74,7 +74,7 @@ func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int, v *Vi
 		return x.scoreEach(e, f, match, k, v)
 	}
 	if f.listAt != nil {
-		return x.topRankedByList(e, f, match, k, v)
+		return x.topRankedByList(f, words, match, k, v)
 	}
 	var tie []uint32
 	if v != nil {
@@ -294,25 +294,26 @@ func (f *field) repeated(w *termSet) *roaring.Bitmap {
 	return roaring.FromDense(twice, true) // copied: the sets go back to the pool
 }
 
-// denseSets keeps the bit sets over ordinals that repeated uses, so that
-// a search does not leave two of them (each a bit a title) as garbage.
-var denseSets = bitSetPool{}
+// denseSets keeps the bit sets over ordinals that repeated and the
+// package facet use, so that a search does not leave them (each a bit a
+// title) as garbage.
+var denseSets = slicePool[uint64]{}
 
-// bitSetPool is a pool of zeroed bit sets.
-type bitSetPool struct{ p sync.Pool }
+// slicePool is a pool of slices handed out zeroed.
+type slicePool[T any] struct{ p sync.Pool }
 
-// get returns a zeroed bit set of n words.
-func (bp *bitSetPool) get(n int) []uint64 {
-	if s, ok := bp.p.Get().(*[]uint64); ok && cap(*s) >= n {
+// get returns a zeroed slice of n elements.
+func (sp *slicePool[T]) get(n int) []T {
+	if s, ok := sp.p.Get().(*[]T); ok && cap(*s) >= n {
 		set := (*s)[:n]
 		clear(set)
 		return set
 	}
-	return make([]uint64, n)
+	return make([]T, n)
 }
 
-// put gives set back to the pool.
-func (bp *bitSetPool) put(set []uint64) { bp.p.Put(&set) }
+// put gives s back to the pool.
+func (sp *slicePool[T]) put(s []T) { sp.p.Put(&s) }
 
 // scorer returns the BM25 relevance of a title (by ordinal) for e in f;
 // the function reuses a buffer, so one goroutine calls it.

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"container/heap"
 	"slices"
-	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
 )
@@ -48,39 +47,40 @@ func (f *field) deriveLists() {
 		f.listAt[next[l]] = uint32(o)
 		next[l]++
 	}
-	// Each list once under each of its terms: count, then place.
-	f.termListStart = make([]uint32, len(f.terms)+1)
+	// Each list once under each of its terms, with the times it holds
+	// it: count, then place.
 	var toks []uint32
-	distinct := func(l int) []uint32 {
+	eachTerm := func(l int, fn func(t, times uint32)) {
 		toks = f.listTokens(uint32(l), toks)
 		slices.Sort(toks)
-		return slices.Compact(toks)
-	}
-	for l := range nl {
-		for _, t := range distinct(l) {
-			f.termListStart[t+1]++
+		for i := 0; i < len(toks); {
+			j := i + 1
+			for j < len(toks) && toks[j] == toks[i] {
+				j++
+			}
+			fn(toks[i], uint32(j-i))
+			i = j
 		}
+	}
+	f.termListStart = make([]uint32, len(f.terms)+1)
+	f.listLen = make([]uint32, nl)
+	for l := range nl {
+		eachTerm(l, func(t, times uint32) {
+			f.termListStart[t+1]++
+			f.listLen[l] += times
+		})
 	}
 	for t := range f.terms {
 		f.termListStart[t+1] += f.termListStart[t]
 	}
 	f.termListAt = make([]uint32, f.termListStart[len(f.terms)])
 	f.termListTF = make([]uint32, len(f.termListAt))
-	f.listLen = make([]uint32, nl)
 	next = slices.Clone(f.termListStart[:len(f.terms)])
 	for l := range nl {
-		toks = f.listTokens(uint32(l), toks)
-		f.listLen[l] = uint32(len(toks))
-		slices.Sort(toks)
-		for i, t := range toks {
-			if i > 0 && toks[i-1] == t {
-				f.termListTF[next[t]-1]++
-				continue
-			}
-			f.termListAt[next[t]] = uint32(l)
-			f.termListTF[next[t]] = 1
+		eachTerm(l, func(t, times uint32) {
+			f.termListAt[next[t]], f.termListTF[next[t]] = uint32(l), times
 			next[t]++
-		}
+		})
 	}
 }
 
@@ -117,13 +117,11 @@ type listScore struct {
 }
 
 // topRankedByList is topRanked for a field with lists (listAt): it
-// scores each list holding a positive word once, then takes the titles of
+// scores each list holding one of words (the search's positive words) once, then takes the titles of
 // match list group by list group, best score first, titles of equal
 // scores in v's order (ordinal order when v is nil); the titles holding
 // no positive word score nothing and come last.
-func (x *Index) topRankedByList(e *expr, f *field, match *roaring.Bitmap, k int, v *View) []uint32 {
-	var words []*termSet
-	e.positive(&words)
+func (x *Index) topRankedByList(f *field, words []*termSet, match *roaring.Bitmap, k int, v *View) []uint32 {
 	scores := x.listScores(f, words)
 	// Best first, as far as the page needs: a heap, not a sort of every
 	// list (the heap permutes scores, which keeps every list).
@@ -193,7 +191,6 @@ func (x *Index) listScores(f *field, words []*termSet) []listScore {
 				s += idf[i] * float64(n) * (bm25K1 + 1) / (float64(n) + norm)
 			}
 		}
-		clear(tf[int(l)*nw : int(l+1)*nw])
 		if f.listStart[l+1] > f.listStart[l] {
 			scores = append(scores, listScore{s, l})
 		}
@@ -201,22 +198,8 @@ func (x *Index) listScores(f *field, words []*termSet) []listScore {
 	return scores
 }
 
-// listTFs keeps listScores' counters, zeroed between uses.
-var listTFs = countPool{}
-
-// countPool is a pool of zeroed counters.
-type countPool struct{ p sync.Pool }
-
-// get returns n zeroed counters.
-func (cp *countPool) get(n int) []uint32 {
-	if s, ok := cp.p.Get().(*[]uint32); ok && cap(*s) >= n {
-		return (*s)[:n] // zeroed by their user before put
-	}
-	return make([]uint32, n)
-}
-
-// put gives counters, all zero again, back to the pool.
-func (cp *countPool) put(s []uint32) { cp.p.Put(&s) }
+// listTFs keeps listScores' counters.
+var listTFs = slicePool[uint32]{}
 
 // firstOfLists appends to out, until it holds k, the titles of match
 // among those of the lists of group in v's order (ordinal order when v is
