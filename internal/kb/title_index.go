@@ -54,6 +54,13 @@ type TitleFeed interface {
 	// that the rows are at least as new as. The reads need not be one
 	// snapshot: a change between them moves the version on.
 	FeedTitles(ctx context.Context, pkg func(IndexedPackage), order func(id int64), title func(IndexedTitle)) (version int64, err error)
+	// FeedChanges tells which titles the moves of the indexed data's
+	// version after since changed and, when it can name them (at most
+	// limit), calls pkg with every package and title with each of them
+	// that still exists, as FeedTitles does; changed lists every title
+	// named, deleted ones included. ok is false when it cannot (an
+	// import changes more than it names): the index must be rebuilt.
+	FeedChanges(ctx context.Context, since int64, limit int, pkg func(IndexedPackage), title func(IndexedTitle)) (version int64, changed []int64, ok bool, err error)
 	// SelectionOf returns the customer's selection state, from which an
 	// index derives the titles it has selected and its collection.
 	SelectionOf(ctx context.Context, custID string) (SelectionState, error)

@@ -111,7 +111,7 @@ func (imp *importer) apply(ctx context.Context, tx Tx) error {
 	if err := recordImport(ctx, tx, imp.res); err != nil {
 		return err
 	}
-	if err := bumpVersion(ctx, tx, TitlesVersion); err != nil {
+	if err := bumpTitles(ctx, tx); err != nil {
 		return err
 	}
 	return bumpVersion(ctx, tx, KBVersion)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/kbserver/kbserver/internal/alpha"
@@ -51,16 +52,8 @@ func (s *Store) FeedTitles(ctx context.Context, pkg func(kb.IndexedPackage), ord
 		return 0, err
 	}
 	read := s.e.Read()
-	err = eachRow(ctx, read, `SELECT id, COALESCE(customer_id, '') FROM packages`, nil, func(r Rows) error {
-		var p kb.IndexedPackage
-		if err := r.Scan(&p.ID, &p.CustomerID); err != nil {
-			return err
-		}
-		pkg(p)
-		return nil
-	})
-	if err != nil {
-		return 0, fmt.Errorf("feed packages: %w", err)
+	if err := feedPackages(ctx, read, pkg); err != nil {
+		return 0, err
 	}
 	// The name order comes from the (sort_name, id) index of titles, in
 	// byte order on both engines (PostgreSQL's column collates as "C").
@@ -87,17 +80,7 @@ func (s *Store) FeedTitles(ctx context.Context, pkg func(kb.IndexedPackage), ord
 		return 0, fmt.Errorf("feed resources: %w", err)
 	}
 	defer packages.close()
-	titles, err := newPrefetch(ctx, read, `SELECT id, name, sort_name, publisher, pub_type, peer_reviewed, COALESCE(customer_id, ''), COALESCE(subjects, '') FROM titles ORDER BY id`,
-		func(r Rows) (kb.IndexedTitle, error) {
-			var t kb.IndexedTitle
-			var subjects string
-			if err := r.Scan(&t.ID, &t.Name, &t.SortName, &t.Publisher, &t.Type, &t.PeerReviewed, &t.CustomerID, &subjects); err != nil {
-				return t, err
-			}
-			var err error
-			t.Subjects, err = DecodeSubjects(t.ID, subjects)
-			return t, err
-		})
+	titles, err := newPrefetch(ctx, read, `SELECT `+indexedTitleColumns+` FROM titles ORDER BY id`, scanIndexedTitle)
 	if err != nil {
 		return 0, fmt.Errorf("feed titles: %w", err)
 	}
@@ -119,6 +102,128 @@ func (s *Store) FeedTitles(ctx context.Context, pkg func(kb.IndexedPackage), ord
 	}
 	return version, nil
 }
+
+// indexedTitleColumns are the columns of titles that scanIndexedTitle
+// reads.
+const indexedTitleColumns = `id, name, sort_name, publisher, pub_type, peer_reviewed, COALESCE(customer_id, ''), COALESCE(subjects, '')`
+
+// scanIndexedTitle reads a title's indexedTitleColumns, without its
+// identifiers and packages.
+func scanIndexedTitle(r Rows) (kb.IndexedTitle, error) {
+	var t kb.IndexedTitle
+	var subjects string
+	if err := r.Scan(&t.ID, &t.Name, &t.SortName, &t.Publisher, &t.Type, &t.PeerReviewed, &t.CustomerID, &subjects); err != nil {
+		return t, err
+	}
+	var err error
+	t.Subjects, err = DecodeSubjects(t.ID, subjects)
+	return t, err
+}
+
+// feedPackages calls pkg with every package.
+func feedPackages(ctx context.Context, q Querier, pkg func(kb.IndexedPackage)) error {
+	err := eachRow(ctx, q, `SELECT id, COALESCE(customer_id, '') FROM packages`, nil, func(r Rows) error {
+		var p kb.IndexedPackage
+		if err := r.Scan(&p.ID, &p.CustomerID); err != nil {
+			return err
+		}
+		pkg(p)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("feed packages: %w", err)
+	}
+	return nil
+}
+
+// FeedChanges reads which titles the moves of the indexed data's version
+// after since changed (title_changes) and, when the records tell it and
+// name at most limit titles, calls pkg with every package and title with
+// each of those titles that still exists, as FeedTitles would; changed
+// holds every title named, deleted ones included. ok is false when the
+// records cannot tell (an import, which changes more than it lists, or
+// records pruned or missing): the index must be rebuilt. The version
+// returned is the one the rows are at least as new as.
+func (s *Store) FeedChanges(ctx context.Context, since int64, limit int, pkg func(kb.IndexedPackage), title func(kb.IndexedTitle)) (version int64, changed []int64, ok bool, err error) {
+	version, _, err = s.IndexVersions(ctx, "")
+	if err != nil || version <= since {
+		return version, nil, err == nil, err
+	}
+	read := s.e.Read()
+	moves := map[int64]bool{}
+	ids := map[int64]bool{}
+	all := false
+	err = eachRow(ctx, read, `SELECT version, title_id FROM title_changes WHERE version > $1 AND version <= $2`, []any{since, version}, func(r Rows) error {
+		var v, id int64
+		if err := r.Scan(&v, &id); err != nil {
+			return err
+		}
+		moves[v] = true
+		ids[id] = true
+		all = all || id == 0
+		return nil
+	})
+	if err != nil {
+		return 0, nil, false, fmt.Errorf("read title changes: %w", err)
+	}
+	if all || int64(len(moves)) != version-since || len(ids) > limit {
+		return version, nil, false, nil
+	}
+	changed = slices.Sorted(maps.Keys(ids))
+	if err := feedPackages(ctx, read, pkg); err != nil {
+		return 0, nil, false, err
+	}
+	titles := map[int64]*kb.IndexedTitle{}
+	for lo := 0; lo < len(changed); lo += changesRead {
+		part := []any{changed[lo:min(lo+changesRead, len(changed))]}
+		in := s.d.InIDs("id", "$1")
+		err := eachRow(ctx, read, `SELECT `+indexedTitleColumns+` FROM titles WHERE `+in, part, func(r Rows) error {
+			t, err := scanIndexedTitle(r)
+			titles[t.ID] = &t
+			return err
+		})
+		if err != nil {
+			return 0, nil, false, fmt.Errorf("feed changed titles: %w", err)
+		}
+		in = s.d.InIDs("title_id", "$1")
+		err = eachRow(ctx, read, `SELECT title_id, norm FROM title_identifiers WHERE `+in, part, func(r Rows) error {
+			var id int64
+			var norm string
+			if err := r.Scan(&id, &norm); err != nil {
+				return err
+			}
+			if t := titles[id]; t != nil {
+				t.Identifiers = append(t.Identifiers, norm)
+			}
+			return nil
+		})
+		if err != nil {
+			return 0, nil, false, fmt.Errorf("feed changed identifiers: %w", err)
+		}
+		err = eachRow(ctx, read, `SELECT title_id, package_id FROM resources WHERE `+in, part, func(r Rows) error {
+			var id, p int64
+			if err := r.Scan(&id, &p); err != nil {
+				return err
+			}
+			if t := titles[id]; t != nil {
+				t.Packages = append(t.Packages, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return 0, nil, false, fmt.Errorf("feed changed resources: %w", err)
+		}
+	}
+	for _, id := range changed {
+		if t := titles[id]; t != nil {
+			title(*t)
+		}
+	}
+	return version, changed, true, nil
+}
+
+// changesRead is the number of changed titles FeedChanges reads a query.
+const changesRead = 500
 
 // idStream reads (title id, value) rows in title id order, one title at a
 // time, prefetched.

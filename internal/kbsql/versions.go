@@ -1,6 +1,11 @@
 package kbsql
 
-import "strconv"
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+)
 
 // KBVersion is the name of the version counter every import bumps: the
 // knowledge base's own data changed.
@@ -26,4 +31,42 @@ const customerVersionPrefix = "c:"
 // counters.
 func collectionVersion(kbVersion, customerVersion int64) string {
 	return strconv.FormatInt(kbVersion, 10) + "." + strconv.FormatInt(customerVersion, 10)
+}
+
+// titleChangesKept is the number of the titles counter's latest moves
+// whose changed titles title_changes keeps; an index older than that
+// rebuilds instead of catching up.
+const titleChangesKept = 10000
+
+// titleChangesListed is the most titles one move of the titles counter
+// lists; a move that changes more is marked as changing everything.
+const titleChangesListed = 10000
+
+// bumpTitles moves the titles counter (TitlesVersion) on and records in
+// title_changes which titles the move changed: ids, or everything when
+// ids is empty (an import) or too long. It prunes the records of moves
+// too old to be read.
+func bumpTitles(ctx context.Context, tx Tx, ids ...int64) error {
+	var n int64
+	if err := tx.QueryRow(ctx, `INSERT INTO versions(name, n) VALUES ($1, 1)
+		ON CONFLICT (name) DO UPDATE SET n = versions.n + 1 RETURNING n`, TitlesVersion).Scan(&n); err != nil {
+		return fmt.Errorf("bump version %s: %w", TitlesVersion, err)
+	}
+	ids = slices.Clone(ids)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	if len(ids) == 0 || len(ids) > titleChangesListed {
+		ids = []int64{0}
+	}
+	rows := make([][]any, len(ids))
+	for i, id := range ids {
+		rows[i] = []any{n, id}
+	}
+	if err := tx.CopyRows(ctx, "title_changes", []string{"version", "title_id"}, rows); err != nil {
+		return fmt.Errorf("record title changes: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM title_changes WHERE version <= $1`, n-titleChangesKept); err != nil {
+		return fmt.Errorf("prune title changes: %w", err)
+	}
+	return nil
 }

@@ -204,7 +204,7 @@ func deleteCustomPackage(ctx context.Context, tx Tx, custID string, p writePacka
 		return err
 	}
 	if len(titles) > 0 {
-		if err := bumpVersion(ctx, tx, TitlesVersion); err != nil {
+		if err := bumpTitles(ctx, tx, titles...); err != nil {
 			return err
 		}
 	}

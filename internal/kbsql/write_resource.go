@@ -86,7 +86,7 @@ func deselectResource(ctx context.Context, tx Tx, custID string, p writePackage,
 		if _, err := tx.Exec(ctx, `UPDATE packages SET title_count = title_count - 1 WHERE id = $1`, p.ID); err != nil {
 			return fmt.Errorf("count titles of package %d: %w", p.ID, err)
 		}
-		if err := bumpVersion(ctx, tx, TitlesVersion); err != nil {
+		if err := bumpTitles(ctx, tx, titleID); err != nil {
 			return err
 		}
 		if customTitle {
@@ -162,7 +162,7 @@ func addToCustomPackage(ctx context.Context, tx Tx, packageID, titleID int64, f 
 	if _, err := tx.Exec(ctx, `UPDATE packages SET title_count = title_count + 1 WHERE id = $1`, packageID); err != nil {
 		return fmt.Errorf("count titles of package %d: %w", packageID, err)
 	}
-	return bumpVersion(ctx, tx, TitlesVersion)
+	return bumpTitles(ctx, tx, titleID)
 }
 
 // checkCustomTitleName refuses a name that another custom title in the
@@ -253,7 +253,7 @@ func writeTitleFields(ctx context.Context, tx Tx, id int64, f *kb.TitleFields) e
 	if err := tx.Reindex(ctx, IndexTitle, id); err != nil {
 		return err
 	}
-	if err := bumpVersion(ctx, tx, TitlesVersion); err != nil {
+	if err := bumpTitles(ctx, tx, id); err != nil {
 		return err
 	}
 	if f.Identifiers == nil {

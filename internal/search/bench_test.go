@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -179,4 +180,96 @@ func BenchmarkBuildFromStore(b *testing.B) {
 		b.ReportMetric((time.Since(start) - index).Seconds(), "view-s")
 		b.ReportMetric(float64(x.Len()), "titles")
 	}
+}
+
+var benchCustomer = flag.String("search-bench-customer", "bench", "BenchmarkCatchUp: the customer whose custom title it changes")
+
+// BenchmarkCatchUp measures what a change of a custom title costs the
+// title searches that follow it: the change itself (the store's write),
+// the first search after it (the index catches up: the changed titles
+// read again and a delta built, then the search over both) and a second
+// search (over the index and its delta), against the same search of the
+// index built anew (no delta). The knowledge base keeps one custom
+// package, "Delta benchmark", with one custom title that each run renames.
+func BenchmarkCatchUp(b *testing.B) {
+	s, _ := benchKB(b)
+	ctx := context.Background()
+	cust := *benchCustomer
+	c, err := s.Customer(ctx, cust)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pkg, title := benchCustomTitle(b, s, cust, c.VendorID)
+	l := NewLive(ctx, s, Options{Inline: true})
+	start := time.Now()
+	if err := l.Build(ctx, 0); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("index of %d titles built in %v", l.cur.Load().x.Len(), time.Since(start))
+	q := kb.TitleQuery{Search: "journal", Type: kb.SearchContains, Page: kb.Page{Count: 25, Number: 1}}
+	search := func() time.Duration {
+		t0 := time.Now()
+		if _, _, ok, err := l.SearchTitles(ctx, cust, q); err != nil || !ok {
+			b.Fatalf("search: ok %v, err %v", ok, err)
+		}
+		return time.Since(t0)
+	}
+	search() // the customer's selection read
+	var base, write, first, second []time.Duration
+	for i := 0; b.Loop(); i++ {
+		base = append(base, search())
+		t0 := time.Now()
+		name := fmt.Sprintf("Delta Benchmark Journal %d", i%2)
+		if err := s.UpdateResource(ctx, cust, c.VendorID, pkg, title, kb.ResourceUpdate{Selected: true,
+			Title: &kb.TitleFields{Name: name, PubType: kb.ResourceJournal}}); err != nil {
+			b.Fatal(err)
+		}
+		write = append(write, time.Since(t0))
+		first = append(first, search())
+		second = append(second, search())
+		if d := l.cur.Load().d; d == nil || d.x.Len() != 1 {
+			b.Fatal("the search did not catch up with a delta of one title")
+		}
+		b.StopTimer()
+		// The next round starts from an index without a delta, as after
+		// a rebuild (the one title's name aside): only what the change
+		// costs is measured.
+		cur := l.cur.Load()
+		l.cur.Store(&built{x: cur.x, base: cur.base, version: cur.version})
+		b.StartTimer()
+	}
+	for _, m := range []struct {
+		unit string
+		lat  []time.Duration
+	}{{"base-ms", base}, {"write-ms", write}, {"first-ms", first}, {"second-ms", second}} {
+		sort.Slice(m.lat, func(i, j int) bool { return m.lat[i] < m.lat[j] })
+		b.ReportMetric(float64(m.lat[len(m.lat)/2].Microseconds())/1000, m.unit)
+	}
+}
+
+// benchCustomTitle returns the custom package "Delta benchmark" of the
+// customer and its custom title, made on first use.
+func benchCustomTitle(b *testing.B, s *sqlite.Store, cust string, vendor int64) (pkg, title int64) {
+	b.Helper()
+	ctx := context.Background()
+	ps, err := s.Packages(ctx, cust, kb.PackageQuery{Search: "Delta benchmark", Page: kb.Page{Count: 10, Number: 1}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, p := range ps.Packages {
+		if p.Name == "Delta benchmark" {
+			ts, err := s.Titles(ctx, cust, kb.TitleQuery{PackageID: p.ID, VendorID: vendor, Page: kb.Page{Count: 1, Number: 1}})
+			if err != nil || len(ts.Titles) == 0 {
+				b.Fatalf("the title of package %d: %v", p.ID, err)
+			}
+			return p.ID, ts.Titles[0].ID
+		}
+	}
+	if pkg, err = s.CreateCustomPackage(ctx, cust, vendor, kb.CustomPackage{Name: "Delta benchmark", ContentType: kb.ContentEJournal}); err != nil {
+		b.Fatal(err)
+	}
+	if title, err = s.CreateCustomTitle(ctx, cust, vendor, pkg, kb.CustomTitle{TitleFields: kb.TitleFields{Name: "Delta Benchmark Journal", PubType: kb.ResourceJournal}}); err != nil {
+		b.Fatal(err)
+	}
+	return pkg, title
 }

@@ -37,7 +37,7 @@ type field struct {
 	tokStart []uint32 // by token list: where it starts in enc; one more entry than lists
 	rankTerm []uint32 // by rank: the term id
 	listOf   []uint32 // by ordinal: its token list
-	avgLen   float64  // the mean number of tokens of a title's field
+	total    uint64   // the tokens of every title's field
 	// byLen holds the ordinals by their field's number of tokens, the
 	// last entry those of maxLenBucket tokens or more (nil: none); multi
 	// by term id the ordinals whose field holds the term more than once.
@@ -180,7 +180,7 @@ func (b *fieldBuilder) build() *field {
 	renum := make([]uint32, len(b.terms)) // provisional id → final id
 	f := &field{terms: make([]string, len(b.terms)), listOf: b.listOf, prefixes: map[uint64]*roaring.Bitmap{}}
 	ords := len(b.listOf)
-	f.avgLen = max(1, float64(b.total)/float64(max(1, ords)))
+	f.total = uint64(b.total)
 	for final, prov := range order {
 		renum[prov] = uint32(final)
 		f.terms[final] = b.terms[prov]

@@ -22,7 +22,7 @@ import (
 
 // fileFormat is the layout of an index file; a file of another layout is
 // not read (the index is built from the store and the file written again).
-const fileFormat = 3
+const fileFormat = 4
 
 // Stamp says which data an index file holds: the store's version of the
 // indexed data (a counter that starts again in every new database) and a
@@ -71,7 +71,7 @@ type fieldFile struct {
 	Rare, RareStart            []uint32
 	Enc                        []byte
 	TokStart, RankTerm, ListOf []uint32
-	AvgLen                     float64
+	Total                      uint64
 	ByLen                      []*roaring.Bitmap
 	Multi                      map[uint32]*roaring.Bitmap
 	NearShort, Common          *roaring.Bitmap
@@ -89,7 +89,7 @@ func (x *Index) parts(fs *[3]fieldFile) []any {
 	for i := range fs {
 		f := &fs[i]
 		ps = append(ps, &f.Terms, &f.Postings, &f.Rare, &f.RareStart, &f.Enc, &f.TokStart, &f.RankTerm, &f.ListOf,
-			&f.AvgLen, &f.ByLen, &f.Multi, &f.NearShort, &f.Common, &f.Pairs, &f.Trigrams)
+			&f.Total, &f.ByLen, &f.Multi, &f.NearShort, &f.Common, &f.Pairs, &f.Trigrams)
 	}
 	return ps
 }
@@ -284,7 +284,7 @@ func offsets(off []uint32, n, size int) bool {
 func (f *field) file() fieldFile {
 	return fieldFile{
 		Terms: f.terms, Postings: noNils(f.postings), Rare: f.rare, RareStart: f.rareStart,
-		Enc: f.enc, TokStart: f.tokStart, RankTerm: f.rankTerm, ListOf: f.listOf, AvgLen: f.avgLen,
+		Enc: f.enc, TokStart: f.tokStart, RankTerm: f.rankTerm, ListOf: f.listOf, Total: f.total,
 		ByLen: noNils(f.byLen), Multi: f.multi, NearShort: orEmpty(f.nearShort), Common: orEmpty(f.common), Pairs: f.pairs, Trigrams: f.trigrams,
 	}
 }
@@ -293,7 +293,7 @@ func (f *field) file() fieldFile {
 func (ff fieldFile) field() *field {
 	return &field{
 		terms: ff.Terms, postings: nils(ff.Postings), rare: ff.Rare, rareStart: ff.RareStart,
-		enc: ff.Enc, tokStart: ff.TokStart, rankTerm: ff.RankTerm, listOf: ff.ListOf, avgLen: ff.AvgLen,
+		enc: ff.Enc, tokStart: ff.TokStart, rankTerm: ff.RankTerm, listOf: ff.ListOf, total: ff.Total,
 		byLen: nils(ff.ByLen), multi: orMap(ff.Multi), nearShort: orEmpty(ff.NearShort), common: orEmpty(ff.Common),
 		pairs: orMap(ff.Pairs), trigrams: orMap(ff.Trigrams), prefixes: map[uint64]*roaring.Bitmap{},
 	}

@@ -44,6 +44,7 @@ type Live struct {
 
 	cur       atomic.Pointer[built]
 	buildMu   sync.Mutex // one build at a time
+	deltaMu   sync.Mutex // one catch-up at a time
 	building  atomic.Bool
 	failedAt  atomic.Int64   // unix nanoseconds of the last failed build
 	triedFile bool           // the first build looked for Options.File (buildMu)
@@ -62,23 +63,35 @@ type Live struct {
 	stopped bool // Wait was called: no background work starts
 }
 
-// built is an index and the version of the indexed data it holds.
+// built is an index, with the delta of the titles changed since it was
+// built (nil: none), and the version of the indexed data they hold.
 type built struct {
 	x       *Index
+	d       *delta
+	base    int64 // the version x was built at
 	version int64
 	saving  atomic.Bool // its file is written (or being written, or read from)
 }
 
 // selEntry is a customer's selection state read at a customer version
-// while x was the current index, and the selected set and collection
-// derived from it in x (nil until derived).
+// while b was the current index, and the selected sets (in b's index and
+// in its delta) and collection derived from it (nil until derived).
 type selEntry struct {
 	customer int64
 	sel      kb.SelectionState
-	x        *Index
+	b        *built
 	all      *roaring.Bitmap
+	dall     *roaring.Bitmap
 	coll     *Collection
 }
+
+// maxDelta is the most changed titles a delta holds: past it the index is
+// rebuilt from the store, the store answering meanwhile.
+const maxDelta = 20000
+
+// foldDelta is the size of a delta past which a new index is built in
+// the background while the index and its delta answer.
+const foldDelta = 2000
 
 // maxSelected bounds the customers whose selection is kept; past it the
 // cache starts again.
@@ -101,7 +114,7 @@ func NewLive(ctx context.Context, feed kb.TitleFeed, opts Options) *Live {
 func (l *Live) Build(ctx context.Context, version int64) error {
 	l.buildMu.Lock()
 	defer l.buildMu.Unlock()
-	if b := l.cur.Load(); b != nil && b.version >= version && version > 0 {
+	if b := l.cur.Load(); b != nil && b.version >= version && version > 0 && b.d == nil {
 		return nil
 	}
 	start := time.Now()
@@ -113,22 +126,21 @@ func (l *Live) Build(ctx context.Context, version int64) error {
 	}
 	// A stale index answers nothing: let it go before the build, with
 	// the selected sets derived in it, so that the two are never held
-	// at once.
-	l.cur.Store(nil)
-	l.selMu.Lock()
-	clear(l.sel)
-	l.selMu.Unlock()
-	l.viewMu.Lock()
-	clear(l.views)
-	l.viewMu.Unlock()
+	// at once. An index with a delta answers title searches until the
+	// new one is ready.
+	if b := l.cur.Load(); b == nil || b.d == nil {
+		l.cur.Store(nil)
+		l.forget()
+	}
 	bld := NewBuilder()
 	v, err := l.feed.FeedTitles(ctx, bld.AddPackage, bld.Order, bld.AddTitle)
 	if err != nil {
 		return fmt.Errorf("build title index: %w", err)
 	}
 	x := bld.Build()
-	b := &built{x: x, version: v}
+	b := &built{x: x, base: v, version: v}
 	l.cur.Store(b)
+	l.forget()
 	// The build's garbage is several times the index: give it back to
 	// the system now rather than when the scavenger gets to it.
 	debug.FreeOSMemory()
@@ -184,6 +196,12 @@ func (l *Live) current(ctx context.Context, custID string) (*built, int64, error
 	if b != nil && b.version >= titlesV {
 		return b, customerV, nil
 	}
+	if b != nil {
+		nb, err := l.catchUp(ctx, b, titlesV)
+		if nb != nil || err != nil {
+			return nb, customerV, err
+		}
+	}
 	if !l.opts.Inline {
 		l.rebuild(titlesV)
 		return nil, 0, nil
@@ -204,8 +222,12 @@ func (l *Live) MatchTitles(ctx context.Context, custID string, q kb.PubQuery, fn
 	if b == nil || err != nil {
 		return false, err
 	}
-	err = b.x.Matches(custID, kb.TitleQuery{Search: q.Search, Field: q.Field, Type: q.Type}, q.ByName, fn)
-	if err != nil {
+	tq := kb.TitleQuery{Search: q.Search, Field: q.Field, Type: q.Type}
+	if b.d != nil {
+		if ok, err := b.d.matches(b.x, custID, tq, q.ByName, fn); !ok || err != nil {
+			return false, err
+		}
+	} else if err := b.x.Matches(custID, tq, q.ByName, fn); err != nil {
 		return false, err
 	}
 	l.answered.Add(1)
@@ -219,14 +241,19 @@ func (l *Live) SearchTitles(ctx context.Context, custID string, q kb.TitleQuery)
 	if b == nil || err != nil {
 		return nil, 0, false, err
 	}
-	var selected *roaring.Bitmap
+	var selected, dselected *roaring.Bitmap
 	if q.Selection == kb.SelectionSelected || q.Selection == kb.SelectionNotSelected {
-		if selected, err = l.selected(ctx, b, custID, q.PackageID, customerV); err != nil {
+		if selected, dselected, err = l.selected(ctx, b, custID, q.PackageID, customerV); err != nil {
 			return nil, 0, false, err
 		}
 	}
-	res, err := b.x.Titles(custID, q, selected)
-	if err != nil {
+	var res Result
+	if b.d != nil {
+		var ok bool
+		if res, ok, err = b.d.titles(b.x, custID, q, selected, dselected); !ok || err != nil {
+			return nil, 0, false, err
+		}
+	} else if res, err = b.x.Titles(custID, q, selected); err != nil {
 		return nil, 0, false, err
 	}
 	l.answered.Add(1)
@@ -278,22 +305,31 @@ func (l *Live) Wait() {
 	l.work.Wait()
 }
 
-// selected returns the customer's selected set in index b (in package
-// packageID only when not 0), derived from its selection state; the
-// customer-wide set is kept with the state.
-func (l *Live) selected(ctx context.Context, b *built, custID string, packageID, customerV int64) (*roaring.Bitmap, error) {
+// selected returns the customer's selected set in b's index and in its
+// delta (nil without one), in package packageID only when not 0, derived
+// from its selection state; the customer-wide sets are kept with the
+// state.
+func (l *Live) selected(ctx context.Context, b *built, custID string, packageID, customerV int64) (all, dall *roaring.Bitmap, err error) {
 	e, err := l.selection(ctx, b, custID, customerV)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if packageID != 0 {
-		return b.x.Selected(e.sel, packageID), nil
+		if b.d != nil {
+			dall = b.d.x.Selected(e.sel, packageID)
+		}
+		return b.x.Selected(e.sel, packageID), dall, nil
 	}
 	if e.all == nil {
-		e = &selEntry{customer: e.customer, sel: e.sel, x: e.x, all: b.x.Selected(e.sel, 0), coll: e.coll}
+		n := *e
+		n.all = b.x.Selected(e.sel, 0)
+		if b.d != nil {
+			n.dall = b.d.x.Selected(e.sel, 0)
+		}
+		e = &n
 		l.keep(b, custID, e)
 	}
-	return e.all, nil
+	return e.all, e.dall, nil
 }
 
 // selection returns the customer's entry for index b. The state is read
@@ -305,14 +341,14 @@ func (l *Live) selection(ctx context.Context, b *built, custID string, customerV
 	l.selMu.Lock()
 	e := l.sel[custID]
 	l.selMu.Unlock()
-	if e != nil && e.customer == customerV && e.x == b.x {
+	if e != nil && e.customer == customerV && e.b == b {
 		return e, nil
 	}
 	sel, err := l.feed.SelectionOf(ctx, custID)
 	if err != nil {
 		return nil, err
 	}
-	e = &selEntry{customer: customerV, sel: sel, x: b.x}
+	e = &selEntry{customer: customerV, sel: sel, b: b}
 	l.keep(b, custID, e)
 	return e, nil
 }
@@ -328,4 +364,52 @@ func (l *Live) keep(b *built, custID string, e *selEntry) {
 		clear(l.sel)
 	}
 	l.sel[custID] = e
+}
+
+// forget lets go of the selections and views derived in earlier indexes.
+func (l *Live) forget() {
+	l.selMu.Lock()
+	clear(l.sel)
+	l.selMu.Unlock()
+	l.viewMu.Lock()
+	clear(l.views)
+	l.viewMu.Unlock()
+}
+
+// catchUp brings index b up to the store's version titlesV with a delta
+// of the titles changed since b's index was built, read again from the
+// store, and makes it the current index. It returns nil when the store
+// cannot name the changes (an import, more than maxDelta titles, records
+// pruned) or another index, not current, replaced b meanwhile: the
+// caller rebuilds. A
+// delta past foldDelta titles starts a new build in the background.
+func (l *Live) catchUp(ctx context.Context, b *built, titlesV int64) (*built, error) {
+	l.deltaMu.Lock()
+	defer l.deltaMu.Unlock()
+	if cur := l.cur.Load(); cur != b {
+		if cur == nil || cur.version < titlesV {
+			return nil, nil
+		}
+		return cur, nil // caught up by another search
+	}
+	bld := NewBuilder()
+	v, changed, ok, err := l.feed.FeedChanges(ctx, b.base, maxDelta, bld.AddPackage, bld.AddTitle)
+	if err != nil {
+		return nil, fmt.Errorf("catch up title index: %w", err)
+	}
+	if !ok || v < titlesV {
+		return nil, nil
+	}
+	nb := &built{x: b.x, d: newDelta(b.x, bld.Build(), changed), base: b.base, version: v}
+	nb.saving.Store(true) // its index is b's, written (or not) as b
+	if !l.cur.CompareAndSwap(b, nb) {
+		if cur := l.cur.Load(); cur != nil && cur.version >= titlesV {
+			return cur, nil // a build finished meanwhile
+		}
+		return nil, nil
+	}
+	if len(changed) > foldDelta {
+		l.rebuild(v)
+	}
+	return nb, nil
 }

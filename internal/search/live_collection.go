@@ -100,6 +100,20 @@ func (l *Live) collectionAndView(ctx context.Context, custID string, loc *alpha.
 	if b == nil || err != nil {
 		return nil, nil, nil, err
 	}
+	if b.d != nil {
+		// Publication search does not merge a delta yet: a new index is
+		// built, the collection path answering meanwhile.
+		if !l.opts.Inline {
+			l.rebuild(b.version)
+			return nil, nil, nil, nil
+		}
+		if err := l.Build(ctx, b.version); err != nil {
+			return nil, nil, nil, err
+		}
+		if b = l.cur.Load(); b == nil || b.d != nil {
+			return nil, nil, nil, nil
+		}
+	}
 	if v, err = l.view(ctx, b, loc); v == nil || err != nil {
 		return nil, nil, nil, err
 	}
@@ -108,7 +122,9 @@ func (l *Live) collectionAndView(ctx context.Context, custID string, loc *alpha.
 		return nil, nil, nil, err
 	}
 	if e.coll == nil {
-		e = &selEntry{customer: e.customer, sel: e.sel, x: e.x, all: e.all, coll: b.x.Collection(e.sel)}
+		n := *e
+		n.coll = b.x.Collection(e.sel)
+		e = &n
 		l.keep(b, custID, e)
 	}
 	return b, e.coll, v, nil

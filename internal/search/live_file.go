@@ -33,7 +33,7 @@ func (l *Live) load(ctx context.Context, start time.Time) (ok bool, err error) {
 		l.opts.Logger.Warn("title index file unreadable: building from the store", "err", err)
 		return false, nil
 	}
-	if !l.install(nil, x, version, views) {
+	if !l.install(nil, &built{x: x, base: version, version: version}, views) {
 		return false, nil // another index came first
 	}
 	l.opts.Logger.Info("title index built", "source", "file", "titles", x.Len(), "version", version, "seconds", time.Since(start).Seconds())
@@ -43,11 +43,11 @@ func (l *Live) load(ctx context.Context, start time.Time) (ok bool, err error) {
 	return true, nil
 }
 
-// save writes index b with view v to Options.File, if there is one and b
-// is still the current index; a failure is logged (the next start builds
-// from the store).
+// save writes index b with view v to Options.File, if there is one and b's
+// index is still the current one (with a delta or not); a failure is
+// logged (the next start builds from the store).
 func (l *Live) save(b *built, v *View) {
-	if l.opts.File == "" || l.cur.Load() != b || !b.saving.CompareAndSwap(false, true) {
+	if cur := l.cur.Load(); l.opts.File == "" || cur == nil || cur.x != b.x || !b.saving.CompareAndSwap(false, true) {
 		return // none, replaced, or written already
 	}
 	start := time.Now()
@@ -69,8 +69,9 @@ func (l *Live) save(b *built, v *View) {
 	l.compact(b, stamp)
 }
 
-// compact replaces index b, if it is still the current one, by its copy
-// just written to Options.File: the copy is made of lists of their exact
+// compact replaces b's index, if it is still the current one (with a
+// delta or not), by its copy just written to Options.File, which has the
+// same ordinals: the copy is made of lists of their exact
 // sizes in new memory, where the build left its lists with room to grow
 // among the heap pages of its garbage. At 1M titles the server's resident
 // memory after a build from the store was about three times what it was
@@ -81,15 +82,17 @@ func (l *Live) compact(b *built, stamp Stamp) {
 		l.opts.Logger.Warn("title index not compacted", "err", err)
 		return
 	}
-	l.install(b, x, b.version, views)
+	if cur := l.cur.Load(); cur != nil && cur.x == b.x {
+		l.install(cur, &built{x: x, d: cur.d, base: cur.base, version: cur.version}, views)
+	}
 }
 
-// install makes index x, read from Options.File at version, with its
+// install makes nb, whose index was read from Options.File with its
 // views, the current index in place of old (nil: none), unless another
 // replaced old since; the views and selections derived in an index
-// before go. It reports whether x was installed.
-func (l *Live) install(old *built, x *Index, version int64, views []*View) bool {
-	nb := &built{x: x, version: version}
+// before go. It reports whether nb was installed.
+func (l *Live) install(old, nb *built, views []*View) bool {
+	x := nb.x
 	nb.saving.Store(true) // it is the file's
 	l.viewMu.Lock()
 	if !l.cur.CompareAndSwap(old, nb) {

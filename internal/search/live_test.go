@@ -33,10 +33,11 @@ func waitBuilt(t *testing.T, l *Live, s kb.TitleFeed) {
 }
 
 // TestLiveFollowsStore checks that a live index answers only at the
-// store's current version: before its first build and after a change of
-// the indexed data it declines (the store answers) and rebuilds in the
-// background; a customer's selection change needs no rebuild and shows
-// in its next search; and its answers are the store's own.
+// store's current version: before its first build and after an import it
+// declines (the store answers) and rebuilds in the background; a custom
+// title's change is caught up with at once by a delta, and a customer's
+// selection change needs no rebuild: each shows in the next search; and
+// its answers are the store's own.
 func TestLiveFollowsStore(t *testing.T) {
 	ctx := context.Background()
 	dsn := testdb.NewDSN(t)
@@ -106,8 +107,9 @@ func TestLiveFollowsStore(t *testing.T) {
 		t.Errorf("a selection change rebuilt the index (version %d → %d)", v0, v)
 	}
 
-	// A custom title changes the indexed data: declined until rebuilt,
-	// then found.
+	// A custom title changes the indexed data: the index catches up with
+	// a delta of that title at once, without a rebuild.
+	x0 := l.cur.Load().x
 	cp, err := s.CreateCustomPackage(ctx, "c1", c.VendorID, kb.CustomPackage{Name: "Local", ContentType: kb.ContentEBook})
 	if err != nil {
 		t.Fatal(err)
@@ -116,10 +118,25 @@ func TestLiveFollowsStore(t *testing.T) {
 		Name: "Zyzzyva Quarterly Journal", PubType: kb.ResourceJournal}}); err != nil {
 		t.Fatal(err)
 	}
-	declines("after a custom title was created")
+	zyzzyva := kb.TitleQuery{Search: "zyzzyva", Type: kb.SearchContains, Page: kb.Page{Count: 5, Number: 1}}
+	same("the custom title, at once", zyzzyva)
+	same("after a custom title was created", q)
+	if b := l.cur.Load(); b.x != x0 || b.d == nil || b.d.x.Len() != 1 {
+		t.Errorf("after a custom title was created: want the same index with a delta of one title")
+	}
+
+	// An import changes more than the store names: declined until
+	// rebuilt, then found.
+	if _, err := gen.Generate(ctx, s, gen.Options{Titles: 450, Seed: 3}, nil); err != nil {
+		t.Fatal(err)
+	}
+	declines("after an import")
 	waitBuilt(t, l, s)
+	if b := l.cur.Load(); b.x == x0 || b.d != nil {
+		t.Errorf("after an import: want a new index without a delta")
+	}
 	same("after the rebuild", q)
-	same("the custom title", kb.TitleQuery{Search: "zyzzyva", Type: kb.SearchContains, Page: kb.Page{Count: 5, Number: 1}})
+	same("the custom title, after the rebuild", zyzzyva)
 }
 
 // fakeFeed is a store feed of two titles in package 1 whose versions and
@@ -344,4 +361,11 @@ func TestLiveViewsBounded(t *testing.T) {
 	if e := l.views[defaultLocale.Tag()]; e == nil || e.view == nil {
 		t.Error("the default locale's view was let go")
 	}
+}
+
+// FeedChanges cannot name the changes: the index is rebuilt after each.
+func (f *fakeFeed) FeedChanges(context.Context, int64, int, func(kb.IndexedPackage), func(kb.IndexedTitle)) (int64, []int64, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.titlesV, nil, false, nil
 }

@@ -51,7 +51,7 @@ func (x *Index) SearchCollection(custID string, c *Collection, v *View, q kb.Pub
 	}
 	var ords []uint32
 	if words && e != nil && !q.ByName && ranked(tq) {
-		ords = x.topRanked(e, f, match, end, v)[off:]
+		ords = x.topRanked(e, f, match, end, v, x.weights(e, f))[off:]
 	} else {
 		ords = v.page(match, off, end-off)
 	}

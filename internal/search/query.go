@@ -27,27 +27,10 @@ type Result struct {
 // q.PackageID is a package the customer may see.
 func (x *Index) Titles(custID string, q kb.TitleQuery, selected *roaring.Bitmap) (Result, error) {
 	res := Result{IDs: []int64{}}
-	universe := x.universe(custID, q, selected)
-	var e *expr
-	var f *field
-	if strings.TrimSpace(q.Search) != "" {
-		if err := kb.CheckSearch("Search", q.Search); err != nil {
-			return res, err
-		}
-		var err error
-		if e, f, err = x.compile(q); err != nil || e == nil {
-			return res, err
-		}
+	e, f, match, err := x.matchOf(custID, q, selected, nil)
+	if err != nil {
+		return res, err
 	}
-	// match is read only: it may be one of the index's bitmaps.
-	match := universe
-	if e != nil {
-		match = e.eval(f, universe)
-		if universe != x.all {
-			match = roaring.And(match, universe)
-		}
-	}
-	match = x.visible(match, custID)
 	res.Total = int(match.GetCardinality())
 	off, count := q.Page.Offset(), q.Page.Count
 	if res.Total <= off || count <= 0 {
@@ -55,7 +38,7 @@ func (x *Index) Titles(custID string, q kb.TitleQuery, selected *roaring.Bitmap)
 	}
 	var ords []uint32
 	if e != nil && q.OrderBy != kb.OrderName && ranked(q) {
-		ords = x.topRanked(e, f, match, off+count, nil)
+		ords = x.topRanked(e, f, match, off+count, nil, x.weights(e, f))
 		ords = ords[min(off, len(ords)):]
 	} else {
 		ords = page(match, off, count)
@@ -65,6 +48,42 @@ func (x *Index) Titles(custID string, q kb.TitleQuery, selected *roaring.Bitmap)
 		res.IDs[i] = x.ids[o]
 	}
 	return res, nil
+}
+
+// matchOf returns q's search compiled in x (e nil when q has none) and
+// the titles of x that q matches, except except's (nil: none): the
+// filters of universe, the search, and visible. The answer is read only.
+func (x *Index) matchOf(custID string, q kb.TitleQuery, selected, except *roaring.Bitmap) (e *expr, f *field, match *roaring.Bitmap, err error) {
+	universe := x.universe(custID, q, selected)
+	if strings.TrimSpace(q.Search) != "" {
+		if err := kb.CheckSearch("Search", q.Search); err != nil {
+			return nil, nil, nil, err
+		}
+		if e, f, err = x.compile(q); err != nil {
+			return nil, nil, nil, err
+		}
+		if e == nil {
+			return nil, nil, roaring.New(), nil
+		}
+	}
+	// match is read only: it may be one of the index's bitmaps.
+	match = universe
+	if e != nil {
+		match = e.eval(f, universe)
+		if universe != x.all {
+			match = roaring.And(match, universe)
+		}
+	}
+	return e, f, without(x.visible(match, custID), except), nil
+}
+
+// without returns bm without except's members: bm itself when it has
+// none of them (except nil or disjoint).
+func without(bm, except *roaring.Bitmap) *roaring.Bitmap {
+	if except == nil || !bm.Intersects(except) {
+		return bm
+	}
+	return roaring.AndNot(bm, except)
 }
 
 // page returns up to count members of bm from the off-th on, in order.
@@ -296,20 +315,13 @@ func (x *Index) isxnExpr(search string, t kb.SearchType) *expr {
 // as the stores' TitleMatches does. q's filters other than the search
 // are not applied.
 func (x *Index) Matches(custID string, q kb.TitleQuery, byName bool, fn func(id int64, rank float64)) error {
-	if strings.TrimSpace(q.Search) == "" {
-		return nil
-	}
-	if err := kb.CheckSearch("Search", q.Search); err != nil {
-		return err
-	}
-	e, f, err := x.compile(q)
+	e, f, match, err := x.searchMatch(custID, q, nil)
 	if err != nil || e == nil {
 		return err
 	}
-	match := x.visible(e.eval(f, nil), custID)
 	var score func(uint32) float64
 	if !byName && ranked(q) {
-		score = x.scorer(e, f)
+		score = x.scorer(e, f, x.weights(e, f))
 	}
 	it := match.Iterator()
 	for it.HasNext() {
@@ -321,4 +333,20 @@ func (x *Index) Matches(custID string, q kb.TitleQuery, byName bool, fn func(id 
 		fn(x.ids[o], rank)
 	}
 	return nil
+}
+
+// searchMatch returns q's search compiled in x and the titles it matches
+// that the customer may see, except except's (nil: none), q's other
+// filters not applied; e is nil when the search can match nothing.
+func (x *Index) searchMatch(custID string, q kb.TitleQuery, except *roaring.Bitmap) (e *expr, f *field, match *roaring.Bitmap, err error) {
+	if strings.TrimSpace(q.Search) == "" {
+		return nil, nil, nil, nil
+	}
+	if err := kb.CheckSearch("Search", q.Search); err != nil {
+		return nil, nil, nil, err
+	}
+	if e, f, err = x.compile(q); err != nil || e == nil {
+		return nil, nil, nil, err
+	}
+	return e, f, without(x.visible(e.eval(f, nil), custID), except), nil
 }

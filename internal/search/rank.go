@@ -61,7 +61,7 @@ func (h *worstFirst) Pop() any {
 // once no title of the remaining lengths can beat the k-th best so far
 // (a shorter field scores higher), the rest are not looked at. The
 // answer is the same as scoring every match (TestTopRankedLikeScoringAll).
-func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int, v *View) []uint32 {
+func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int, v *View, wt weights) []uint32 {
 	m := match.GetCardinality()
 	k = min(k, int(m))
 	var words []*termSet
@@ -71,10 +71,10 @@ func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int, v *Vi
 		posted += w.post.GetCardinality()
 	}
 	if scoreEachFactor > 0 && m*scoreEachFactor <= posted {
-		return x.scoreEach(e, f, match, k, v)
+		return x.scoreEach(e, f, match, k, v, wt)
 	}
 	if f.listAt != nil {
-		return x.topRankedByList(f, words, match, k, v)
+		return x.topRankedByList(f, words, match, k, v, wt)
 	}
 	var tie []uint32
 	if v != nil {
@@ -86,8 +86,8 @@ func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int, v *Vi
 		}
 		return scored{s, o, tie[o]}
 	}
-	idf := x.idf(words)
-	score := x.scorer(e, f)
+	idf := wt.idf
+	score := x.scorer(e, f, wt)
 	h := make(worstFirst, 0, k)
 	offer := func(c scored) bool { return h.offer(c, k) }
 	repeated := roaring.New()
@@ -112,7 +112,7 @@ func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int, v *Vi
 		if f.byLen[n] == nil {
 			continue
 		}
-		norm := bm25K1 * (1 - bm25B + bm25B*float64(n)/f.avgLen)
+		norm := bm25K1 * (1 - bm25B + bm25B*float64(n)/wt.avgLen)
 		bound, partial := 0.0, 0.0
 		for skip := -1; skip < len(words); skip++ {
 			sum := 0.0
@@ -183,8 +183,8 @@ var scoreEachFactor uint64 = 8
 // scoreEach returns the best k titles of match, scoring every one: for a
 // match much smaller than the titles holding its words (a search inside a
 // package, a selection or a small collection).
-func (x *Index) scoreEach(e *expr, f *field, match *roaring.Bitmap, k int, v *View) []uint32 {
-	score := x.scorer(e, f)
+func (x *Index) scoreEach(e *expr, f *field, match *roaring.Bitmap, k int, v *View, wt weights) []uint32 {
+	score := x.scorer(e, f, wt)
 	h := make(worstFirst, 0, k)
 	for it := match.Iterator(); it.HasNext(); {
 		o := it.Next()
@@ -227,15 +227,38 @@ func (h worstFirst) best() []uint32 {
 	return out
 }
 
-// idf returns the inverse document frequency of each word.
-func (x *Index) idf(words []*termSet) []float64 {
-	n := float64(len(x.ids))
-	idf := make([]float64, len(words))
+// weights are what relevance weighs a search's positive words with (in
+// the order expr.positive gives them): each word's inverse document
+// frequency and the searched field's mean length. An index alone takes
+// them from its own counts (Index.weights); an index with a delta from
+// both (delta.weights), so that it ranks as an index built anew would.
+type weights struct {
+	idf    []float64
+	avgLen float64
+}
+
+// weights returns the weights of e's positive words in f from the index's
+// own counts.
+func (x *Index) weights(e *expr, f *field) weights {
+	var words []*termSet
+	e.positive(&words)
+	wt := weights{idf: make([]float64, len(words)), avgLen: meanLen(f.total, len(x.ids))}
 	for i, w := range words {
-		df := float64(w.post.GetCardinality())
-		idf[i] = math.Log(1 + (n-df+0.5)/(df+0.5))
+		wt.idf[i] = idf(len(x.ids), int(w.post.GetCardinality()))
 	}
-	return idf
+	return wt
+}
+
+// idf returns the inverse document frequency of a word that df of n
+// titles hold.
+func idf(n, df int) float64 {
+	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// meanLen returns the mean length of a field of total tokens over n
+// titles (at least 1).
+func meanLen(total uint64, n int) float64 {
+	return max(1, float64(total)/float64(max(1, n)))
 }
 
 // repeated returns the titles whose field may hold two or more of w's
@@ -317,11 +340,10 @@ func (sp *slicePool[T]) put(s []T) { sp.p.Put(&s) }
 
 // scorer returns the BM25 relevance of a title (by ordinal) for e in f;
 // the function reuses a buffer, so one goroutine calls it.
-func (x *Index) scorer(e *expr, f *field) func(o uint32) float64 {
+func (x *Index) scorer(e *expr, f *field, wt weights) func(o uint32) float64 {
 	var words []*termSet
 	e.positive(&words)
-	idf := x.idf(words)
-	avg := f.avgLen
+	idf, avg := wt.idf, wt.avgLen
 	var toks []uint32
 	return func(o uint32) float64 {
 		toks = f.tokens(o, toks)

@@ -121,8 +121,8 @@ type listScore struct {
 // match list group by list group, best score first, titles of equal
 // scores in v's order (ordinal order when v is nil); the titles holding
 // no positive word score nothing and come last.
-func (x *Index) topRankedByList(f *field, words []*termSet, match *roaring.Bitmap, k int, v *View) []uint32 {
-	scores := x.listScores(f, words)
+func (x *Index) topRankedByList(f *field, words []*termSet, match *roaring.Bitmap, k int, v *View, wt weights) []uint32 {
+	scores := f.listScores(words, wt)
 	// Best first, as far as the page needs: a heap, not a sort of every
 	// list (the heap permutes scores, which keeps every list).
 	best := &heapOf[listScore]{scores, func(a, b listScore) bool { return a.score > b.score }}
@@ -156,8 +156,8 @@ func (x *Index) topRankedByList(f *field, words []*termSet, match *roaring.Bitma
 // listScores returns the BM25 relevance (as the scorer computes it) of
 // each list that holds one of words, from the times each list holds each
 // word's terms: no token list is read.
-func (x *Index) listScores(f *field, words []*termSet) []listScore {
-	idf := x.idf(words)
+func (f *field) listScores(words []*termSet, wt weights) []listScore {
+	idf := wt.idf
 	nw := len(words)
 	tf := listTFs.get(len(f.listLen) * nw) // by list and word: the times the list holds the word
 	defer listTFs.put(tf)
@@ -184,7 +184,7 @@ func (x *Index) listScores(f *field, words []*termSet) []listScore {
 	}
 	scores := make([]listScore, 0, len(touched))
 	for _, l := range touched {
-		norm := bm25K1 * (1 - bm25B + bm25B*float64(f.listLen[l])/f.avgLen)
+		norm := bm25K1 * (1 - bm25B + bm25B*float64(f.listLen[l])/wt.avgLen)
 		s := 0.0
 		for i, n := range tf[int(l)*nw : int(l+1)*nw] {
 			if n > 0 {

@@ -55,7 +55,7 @@ func TestTopRankedLikeScoringAll(t *testing.T) {
 			}
 			v = newView("test", tie, nil)
 		}
-		got, want := p.x.topRanked(e, f, match, k, v), p.x.scoreEach(e, f, match, min(k, int(match.GetCardinality())), v)
+		got, want := p.x.topRanked(e, f, match, k, v, p.x.weights(e, f)), p.x.scoreEach(e, f, match, min(k, int(match.GetCardinality())), v, p.x.weights(e, f))
 		tested++
 		if f.listAt != nil {
 			byList++

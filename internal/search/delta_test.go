@@ -1,0 +1,234 @@
+package search
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/testdb"
+)
+
+// TestDeltaLikeRebuild checks that an index with a delta answers as an
+// index built anew from the store: after rounds of random writes of
+// custom titles (created, renamed, re-identified, moved between packages,
+// deleted, a custom package deleted, a managed title added to a custom
+// package), random searches of every type, field, filter, order and page
+// get the same totals and the same pages (relevance order included,
+// exactly) from the old index and its delta as from a new index, and
+// publication search's matches the same titles and ranks.
+func TestDeltaLikeRebuild(t *testing.T) {
+	n, searches := 1500, 1500
+	if testing.Short() {
+		n, searches = 800, 400
+	}
+	ctx := context.Background()
+	p := newPropertyKB(t, n, 11)
+	feed := p.store.(kb.TitleFeed)
+	base := p.x
+	v0, _, err := feed.IndexVersions(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(5, 11))
+	for round := range 3 {
+		changeCustomTitles(t, p, r, 30)
+		bld := NewBuilder()
+		v, changed, ok, err := feed.FeedChanges(ctx, v0, maxDelta, bld.AddPackage, bld.AddTitle)
+		if err != nil || !ok || v <= v0 {
+			t.Fatalf("round %d: changes since %d: version %d, ok %v, err %v", round, v0, v, ok, err)
+		}
+		d := newDelta(base, bld.Build(), changed)
+		p.load(t) // the index built anew, and the titles searches draw from
+		if got, want := d.Len(base), p.x.Len(); got != want {
+			t.Errorf("round %d: %d titles with the delta, %d built anew", round, got, want)
+		}
+		t.Logf("round %d: %d titles changed since the base, %d in the delta, %d retired", round, len(changed), d.x.Len(), d.retired.GetCardinality())
+		compareDelta(t, p, base, d, searches, int64(round))
+	}
+}
+
+// compareDelta runs random searches against p's index (built anew) and
+// against base with delta d, and requires the same answers.
+func compareDelta(t *testing.T, p *propertyKB, base *Index, d *delta, searches int, seed int64) {
+	t.Helper()
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(23, uint64(seed)))
+	feed := p.store.(kb.TitleFeed)
+	mismatches, inDelta := 0, 0
+	for i := 0; i < searches; i++ {
+		q := p.randomQuery(r)
+		cust := "c1"
+		if r.IntN(5) == 0 {
+			cust = "c2"
+		}
+		st, err := feed.SelectionOf(ctx, cust)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, werr := p.x.Titles(cust, q, p.x.Selected(st, q.PackageID))
+		got, ok, gerr := d.titles(base, cust, q, base.Selected(st, q.PackageID), d.x.Selected(st, q.PackageID))
+		if !ok {
+			t.Fatalf("%+v: the delta could not answer", q)
+		}
+		for _, id := range want.IDs {
+			if _, ok := d.x.Ordinal(id); ok {
+				inDelta++
+				break
+			}
+		}
+		if w, g := answer(want.Total, want.IDs, werr), answer(got.Total, got.IDs, gerr); w != g {
+			mismatches++
+			if mismatches <= 20 {
+				t.Errorf("%s %v/%v %q sel=%v type=%v pkg=%d pkgs=%v order=%v page=%v\n   built anew %.300s\n   with delta %.300s",
+					cust, q.Field, q.Type, q.Search, q.Selection, q.ResourceType, q.PackageID, q.PackageIDs, q.OrderBy, q.Page, w, g)
+			}
+		}
+		if i%4 == 0 {
+			tq := kb.TitleQuery{Search: q.Search, Field: q.Field, Type: q.Type}
+			byName := r.IntN(2) == 0
+			var wm, gm strings.Builder
+			werr := p.x.Matches(cust, tq, byName, func(id int64, rank float64) { fmt.Fprintf(&wm, "%d:%v ", id, rank) })
+			ok, gerr := d.matches(base, cust, tq, byName, func(id int64, rank float64) { fmt.Fprintf(&gm, "%d:%v ", id, rank) })
+			if !ok {
+				t.Fatalf("%+v: the delta could not match", tq)
+			}
+			if w, g := fmt.Sprint(werr, wm.String()), fmt.Sprint(gerr, gm.String()); w != g {
+				mismatches++
+				if mismatches <= 20 {
+					t.Errorf("matches %s %v/%v %q byName=%v\n   built anew %.300s\n   with delta %.300s", cust, q.Field, q.Type, q.Search, byName, w, g)
+				}
+			}
+		}
+	}
+	t.Logf("%d searches, %d with a changed title on their page, %d mismatches", searches, inDelta, mismatches)
+	if inDelta < searches/50 {
+		t.Errorf("only %d of %d searches had a changed title on their page: the test tests too little", inDelta, searches)
+	}
+}
+
+// changeCustomTitles makes n random writes that change what the index
+// holds, as a library's staff would: custom titles of c1 (and one of
+// c2's, which c1 must not see) created, renamed (sometimes to a managed
+// title's name), given another publisher, type or ISSN, deleted, a
+// managed title added to a custom package, and rarely a custom package
+// deleted with its titles.
+func changeCustomTitles(t *testing.T, p *propertyKB, r *rand.Rand, n int) {
+	t.Helper()
+	ctx := context.Background()
+	type res struct{ pkg, vendor, title int64 }
+	var pkgs, titles []res
+	if err := testdb.EachRow(ctx, p.db, `SELECT id, vendor_id FROM packages WHERE customer_id = 'c1' ORDER BY id`, func(rows *sql.Rows) error {
+		var x res
+		pkgs = append(pkgs, x)
+		return rows.Scan(&pkgs[len(pkgs)-1].pkg, &pkgs[len(pkgs)-1].vendor)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := testdb.EachRow(ctx, p.db, `SELECT r.package_id, p.vendor_id, r.title_id FROM resources r JOIN packages p ON p.id = r.package_id
+		WHERE p.customer_id = 'c1' ORDER BY r.package_id, r.title_id`, func(rows *sql.Rows) error {
+		var x res
+		if err := rows.Scan(&x.pkg, &x.vendor, &x.title); err != nil {
+			return err
+		}
+		titles = append(titles, x)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	name := func() string {
+		tt := p.titles[r.IntN(len(p.titles))]
+		switch r.IntN(3) {
+		case 0:
+			return tt.Name // a managed title's name: ties in name order
+		case 1:
+			return tt.Name + " Revised"
+		}
+		return strings.ToUpper(tt.Name) + " " + p.titles[r.IntN(len(p.titles))].Name
+	}
+	fields := func() *kb.TitleFields {
+		f := &kb.TitleFields{Name: name(), PubType: kb.ResourceType(1 + r.IntN(14)), Publisher: p.titles[r.IntN(len(p.titles))].Publisher, PeerReviewed: r.IntN(2) == 0}
+		if r.IntN(2) == 0 {
+			f.Identifiers = []kb.Identifier{{Type: kb.IdentISSN, Subtype: kb.SubtypePrint, ID: fmt.Sprintf("%04d-%04d", r.IntN(10000), r.IntN(10000))}}
+		}
+		return f
+	}
+	for range n {
+		var err error
+		switch k := r.IntN(20); {
+		case k < 6 && len(pkgs) > 0:
+			pk := pkgs[r.IntN(len(pkgs))]
+			_, err = p.store.CreateCustomTitle(ctx, "c1", pk.vendor, pk.pkg, kb.CustomTitle{TitleFields: *fields()})
+		case k < 12 && len(titles) > 0:
+			x := titles[r.IntN(len(titles))]
+			err = p.store.UpdateResource(ctx, "c1", x.vendor, x.pkg, x.title, kb.ResourceUpdate{Selected: true, Title: fields()})
+		case k < 15 && len(titles) > 0:
+			x := titles[r.IntN(len(titles))]
+			err = p.store.UpdateResource(ctx, "c1", x.vendor, x.pkg, x.title, kb.ResourceUpdate{Selected: false})
+		case k < 18 && len(pkgs) > 0:
+			pk := pkgs[r.IntN(len(pkgs))]
+			err = p.store.UpdateResource(ctx, "c1", pk.vendor, pk.pkg, p.titles[r.IntN(len(p.titles))].ID, kb.ResourceUpdate{Selected: true})
+		case k == 18 && len(pkgs) > 1 && r.IntN(4) == 0:
+			pk := pkgs[r.IntN(len(pkgs))]
+			err = p.store.DeleteCustomPackage(ctx, "c1", pk.vendor, pk.pkg)
+		default:
+			c, cerr := p.store.Customer(ctx, "c2")
+			if cerr != nil {
+				t.Fatal(cerr)
+			}
+			var pid int64
+			pid, err = p.store.CreateCustomPackage(ctx, "c2", c.VendorID, kb.CustomPackage{Name: fmt.Sprintf("Changed %d", r.Int()), ContentType: kb.ContentEBook})
+			if err == nil {
+				_, err = p.store.CreateCustomTitle(ctx, "c2", c.VendorID, pid, kb.CustomTitle{TitleFields: *fields()})
+			}
+		}
+		// A name another custom title of the package has, a title or
+		// package deleted by an earlier write: refused, as staff would be.
+		if kb.ErrorCode(err) == kb.CodeInternal {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestDeltaTies checks the merge where the two indexes' titles tie: titles
+// of one name (sort name equal, ids apart) on both sides, which score
+// alike in relevance order and go by id in name order, a changed title
+// keeping its id and its name, and one deleted.
+func TestDeltaTies(t *testing.T) {
+	title := func(id int64, name string) Title {
+		return Title{ID: id, Name: name, Type: kb.ResourceJournal, Packages: []int64{1}}
+	}
+	before := []Title{title(1, "Same Name"), title(3, "Same Name"), title(5, "same name"), title(6, "Other Name"),
+		title(7, "Same Name Journal"), title(8, "Zeta")}
+	after := []Title{title(1, "Same Name"), title(2, "SAME NAME"), title(3, "Same Name"), title(4, "Same Name"),
+		title(5, "same name"), title(7, "Same Name Journal"), title(8, "Same"), title(9, "Alpha Same")}
+	changed := []int64{2, 4, 6, 8, 9}
+	pkgs := []Package{{ID: 1}}
+	base, fresh := buildIndex(before, pkgs), buildIndex(after, pkgs)
+	var delta []Title
+	for _, tt := range after {
+		if slices.Contains(changed, tt.ID) {
+			delta = append(delta, tt)
+		}
+	}
+	d := newDelta(base, buildIndex(delta, pkgs), changed)
+	for _, search := range []string{"same", "same name", "name", "same journal", "alpha same"} {
+		for _, typ := range []kb.SearchType{kb.SearchAny, kb.SearchContains, kb.SearchBeginsWith, kb.SearchExactMatch} {
+			for _, order := range []kb.Order{kb.OrderName, kb.OrderRelevance} {
+				for off := 0; off < 8; off++ {
+					q := kb.TitleQuery{Search: search, Type: typ, OrderBy: order, Page: kb.Page{Count: 3, Number: 1 + off/3}}
+					q.Page.Count = 1 + off%3
+					want, werr := fresh.Titles("c", q, nil)
+					got, _, gerr := d.titles(base, "c", q, nil, nil)
+					if w, g := answer(want.Total, want.IDs, werr), answer(got.Total, got.IDs, gerr); w != g {
+						t.Errorf("%q %v %v page %v: built anew %s, with delta %s", search, typ, order, q.Page, w, g)
+					}
+				}
+			}
+		}
+	}
+}
