@@ -67,6 +67,10 @@ type TitleFeed interface {
 	// FeedNames calls fn with the id and name of every title, in id
 	// order: an index orders them under a locale's collation.
 	FeedNames(ctx context.Context, fn func(id int64, name string)) error
+	// NamesOf calls fn with the id and name of each of the titles ids
+	// that exists, in no order: an index places changed titles among
+	// the others under a locale's collation.
+	NamesOf(ctx context.Context, ids []int64, fn func(id int64, name string)) error
 	// IndexFingerprint returns a short text that differs between two
 	// stores of different titles or packages at the same version (the
 	// counter starts again in every new database), such as their counts

@@ -337,6 +337,26 @@ func (s *Store) FeedNames(ctx context.Context, fn func(id int64, name string)) e
 	return nil
 }
 
+// NamesOf calls fn with the id and name of each of the titles ids that
+// exists, in no order.
+func (s *Store) NamesOf(ctx context.Context, ids []int64, fn func(id int64, name string)) error {
+	for lo := 0; lo < len(ids); lo += changesRead {
+		err := eachRow(ctx, s.e.Read(), `SELECT id, name FROM titles WHERE `+s.d.InIDs("id", "$1"), []any{ids[lo:min(lo+changesRead, len(ids))]}, func(r Rows) error {
+			var id int64
+			var name string
+			if err := r.Scan(&id, &name); err != nil {
+				return err
+			}
+			fn(id, name)
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("title names: %w", err)
+		}
+	}
+	return nil
+}
+
 // SearchCollection answers a publication search from the title index
 // when there is one and it is current; see kb.PublicationStore.
 func (s *Store) SearchCollection(ctx context.Context, custID string, loc *alpha.Locale, q kb.PubQuery) (kb.CollectionPage, bool, error) {

@@ -189,7 +189,9 @@ var benchCustomer = flag.String("search-bench-customer", "bench", "BenchmarkCatc
 // the first search after it (the index catches up: the changed titles
 // read again and a delta built, then the search over both) and a second
 // search (over the index and its delta), against the same search of the
-// index built anew (no delta). The knowledge base keeps one custom
+// index built anew (no delta); then the same for a publication search
+// with facets (whose first search after the change places the delta in
+// the view and derives the customer's collection again). The knowledge base keeps one custom
 // package, "Delta benchmark", with one custom title that each run renames.
 func BenchmarkCatchUp(b *testing.B) {
 	s, _ := benchKB(b)
@@ -214,10 +216,20 @@ func BenchmarkCatchUp(b *testing.B) {
 		}
 		return time.Since(t0)
 	}
+	pq := kb.PubQuery{Search: "journal", Type: kb.SearchContains, Facets: true, Page: kb.Page{Count: 25, Number: 1}}
+	pub := func() time.Duration {
+		t0 := time.Now()
+		if _, ok, err := l.SearchCollection(ctx, cust, defaultLocale, pq); err != nil || !ok {
+			b.Fatalf("publication search: ok %v, err %v", ok, err)
+		}
+		return time.Since(t0)
+	}
 	search() // the customer's selection read
-	var base, write, first, second []time.Duration
+	pub()    // its collection derived
+	var base, write, first, second, pubBase, pubFirst, pubSecond []time.Duration
 	for i := 0; b.Loop(); i++ {
 		base = append(base, search())
+		pubBase = append(pubBase, pub())
 		t0 := time.Now()
 		name := fmt.Sprintf("Delta Benchmark Journal %d", i%2)
 		if err := s.UpdateResource(ctx, cust, c.VendorID, pkg, title, kb.ResourceUpdate{Selected: true,
@@ -227,6 +239,8 @@ func BenchmarkCatchUp(b *testing.B) {
 		write = append(write, time.Since(t0))
 		first = append(first, search())
 		second = append(second, search())
+		pubFirst = append(pubFirst, pub())
+		pubSecond = append(pubSecond, pub())
 		if d := l.cur.Load().d; d == nil || d.x.Len() != 1 {
 			b.Fatal("the search did not catch up with a delta of one title")
 		}
@@ -236,12 +250,15 @@ func BenchmarkCatchUp(b *testing.B) {
 		// costs is measured.
 		cur := l.cur.Load()
 		l.cur.Store(&built{x: cur.x, base: cur.base, version: cur.version})
+		search() // the selection read and the collection derived for it
+		pub()
 		b.StartTimer()
 	}
 	for _, m := range []struct {
 		unit string
 		lat  []time.Duration
-	}{{"base-ms", base}, {"write-ms", write}, {"first-ms", first}, {"second-ms", second}} {
+	}{{"base-ms", base}, {"write-ms", write}, {"first-ms", first}, {"second-ms", second},
+		{"pub-base-ms", pubBase}, {"pub-first-ms", pubFirst}, {"pub-second-ms", pubSecond}} {
 		sort.Slice(m.lat, func(i, j int) bool { return m.lat[i] < m.lat[j] })
 		b.ReportMetric(float64(m.lat[len(m.lat)/2].Microseconds())/1000, m.unit)
 	}

@@ -101,17 +101,38 @@ func (x *Index) Collection(sel kb.SelectionState) *Collection {
 			chosen[k.PackageID].Remove(o)
 		}
 	}
-	c := &Collection{pkgs: make(map[int64]*roaring.Bitmap, len(whole)+len(chosen))}
+	pkgs := make(map[int64]*roaring.Bitmap, len(whole)+len(chosen))
 	for p := range whole {
 		bm := x.packages[p]
 		if e := except[p]; e != nil {
 			bm = roaring.AndNot(bm, e)
 		}
-		if !bm.IsEmpty() {
-			c.pkgs[p] = bm
-		}
+		pkgs[p] = bm
 	}
 	for p, bm := range chosen {
+		pkgs[p] = bm
+	}
+	return x.newCollection(pkgs)
+}
+
+// without returns the collection c of x without the titles retired
+// (those a delta holds as they now are): c itself when it has none.
+func (x *Index) without(c *Collection, retired *roaring.Bitmap) *Collection {
+	if !c.all.Intersects(retired) {
+		return c
+	}
+	pkgs := make(map[int64]*roaring.Bitmap, len(c.pkgs))
+	for p, bm := range c.pkgs {
+		pkgs[p] = without(bm, retired)
+	}
+	return x.newCollection(pkgs)
+}
+
+// newCollection returns the collection of the titles pkgs holds by
+// package (empty bitmaps are left out).
+func (x *Index) newCollection(pkgs map[int64]*roaring.Bitmap) *Collection {
+	c := &Collection{pkgs: make(map[int64]*roaring.Bitmap, len(pkgs))}
+	for p, bm := range pkgs {
 		if !bm.IsEmpty() {
 			c.pkgs[p] = bm
 		}

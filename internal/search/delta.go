@@ -106,7 +106,7 @@ func (d *delta) titles(base *Index, custID string, q kb.TitleQuery, selBase, sel
 		if !ok {
 			return res, false, nil
 		}
-		refs = d.topRanked(base, eb, fb, mb, ed, fd, md, off+count, wt)
+		refs = d.mergeRanked(base, eb, fb, mb, ed, fd, md, off+count, nil, nil, wt, d.baseFirst)
 		refs = refs[min(off, len(refs)):]
 	} else {
 		refs = d.page(mb, md, off, count)
@@ -173,38 +173,6 @@ func (d *delta) weights(base *Index, eb *expr, fb *field, ed *expr, fd *field) (
 		wt.idf[k] = idf(n, int(df))
 	}
 	return wt, true
-}
-
-// topRanked returns the best k titles of mb (in base) and md (in d) for
-// the search (eb in base, ed in d) with weights wt, best first, ties in
-// name order.
-func (d *delta) topRanked(base *Index, eb *expr, fb *field, mb *roaring.Bitmap, ed *expr, fd *field, md *roaring.Bitmap, k int, wt weights) []ref {
-	type cand struct {
-		r     ref
-		score float64
-	}
-	var bs, ds []cand
-	if !mb.IsEmpty() {
-		score := base.scorer(eb, fb, wt)
-		for _, o := range base.topRanked(eb, fb, mb, k, nil, wt) {
-			bs = append(bs, cand{ref{ord: o}, score(o)})
-		}
-	}
-	if !md.IsEmpty() {
-		score := d.x.scorer(ed, fd, wt)
-		for _, o := range d.x.topRanked(ed, fd, md, k, nil, wt) {
-			ds = append(ds, cand{ref{ord: o, delta: true}, score(o)})
-		}
-	}
-	out := make([]ref, 0, min(k, len(bs)+len(ds)))
-	for len(out) < k && (len(bs) > 0 || len(ds) > 0) {
-		if len(ds) == 0 || len(bs) > 0 && (bs[0].score > ds[0].score || bs[0].score == ds[0].score && d.baseFirst(bs[0].r.ord, ds[0].r.ord)) {
-			out, bs = append(out, bs[0].r), bs[1:]
-			continue
-		}
-		out, ds = append(out, ds[0].r), ds[1:]
-	}
-	return out
 }
 
 // matches calls fn with the titles q's search matches that the customer

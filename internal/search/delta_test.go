@@ -4,11 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/kbserver/kbserver/internal/alpha"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/testdb"
 )
@@ -34,6 +36,14 @@ func TestDeltaLikeRebuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The base's view, from the names the store has before the writes,
+	// in blocks of 64 titles so that pages and places cross blocks.
+	defer func(b int) { viewBlock = b }(viewBlock)
+	viewBlock = 64
+	vb, err := base.NewView(ctx, defaultLocale, feed.FeedNames)
+	if err != nil {
+		t.Fatal(err)
+	}
 	r := rand.New(rand.NewPCG(5, 11))
 	for round := range 3 {
 		changeCustomTitles(t, p, r, 30)
@@ -49,7 +59,137 @@ func TestDeltaLikeRebuild(t *testing.T) {
 		}
 		t.Logf("round %d: %d titles changed since the base, %d in the delta, %d retired", round, len(changed), d.x.Len(), d.retired.GetCardinality())
 		compareDelta(t, p, base, d, searches, int64(round))
+		dv, err := d.newDeltaView(ctx, base, vb, defaultLocale, feed.NamesOf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vf, err := p.x.NewView(ctx, defaultLocale, feed.FeedNames)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareDeltaCollections(t, p, base, d, vb, dv, vf, searches, int64(round))
 	}
+}
+
+// compareDeltaCollections runs random publication searches and alpha
+// menus against p's index (built anew, view vf) and against base (view
+// vb) with delta d (placed in vb by dv), and requires the same answers:
+// totals, pages, facet counts (the package facet as the service cuts it)
+// and menus.
+func compareDeltaCollections(t *testing.T, p *propertyKB, base *Index, d *delta, vb *View, dv *deltaView, vf *View, searches int, seed int64) {
+	t.Helper()
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(29, uint64(seed)))
+	feed := p.store.(kb.TitleFeed)
+	mismatches, inDelta := 0, 0
+	for _, cust := range []string{"c1", "c2"} {
+		st, err := feed.SelectionOf(ctx, cust)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cf, cb, cd := p.x.Collection(st), base.without(base.Collection(st), d.retired), d.x.Collection(st)
+		for rt := range kb.ResourceType(4) {
+			id := 1 + r.IntN(len(alpha.TopEntries()))
+			m1, err := defaultLocale.NewMenu(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m2, _ := defaultLocale.NewMenu(id)
+			p.x.CountMenu(cf, vf, rt, m1)
+			d.countMenu(base, cb, cd, vb, dv, rt, m2)
+			if w, g := fmt.Sprint(m1.Result()), fmt.Sprint(m2.Result()); w != g {
+				t.Errorf("%s menu of type %v: built anew %.300s, with delta %.300s", cust, rt, w, g)
+			}
+		}
+		for i := 0; i < searches/2; i++ {
+			q := p.randomPubQuery(r)
+			want, werr := p.x.SearchCollection(cust, cf, vf, q)
+			got, ok, gerr := d.searchCollection(base, cust, cb, cd, vb, dv, q)
+			if !ok {
+				t.Fatalf("%+v: the delta could not answer", q)
+			}
+			for _, id := range want.IDs {
+				if _, ok := d.x.Ordinal(id); ok {
+					inDelta++
+					break
+				}
+			}
+			w := answer(want.Total, want.IDs, werr) + " " + facetString(want.Counts, q.PackageFacetCount)
+			g := answer(got.Total, got.IDs, gerr) + " " + facetString(got.Counts, q.PackageFacetCount)
+			if w != g {
+				mismatches++
+				if mismatches <= 20 {
+					t.Errorf("%s %+v\n   built anew %.600s\n   with delta %.600s", cust, q, w, g)
+				}
+			}
+		}
+	}
+	t.Logf("%d publication searches, %d with a changed title on their page, %d mismatches", searches, inDelta, mismatches)
+	if inDelta < searches/100 {
+		t.Errorf("only %d of %d publication searches had a changed title on their page: the test tests too little", inDelta, searches)
+	}
+}
+
+// facetString prints facet counts as the service reads them: the package
+// facet cut to the packages holding at least the limit-th biggest count.
+func facetString(fc *kb.FacetCounts, limit int) string {
+	if fc == nil {
+		return "no facets"
+	}
+	if limit <= 0 {
+		limit = kb.FacetDefaultCount
+	}
+	counts := slices.Sorted(maps.Values(fc.Packages))
+	slices.Reverse(counts)
+	pkgs := map[int64]int{}
+	for id, n := range fc.Packages {
+		if len(counts) <= limit || n >= counts[limit-1] {
+			pkgs[id] = n
+		}
+	}
+	return fmt.Sprint(fc.Subjects, fc.Types, fc.Menus, fc.PeerReviewed, pkgs)
+}
+
+// randomPubQuery draws a publication search: a title search's words and
+// the service's filters, facets and pages.
+func (p *propertyKB) randomPubQuery(r *rand.Rand) kb.PubQuery {
+	tq := p.randomQuery(r)
+	if tq.Field == kb.FieldISXN {
+		tq.Field = kb.FieldTitleName
+	}
+	q := kb.PubQuery{Search: tq.Search, Field: tq.Field, Type: tq.Type, ByName: r.IntN(3) == 0, Facets: r.IntN(3) != 0,
+		Page: kb.Page{Count: 1 + r.IntN(30), Number: 1 + r.IntN(3)}}
+	if r.IntN(4) == 0 {
+		q.Search = ""
+	}
+	if r.IntN(5) == 0 {
+		q.Page.Number = 1 + r.IntN(40)
+	}
+	if r.IntN(5) == 0 {
+		q.ResourceType = kb.ResourceType(1 + r.IntN(3))
+	}
+	if r.IntN(6) == 0 {
+		q.ResourceTypes = []kb.ResourceType{kb.ResourceType(1 + r.IntN(14)), kb.ResourceType(1 + r.IntN(3))}
+	}
+	if r.IntN(5) == 0 {
+		q.PackageIDs = []int64{p.pkgIDs[r.IntN(len(p.pkgIDs))], p.pkgIDs[len(p.pkgIDs)-1-r.IntN(min(8, len(p.pkgIDs)))]}
+	}
+	if r.IntN(5) == 0 {
+		tops := alpha.TopEntries()
+		q.AlphaMenu = tops[r.IntN(len(tops))]
+		if r.IntN(2) == 0 {
+			deep := []string{"Jo", "Jou", "Th", "The", "Ma", "Re", "A0-9", "1", "Am", "Sa"}
+			q.AlphaMenu = deep[r.IntN(len(deep))]
+		}
+	}
+	if r.IntN(6) == 0 {
+		b := r.IntN(2) == 0
+		q.PeerReviewed = &b
+	}
+	if q.Facets && r.IntN(2) == 0 {
+		q.PackageFacetCount = 1 + r.IntN(4)
+	}
+	return q
 }
 
 // compareDelta runs random searches against p's index (built anew) and
@@ -226,6 +366,85 @@ func TestDeltaTies(t *testing.T) {
 					got, _, gerr := d.titles(base, "c", q, nil, nil)
 					if w, g := answer(want.Total, want.IDs, werr), answer(got.Total, got.IDs, gerr); w != g {
 						t.Errorf("%q %v %v page %v: built anew %s, with delta %s", search, typ, order, q.Page, w, g)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestDeltaCollectionPages checks publication search's merge of an index
+// and its delta on a small knowledge base, every page of one title to
+// three, in name order and relevance order, and a package facet of one
+// entry that the delta's titles change: the base's package A holds more
+// of the result than B, and the delta adds enough to B for B to lead.
+// The views hold blocks of two titles, so that places cross blocks.
+func TestDeltaCollectionPages(t *testing.T) {
+	defer func(b int) { viewBlock = b }(viewBlock)
+	viewBlock = 2
+	title := func(id int64, name string, pkg int64) Title {
+		return Title{ID: id, Name: name, Type: kb.ResourceJournal, Packages: []int64{pkg}}
+	}
+	before := []Title{title(1, "Journal of Alpha", 1), title(2, "Journal of Beta", 1), title(3, "The Journal", 1),
+		title(4, "Journal Gamma", 1), title(5, "Journal Delta", 1), title(6, "Journal Epsilon", 2), title(7, "Journal Zeta", 2),
+		title(8, "Journal Eta", 2), title(9, "Journal Theta", 2), title(10, "Old Name", 2), title(11, "Journal Iota", 1)}
+	after := []Title{title(1, "Journal of Alpha", 1), title(2, "Journal of Beta", 1), title(3, "The Journal", 1),
+		title(4, "Journal Gamma", 1), title(5, "Journal Delta", 1), title(6, "Journal Epsilon", 2), title(7, "Journal Zeta", 2),
+		title(8, "Journal Eta", 2), title(9, "Journal Theta", 2), title(10, "A Journal Renamed", 2), title(12, "journal of alpha", 2),
+		title(13, "Journal Kappa", 2), title(14, "Nature Letters", 2), title(15, "Journal Io", 2)}
+	changed := []int64{10, 11, 12, 13, 14, 15}
+	names := func(titles []Title) namesOf {
+		return func(_ context.Context, ids []int64, fn func(int64, string)) error {
+			for _, tt := range titles {
+				if ids == nil || slices.Contains(ids, tt.ID) {
+					fn(tt.ID, tt.Name)
+				}
+			}
+			return nil
+		}
+	}
+	feedAll := func(titles []Title) func(context.Context, func(int64, string)) error {
+		return func(ctx context.Context, fn func(int64, string)) error { return names(titles)(ctx, nil, fn) }
+	}
+	pkgs := []Package{{ID: 1}, {ID: 2}}
+	base, fresh := buildIndex(before, pkgs), buildIndex(after, pkgs)
+	var delta []Title
+	for _, tt := range after {
+		if slices.Contains(changed, tt.ID) {
+			delta = append(delta, tt)
+		}
+	}
+	d := newDelta(base, buildIndex(delta, pkgs), changed)
+	ctx := context.Background()
+	vb, err := base.NewView(ctx, defaultLocale, feedAll(before))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vf, err := fresh.NewView(ctx, defaultLocale, feedAll(after))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dv, err := d.newDeltaView(ctx, base, vb, defaultLocale, names(after))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := kb.SelectionState{Packages: []int64{1, 2}}
+	cf, cb, cd := fresh.Collection(st), base.without(base.Collection(st), d.retired), d.x.Collection(st)
+	for _, search := range []string{"", "journal", "journal of alpha"} {
+		for _, byName := range []bool{true, false} {
+			for off := 0; off < 16; off++ {
+				for count := 1; count <= 3; count++ {
+					if off%count != 0 {
+						continue
+					}
+					q := kb.PubQuery{Search: search, Type: kb.SearchContains, ByName: byName, Facets: true, PackageFacetCount: 1,
+						Page: kb.Page{Count: count, Number: 1 + off/count}}
+					want, werr := fresh.SearchCollection("c", cf, vf, q)
+					got, _, gerr := d.searchCollection(base, "c", cb, cd, vb, dv, q)
+					w := answer(want.Total, want.IDs, werr) + " " + facetString(want.Counts, 1)
+					g := answer(got.Total, got.IDs, gerr) + " " + facetString(got.Counts, 1)
+					if w != g {
+						t.Errorf("%q by name %v page %v: built anew %s, with delta %s", search, byName, q.Page, w, g)
 					}
 				}
 			}

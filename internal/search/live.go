@@ -71,11 +71,15 @@ type built struct {
 	base    int64 // the version x was built at
 	version int64
 	saving  atomic.Bool // its file is written (or being written, or read from)
+
+	viewsMu sync.Mutex
+	dviews  map[string]*deltaView // by locale tag: d placed in x's views
 }
 
 // selEntry is a customer's selection state read at a customer version
-// while b was the current index, and the selected sets (in b's index and
-// in its delta) and collection derived from it (nil until derived).
+// while b was the current index, and the selected sets and collections
+// derived from it in b's index (without the titles its delta retires)
+// and in its delta (nil until derived).
 type selEntry struct {
 	customer int64
 	sel      kb.SelectionState
@@ -83,6 +87,7 @@ type selEntry struct {
 	all      *roaring.Bitmap
 	dall     *roaring.Bitmap
 	coll     *Collection
+	dcoll    *Collection
 }
 
 // maxDelta is the most changed titles a delta holds: past it the index is

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime/debug"
 	"time"
 
@@ -69,12 +70,17 @@ type viewEntry struct {
 // built in the background (inline with Options.Inline), while the caller
 // searches otherwise.
 func (l *Live) SearchCollection(ctx context.Context, custID string, loc *alpha.Locale, q kb.PubQuery) (kb.CollectionPage, bool, error) {
-	b, c, v, err := l.collectionAndView(ctx, custID, loc)
-	if b == nil || err != nil {
+	p, err := l.collectionAndView(ctx, custID, loc)
+	if p == nil || err != nil {
 		return kb.CollectionPage{}, false, err
 	}
-	page, err := b.x.SearchCollection(custID, c, v, q)
-	if err != nil {
+	var page kb.CollectionPage
+	if p.b.d != nil {
+		var ok bool
+		if page, ok, err = p.b.d.searchCollection(p.b.x, custID, p.c, p.dc, p.v, p.dv, q); !ok || err != nil {
+			return kb.CollectionPage{}, false, err
+		}
+	} else if page, err = p.b.x.SearchCollection(custID, p.c, p.v, q); err != nil {
 		return kb.CollectionPage{}, false, err
 	}
 	l.answered.Add(1)
@@ -84,50 +90,81 @@ func (l *Live) SearchCollection(ctx context.Context, custID string, loc *alpha.L
 // CollectionMenu counts the customer's collection into m from the index
 // when it is current and has a view of m's locale; see kb.TitleIndex.
 func (l *Live) CollectionMenu(ctx context.Context, custID string, rt kb.ResourceType, m *alpha.Menu) (bool, error) {
-	b, c, v, err := l.collectionAndView(ctx, custID, m.Locale())
-	if b == nil || err != nil {
+	p, err := l.collectionAndView(ctx, custID, m.Locale())
+	if p == nil || err != nil {
 		return false, err
 	}
-	b.x.CountMenu(c, v, rt, m)
+	if p.b.d != nil {
+		p.b.d.countMenu(p.b.x, p.c, p.dc, p.v, p.dv, rt, m)
+	} else {
+		p.b.x.CountMenu(p.c, p.v, rt, m)
+	}
 	l.answered.Add(1)
 	return true, nil
 }
 
-// collectionAndView returns the current index, the customer's collection
-// in it and its view of loc; b is nil when the index cannot answer.
-func (l *Live) collectionAndView(ctx context.Context, custID string, loc *alpha.Locale) (b *built, c *Collection, v *View, err error) {
+// pubState is what a publication search reads: the current index, the
+// customer's collection in it and its view of the request's locale, and
+// with a delta, the collection and view of the delta's titles (the
+// collection in the index then leaves out the titles the delta retires).
+type pubState struct {
+	b     *built
+	c, dc *Collection
+	v     *View
+	dv    *deltaView
+}
+
+// collectionAndView returns what a publication search of the customer
+// under loc reads; nil when the index cannot answer.
+func (l *Live) collectionAndView(ctx context.Context, custID string, loc *alpha.Locale) (*pubState, error) {
 	b, customerV, err := l.current(ctx, custID)
 	if b == nil || err != nil {
-		return nil, nil, nil, err
+		return nil, err
+	}
+	p := &pubState{b: b}
+	if p.v, err = l.view(ctx, b, loc); p.v == nil || err != nil {
+		return nil, err
 	}
 	if b.d != nil {
-		// Publication search does not merge a delta yet: a new index is
-		// built, the collection path answering meanwhile.
-		if !l.opts.Inline {
-			l.rebuild(b.version)
-			return nil, nil, nil, nil
+		if p.dv, err = l.deltaView(ctx, b, p.v, loc); err != nil {
+			return nil, err
 		}
-		if err := l.Build(ctx, b.version); err != nil {
-			return nil, nil, nil, err
-		}
-		if b = l.cur.Load(); b == nil || b.d != nil {
-			return nil, nil, nil, nil
-		}
-	}
-	if v, err = l.view(ctx, b, loc); v == nil || err != nil {
-		return nil, nil, nil, err
 	}
 	e, err := l.selection(ctx, b, custID, customerV)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	if e.coll == nil {
 		n := *e
 		n.coll = b.x.Collection(e.sel)
+		if b.d != nil {
+			n.coll = b.x.without(n.coll, b.d.retired)
+			n.dcoll = b.d.x.Collection(e.sel)
+		}
 		e = &n
 		l.keep(b, custID, e)
 	}
-	return b, e.coll, v, nil
+	p.c, p.dc = e.coll, e.dcoll
+	return p, nil
+}
+
+// deltaView returns b's delta placed in view v (of loc), made on first
+// use and kept with b.
+func (l *Live) deltaView(ctx context.Context, b *built, v *View, loc *alpha.Locale) (*deltaView, error) {
+	b.viewsMu.Lock()
+	defer b.viewsMu.Unlock()
+	if dv := b.dviews[loc.Tag()]; dv != nil && dv.base == v {
+		return dv, nil
+	}
+	dv, err := b.d.newDeltaView(ctx, b.x, v, loc, l.feed.NamesOf)
+	if err != nil {
+		return nil, fmt.Errorf("place changed titles in the view of %s: %w", loc.Tag(), err)
+	}
+	if b.dviews == nil {
+		b.dviews = map[string]*deltaView{}
+	}
+	b.dviews[loc.Tag()] = dv
+	return dv, nil
 }
 
 // view returns b's view of loc, or nil after starting its build (or,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -107,6 +108,42 @@ func TestLiveFollowsStore(t *testing.T) {
 		t.Errorf("a selection change rebuilt the index (version %d → %d)", v0, v)
 	}
 
+	// Publication search, once the view is built in the background.
+	pubq := []kb.PubQuery{{Search: "zyzzyva", Type: kb.SearchContains, Facets: true, Page: kb.Page{Count: 5, Number: 1}},
+		{Search: "journal", Type: kb.SearchContains, Facets: true, Page: kb.Page{Count: 20, Number: 1}},
+		{Search: "journal", Type: kb.SearchContains, ByName: true, Page: kb.Page{Count: 20, Number: 2}},
+		{Facets: true, AlphaMenu: "Z", Page: kb.Page{Count: 10, Number: 1}}}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		if _, ok, err := l.SearchCollection(ctx, "c1", defaultLocale, pubq[0]); ok || err != nil || time.Now().After(deadline) {
+			break
+		}
+	}
+	samePub := func(what string) {
+		t.Helper()
+		fresh := NewLive(ctx, s, Options{Inline: true})
+		for _, pq := range pubq {
+			got, ok, err := l.SearchCollection(ctx, "c1", defaultLocale, pq)
+			if err != nil || !ok {
+				t.Fatalf("%s: publication search %+v: ok %v, err %v; want an answer from the index", what, pq, ok, err)
+			}
+			want, _, err := fresh.SearchCollection(ctx, "c1", defaultLocale, pq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := fmt.Sprint(got.Total, got.IDs, facetString(got.Counts, 0)), fmt.Sprint(want.Total, want.IDs, facetString(want.Counts, 0)); g != w {
+				t.Errorf("%s: publication search %+v: index %s, built anew %s", what, pq, g, w)
+			}
+		}
+		m1, _ := defaultLocale.NewMenu(26)
+		m2, _ := defaultLocale.NewMenu(26)
+		ok1, err1 := l.CollectionMenu(ctx, "c1", kb.ResourceAll, m1)
+		ok2, err2 := fresh.CollectionMenu(ctx, "c1", kb.ResourceAll, m2)
+		if g, w := fmt.Sprint(ok1, err1, m1.Result()), fmt.Sprint(ok2, err2, m2.Result()); g != w {
+			t.Errorf("%s: alpha menu: index %s, built anew %s", what, g, w)
+		}
+	}
+	samePub("before a change")
+
 	// A custom title changes the indexed data: the index catches up with
 	// a delta of that title at once, without a rebuild.
 	x0 := l.cur.Load().x
@@ -121,6 +158,7 @@ func TestLiveFollowsStore(t *testing.T) {
 	zyzzyva := kb.TitleQuery{Search: "zyzzyva", Type: kb.SearchContains, Page: kb.Page{Count: 5, Number: 1}}
 	same("the custom title, at once", zyzzyva)
 	same("after a custom title was created", q)
+	samePub("after a custom title was created")
 	if b := l.cur.Load(); b.x != x0 || b.d == nil || b.d.x.Len() != 1 {
 		t.Errorf("after a custom title was created: want the same index with a delta of one title")
 	}
@@ -180,6 +218,14 @@ func (f *fakeFeed) FeedNames(_ context.Context, fn func(int64, string)) error {
 	fn(1, "Alpha One")
 	fn(2, "Alpha Two")
 	return nil
+}
+
+func (f *fakeFeed) NamesOf(_ context.Context, ids []int64, fn func(int64, string)) error {
+	return f.FeedNames(context.Background(), func(id int64, name string) {
+		if slices.Contains(ids, id) {
+			fn(id, name)
+		}
+	})
 }
 
 func (f *fakeFeed) SelectionOf(context.Context, string) (kb.SelectionState, error) {

@@ -20,37 +20,20 @@ import (
 // matches.
 func (x *Index) SearchCollection(custID string, c *Collection, v *View, q kb.PubQuery) (kb.CollectionPage, error) {
 	res := kb.CollectionPage{IDs: []int64{}}
-	u := x.pubFilters(c, v, q)
-	match := u
-	var e *expr
-	var f *field
-	tq := kb.TitleQuery{Search: q.Search, Field: q.Field, Type: q.Type}
-	words := strings.TrimSpace(q.Search) != ""
-	if words {
-		if err := kb.CheckSearch("Search", q.Search); err != nil {
-			return res, err
-		}
-		var err error
-		if e, f, err = x.compile(tq); err != nil {
-			return res, err
-		}
-		if e == nil {
-			match = roaring.New()
-		} else {
-			match = x.visible(roaring.And(e.eval(f, u), u), custID)
-		}
+	e, f, match, plain, err := x.pubMatch(custID, c, v, q)
+	if err != nil {
+		return res, err
 	}
-	match = underEntry(v, q, match)
 	res.Total = int(match.GetCardinality())
 	if q.Facets {
-		res.Counts = x.facetCounts(c, v, q, match, !words && !filtered(q))
+		res.Counts = x.facetCounts(c, v, q, match, plain)
 	}
 	off, end := q.Page.Offset(), min(q.Page.Offset()+q.Page.Count, res.Total)
 	if off >= end {
 		return res, nil
 	}
 	var ords []uint32
-	if words && e != nil && !q.ByName && ranked(tq) {
+	if e != nil && pubRanked(q) {
 		ords = x.topRanked(e, f, match, end, v, x.weights(e, f))[off:]
 	} else {
 		ords = v.page(match, off, end-off)
@@ -60,6 +43,36 @@ func (x *Index) SearchCollection(custID string, c *Collection, v *View, q kb.Pub
 		res.IDs[i] = x.ids[o]
 	}
 	return res, nil
+}
+
+// pubRanked reports whether the publication search q's page is in
+// relevance order (when its search has words).
+func pubRanked(q kb.PubQuery) bool {
+	return !q.ByName && ranked(kb.TitleQuery{Search: q.Search, Field: q.Field, Type: q.Type})
+}
+
+// pubMatch returns the publication search q's search compiled in x (nil
+// without words, or when they can match nothing) and the titles of the
+// collection c that pass its filters and match it. plain is true when q
+// has neither words nor filters: the match is the whole collection.
+func (x *Index) pubMatch(custID string, c *Collection, v *View, q kb.PubQuery) (e *expr, f *field, match *roaring.Bitmap, plain bool, err error) {
+	u := x.pubFilters(c, v, q)
+	match = u
+	words := strings.TrimSpace(q.Search) != ""
+	if words {
+		if err := kb.CheckSearch("Search", q.Search); err != nil {
+			return nil, nil, nil, false, err
+		}
+		if e, f, err = x.compile(kb.TitleQuery{Search: q.Search, Field: q.Field, Type: q.Type}); err != nil {
+			return nil, nil, nil, false, err
+		}
+		if e == nil {
+			match = roaring.New()
+		} else {
+			match = x.visible(roaring.And(e.eval(f, u), u), custID)
+		}
+	}
+	return e, f, underEntry(v, q, match), !words && !filtered(q), nil
 }
 
 // filtered reports whether q has a filter.
