@@ -111,10 +111,30 @@ func (imp *importer) apply(ctx context.Context, tx Tx) error {
 	if err := recordImport(ctx, tx, imp.res); err != nil {
 		return err
 	}
-	if err := bumpTitles(ctx, tx); err != nil {
+	if err := imp.bumpTitles(ctx, tx); err != nil {
 		return err
 	}
 	return bumpVersion(ctx, tx, KBVersion)
+}
+
+// bumpTitles moves the titles counter on when the import changed what a
+// title index holds: the titles that joined or left the package (new ones
+// among them, and those deleted with it), were renamed, or gained or lost
+// an identifier. They are recorded when there are at most
+// titleChangesListed of them, so that an index catches up with a delta.
+func (imp *importer) bumpTitles(ctx context.Context, tx Tx) error {
+	kinds := strconv.Itoa(deltaAdd) + ", " + strconv.Itoa(deltaRemove) + ", " + strconv.Itoa(deltaTitle) + ", " + strconv.Itoa(deltaUnident)
+	ids, err := queryAll(ctx, tx, `SELECT title_id FROM import_delta WHERE import_id = $1 AND kind IN (`+kinds+`)
+		UNION SELECT title_id FROM import_idents WHERE import_id = $1 LIMIT `+strconv.Itoa(titleChangesListed+1), []any{imp.id}, scanInt64)
+	switch {
+	case err != nil:
+		return fmt.Errorf("titles changed: %w", err)
+	case len(ids) == 0:
+		return nil
+	case len(ids) > titleChangesListed:
+		return bumpTitles(ctx, tx)
+	}
+	return bumpTitles(ctx, tx, ids...)
 }
 
 // customerResourceColumns are the columns of customer_resources, which

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/kbserver/kbserver/internal/alpha"
+	"github.com/kbserver/kbserver/internal/gen"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/testdb"
 )
@@ -19,7 +20,7 @@ import (
 // index built anew from the store: after rounds of random writes of
 // custom titles (created, renamed, re-identified, moved between packages,
 // deleted, a custom package deleted, a managed title added to a custom
-// package), random searches of every type, field, filter, order and page
+// package), then a re-import of every package, random searches of every type, field, filter, order and page
 // get the same totals and the same pages (relevance order included,
 // exactly) from the old index and its delta as from a new index, and
 // publication search's matches the same titles and ranks.
@@ -45,8 +46,16 @@ func TestDeltaLikeRebuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(5, 11))
-	for round := range 3 {
-		changeCustomTitles(t, p, r, 30)
+	for round := range 4 {
+		if round < 3 {
+			changeCustomTitles(t, p, r, 30)
+		} else {
+			// A re-import of every package from a larger pool of titles:
+			// titles added, dropped, renamed and re-identified.
+			if _, err := gen.Generate(ctx, p.store, gen.Options{Titles: n + n/3, Seed: 11, Packages: 20, Vendors: 5}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
 		bld := NewBuilder()
 		v, changed, ok, err := feed.FeedChanges(ctx, v0, maxDelta, bld.AddPackage, bld.AddTitle)
 		if err != nil || !ok || v <= v0 {

@@ -34,11 +34,13 @@ func waitBuilt(t *testing.T, l *Live, s kb.TitleFeed) {
 }
 
 // TestLiveFollowsStore checks that a live index answers only at the
-// store's current version: before its first build and after an import it
-// declines (the store answers) and rebuilds in the background; a custom
-// title's change is caught up with at once by a delta, and a customer's
-// selection change needs no rebuild: each shows in the next search; and
-// its answers are the store's own.
+// store's current version: before its first build, and after a change
+// whose titles the store did not record, it declines (the store answers)
+// and rebuilds in the background; a custom title's change and an import
+// are caught up with at once by a delta, and a customer's selection
+// change needs no rebuild: each shows in the next search; and its
+// answers (title and publication searches) are the store's own or those
+// of an index built anew.
 func TestLiveFollowsStore(t *testing.T) {
 	ctx := context.Background()
 	dsn := testdb.NewDSN(t)
@@ -163,18 +165,34 @@ func TestLiveFollowsStore(t *testing.T) {
 		t.Errorf("after a custom title was created: want the same index with a delta of one title")
 	}
 
-	// An import changes more than the store names: declined until
-	// rebuilt, then found.
+	// An import changing a few hundred titles is caught up with too.
 	if _, err := gen.Generate(ctx, s, gen.Options{Titles: 450, Seed: 3}, nil); err != nil {
 		t.Fatal(err)
 	}
-	declines("after an import")
+	same("after an import", q)
+	same("the custom title, after an import", zyzzyva)
+	samePub("after an import")
+	if b := l.cur.Load(); b.x != x0 || b.d == nil || b.d.x.Len() < 10 {
+		t.Errorf("after an import: want the same index with a delta of its titles")
+	}
+
+	// Without the records of what changed (pruned, or an import of more
+	// titles than are recorded), the index is rebuilt, the store
+	// answering meanwhile.
+	if _, err := testdb.DB(t, dsn).Exec(`DELETE FROM title_changes`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateCustomTitle(ctx, "c1", c.VendorID, cp, kb.CustomTitle{TitleFields: kb.TitleFields{
+		Name: "Zyzzyva Annual", PubType: kb.ResourceJournal}}); err != nil {
+		t.Fatal(err)
+	}
+	declines("without the records of the changes")
 	waitBuilt(t, l, s)
 	if b := l.cur.Load(); b.x == x0 || b.d != nil {
-		t.Errorf("after an import: want a new index without a delta")
+		t.Errorf("without the records of the changes: want a new index without a delta")
 	}
 	same("after the rebuild", q)
-	same("the custom title, after the rebuild", zyzzyva)
+	same("the custom titles, after the rebuild", zyzzyva)
 }
 
 // fakeFeed is a store feed of two titles in package 1 whose versions and
