@@ -322,7 +322,15 @@ func (s *Store) IndexFingerprint(ctx context.Context) (string, error) {
 
 // FeedNames calls fn with every title's id and name, in id order.
 func (s *Store) FeedNames(ctx context.Context, fn func(id int64, name string)) error {
-	err := eachRow(ctx, s.e.Read(), `SELECT id, name FROM titles ORDER BY id`, nil, func(r Rows) error {
+	if err := eachRow(ctx, s.e.Read(), `SELECT id, name FROM titles ORDER BY id`, nil, scanNames(fn)); err != nil {
+		return fmt.Errorf("feed title names: %w", err)
+	}
+	return nil
+}
+
+// scanNames returns a row reader that calls fn with each (id, name) row.
+func scanNames(fn func(id int64, name string)) func(Rows) error {
+	return func(r Rows) error {
 		var id int64
 		var name string
 		if err := r.Scan(&id, &name); err != nil {
@@ -330,27 +338,15 @@ func (s *Store) FeedNames(ctx context.Context, fn func(id int64, name string)) e
 		}
 		fn(id, name)
 		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("feed title names: %w", err)
 	}
-	return nil
 }
 
 // NamesOf calls fn with the id and name of each of the titles ids that
 // exists, in no order.
 func (s *Store) NamesOf(ctx context.Context, ids []int64, fn func(id int64, name string)) error {
 	for lo := 0; lo < len(ids); lo += changesRead {
-		err := eachRow(ctx, s.e.Read(), `SELECT id, name FROM titles WHERE `+s.d.InIDs("id", "$1"), []any{ids[lo:min(lo+changesRead, len(ids))]}, func(r Rows) error {
-			var id int64
-			var name string
-			if err := r.Scan(&id, &name); err != nil {
-				return err
-			}
-			fn(id, name)
-			return nil
-		})
-		if err != nil {
+		part := []any{ids[lo:min(lo+changesRead, len(ids))]}
+		if err := eachRow(ctx, s.e.Read(), `SELECT id, name FROM titles WHERE `+s.d.InIDs("id", "$1"), part, scanNames(fn)); err != nil {
 			return fmt.Errorf("title names: %w", err)
 		}
 	}
