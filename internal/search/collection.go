@@ -2,6 +2,7 @@ package search
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"sync"
 
@@ -117,15 +118,33 @@ func (x *Index) Collection(sel kb.SelectionState) *Collection {
 
 // without returns the collection c of x without the titles retired
 // (those a delta holds as they now are): c itself when it has none.
+//
+// Only the packages holding a retired title change: the cost is theirs
+// and a copy of c's per-package tables, not a union of every package.
 func (x *Index) without(c *Collection, retired *roaring.Bitmap) *Collection {
 	if !c.all.Intersects(retired) {
 		return c
 	}
-	pkgs := make(map[int64]*roaring.Bitmap, len(c.pkgs))
+	n := &Collection{all: roaring.AndNot(c.all, retired), pkgs: maps.Clone(c.pkgs), resources: c.resources,
+		size: maps.Clone(c.size), at: slices.Clone(c.at), own: slices.Clone(c.own)}
 	for p, bm := range c.pkgs {
-		pkgs[p] = without(bm, retired)
+		if !bm.Intersects(retired) {
+			continue
+		}
+		bm = roaring.AndNot(bm, retired)
+		n.resources -= c.size[p] - bm.GetCardinality()
+		if bm.IsEmpty() {
+			delete(n.pkgs, p)
+			delete(n.size, p)
+		} else {
+			n.pkgs[p], n.size[p] = bm, bm.GetCardinality()
+		}
+		if i, ok := slices.BinarySearch(x.pkgIDs, p); ok {
+			n.at[i], n.own[i] = n.pkgs[p], false
+		}
 	}
-	return x.newCollection(pkgs)
+	n.bySize = n.sortBySize()
+	return n
 }
 
 // newCollection returns the collection of the titles pkgs holds by
@@ -143,7 +162,6 @@ func (x *Index) newCollection(pkgs map[int64]*roaring.Bitmap) *Collection {
 		parts = append(parts, bm)
 		c.size[p] = bm.GetCardinality()
 		c.resources += c.size[p]
-		c.bySize = append(c.bySize, p)
 	}
 	c.at, c.own = make([]*roaring.Bitmap, len(x.pkgIDs)), make([]bool, len(x.pkgIDs))
 	for p, bm := range c.pkgs {
@@ -151,7 +169,15 @@ func (x *Index) newCollection(pkgs map[int64]*roaring.Bitmap) *Collection {
 			c.at[i], c.own[i] = bm, bm == x.packages[p]
 		}
 	}
-	slices.SortFunc(c.bySize, func(a, b int64) int { return cmp.Or(cmp.Compare(c.size[b], c.size[a]), cmp.Compare(a, b)) })
+	c.bySize = c.sortBySize()
 	c.all = roaring.FastOr(parts...)
 	return c
+}
+
+// sortBySize returns the collection's packages, largest first (then by
+// id).
+func (c *Collection) sortBySize() []int64 {
+	ids := slices.Collect(maps.Keys(c.pkgs))
+	slices.SortFunc(ids, func(a, b int64) int { return cmp.Or(cmp.Compare(c.size[b], c.size[a]), cmp.Compare(a, b)) })
+	return ids
 }
