@@ -56,8 +56,9 @@ type TitleFeed interface {
 	FeedTitles(ctx context.Context, pkg func(IndexedPackage), order func(id int64), title func(IndexedTitle)) (version int64, err error)
 	// FeedChanges tells which titles the moves of the indexed data's
 	// version after since changed and, when it can name them (at most
-	// limit), calls pkg with every package and title with each of them
-	// that still exists, as FeedTitles does; changed lists every title
+	// limit), calls pkg with every custom package (the owners are all
+	// an index keeps of packages) and title with each of them that still
+	// exists, as FeedTitles does; changed lists every title
 	// named, deleted ones included. ok is false when it cannot (an
 	// import changes more than it names): the index must be rebuilt.
 	FeedChanges(ctx context.Context, since int64, limit int, pkg func(IndexedPackage), title func(IndexedTitle)) (version int64, changed []int64, ok bool, err error)

@@ -52,7 +52,7 @@ func (s *Store) FeedTitles(ctx context.Context, pkg func(kb.IndexedPackage), ord
 		return 0, err
 	}
 	read := s.e.Read()
-	if err := feedPackages(ctx, read, pkg); err != nil {
+	if err := feedPackages(ctx, read, false, pkg); err != nil {
 		return 0, err
 	}
 	// The name order comes from the (sort_name, id) index of titles, in
@@ -120,9 +120,14 @@ func scanIndexedTitle(r Rows) (kb.IndexedTitle, error) {
 	return t, err
 }
 
-// feedPackages calls pkg with every package.
-func feedPackages(ctx context.Context, q Querier, pkg func(kb.IndexedPackage)) error {
-	err := eachRow(ctx, q, `SELECT id, COALESCE(customer_id, '') FROM packages`, nil, func(r Rows) error {
+// feedPackages calls pkg with every package, or only with every custom
+// package (all an index keeps of packages is the owners of custom ones).
+func feedPackages(ctx context.Context, q Querier, customOnly bool, pkg func(kb.IndexedPackage)) error {
+	query := `SELECT id, COALESCE(customer_id, '') FROM packages`
+	if customOnly {
+		query += ` WHERE customer_id IS NOT NULL`
+	}
+	err := eachRow(ctx, q, query, nil, func(r Rows) error {
 		var p kb.IndexedPackage
 		if err := r.Scan(&p.ID, &p.CustomerID); err != nil {
 			return err
@@ -138,11 +143,11 @@ func feedPackages(ctx context.Context, q Querier, pkg func(kb.IndexedPackage)) e
 
 // FeedChanges reads which titles the moves of the indexed data's version
 // after since changed (title_changes) and, when the records tell it and
-// name at most limit titles, calls pkg with every package and title with
-// each of those titles that still exists, as FeedTitles would; changed
-// holds every title named, deleted ones included. ok is false when the
-// records cannot tell (an import, which changes more than it lists, or
-// records pruned or missing): the index must be rebuilt. The version
+// name at most limit titles, calls pkg with every custom package and
+// title with each of those titles that still exists, as FeedTitles would;
+// changed holds every title named, deleted ones included. ok is false
+// when the records cannot tell (an import of more titles than it lists,
+// or records pruned or missing): the index must be rebuilt. The version
 // returned is the one the rows are at least as new as.
 func (s *Store) FeedChanges(ctx context.Context, since int64, limit int, pkg func(kb.IndexedPackage), title func(kb.IndexedTitle)) (version int64, changed []int64, ok bool, err error) {
 	version, _, err = s.IndexVersions(ctx, "")
@@ -170,7 +175,7 @@ func (s *Store) FeedChanges(ctx context.Context, since int64, limit int, pkg fun
 		return version, nil, false, nil
 	}
 	changed = slices.Sorted(maps.Keys(ids))
-	if err := feedPackages(ctx, read, pkg); err != nil {
+	if err := feedPackages(ctx, read, true, pkg); err != nil {
 		return 0, nil, false, err
 	}
 	titles := map[int64]*kb.IndexedTitle{}
@@ -268,7 +273,8 @@ func (st idStream[T]) take(id int64, out []T) []T {
 func (s *Store) SelectionOf(ctx context.Context, custID string) (kb.SelectionState, error) {
 	var sel kb.SelectionState
 	read := s.e.Read()
-	err := eachRow(ctx, read, `SELECT package_id, selected, hidden FROM customer_packages WHERE customer_id = $1 AND (selected = TRUE OR hidden = TRUE)`,
+	err := eachRow(ctx, read, `SELECT package_id, selected, hidden FROM customer_packages WHERE customer_id = $1 AND (selected = TRUE OR hidden = TRUE)
+		ORDER BY package_id`,
 		[]any{custID}, func(r Rows) error {
 			var id int64
 			var selected, hidden bool
@@ -286,7 +292,8 @@ func (s *Store) SelectionOf(ctx context.Context, custID string) (kb.SelectionSta
 	if err != nil {
 		return sel, fmt.Errorf("selection of %s: %w", custID, err)
 	}
-	err = eachRow(ctx, read, `SELECT package_id, title_id, selected, hidden FROM customer_resources WHERE customer_id = $1 AND (selected IS NOT NULL OR hidden = TRUE)`,
+	err = eachRow(ctx, read, `SELECT package_id, title_id, selected, hidden FROM customer_resources WHERE customer_id = $1 AND (selected IS NOT NULL OR hidden = TRUE)
+		ORDER BY package_id, title_id`,
 		[]any{custID}, func(r Rows) error {
 			var k kb.ResourceKey
 			var selected *bool

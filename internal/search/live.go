@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -77,17 +78,18 @@ type built struct {
 }
 
 // selEntry is a customer's selection state read at a customer version
-// while b was the current index, and the selected sets and collections
-// derived from it in b's index (without the titles its delta retires)
-// and in its delta (nil until derived).
+// while b was the current index, and what is derived from it (nil until
+// derived): the selected set and the collection in b's index (all,
+// bcoll), the collection without the titles b's delta retires (coll;
+// bcoll without a delta), and the selected set and collection in the
+// delta (dall, dcoll).
 type selEntry struct {
-	customer int64
-	sel      kb.SelectionState
-	b        *built
-	all      *roaring.Bitmap
-	dall     *roaring.Bitmap
-	coll     *Collection
-	dcoll    *Collection
+	customer    int64
+	sel         kb.SelectionState
+	b           *built
+	all, dall   *roaring.Bitmap
+	bcoll, coll *Collection
+	dcoll       *Collection
 }
 
 // maxDelta is the most changed titles a delta holds: past it the index is
@@ -325,9 +327,11 @@ func (l *Live) selected(ctx context.Context, b *built, custID string, packageID,
 		}
 		return b.x.Selected(e.sel, packageID), dall, nil
 	}
-	if e.all == nil {
+	if e.all == nil || b.d != nil && e.dall == nil {
 		n := *e
-		n.all = b.x.Selected(e.sel, 0)
+		if n.all == nil {
+			n.all = b.x.Selected(e.sel, 0)
+		}
 		if b.d != nil {
 			n.dall = b.d.x.Selected(e.sel, 0)
 		}
@@ -340,8 +344,11 @@ func (l *Live) selected(ctx context.Context, b *built, custID string, packageID,
 // selection returns the customer's entry for index b. The state is read
 // from the store again when the customer's version or the index moved on
 // (an import changes customers' title-level choices, retiring and
-// restoring them, without bumping their versions). An entry is kept only
-// while b is the current index, so that no entry holds an older one.
+// restoring them, without bumping their versions). When it is the state
+// the entry holds and b's index is the entry's (b caught up with a
+// change), what was derived in that index is kept; what was derived in a
+// delta is not. An entry is kept only while b is the current index, so
+// that no entry holds an older one.
 func (l *Live) selection(ctx context.Context, b *built, custID string, customerV int64) (*selEntry, error) {
 	l.selMu.Lock()
 	e := l.sel[custID]
@@ -353,9 +360,12 @@ func (l *Live) selection(ctx context.Context, b *built, custID string, customerV
 	if err != nil {
 		return nil, err
 	}
-	e = &selEntry{customer: customerV, sel: sel, b: b}
-	l.keep(b, custID, e)
-	return e, nil
+	n := &selEntry{customer: customerV, sel: sel, b: b}
+	if e != nil && e.b.x == b.x && reflect.DeepEqual(e.sel, sel) {
+		n.all, n.bcoll = e.all, e.bcoll
+	}
+	l.keep(b, custID, n)
+	return n, nil
 }
 
 // keep keeps the customer's entry if b is still the current index.

@@ -136,9 +136,12 @@ func (l *Live) collectionAndView(ctx context.Context, custID string, loc *alpha.
 	}
 	if e.coll == nil {
 		n := *e
-		n.coll = b.x.Collection(e.sel)
+		if n.bcoll == nil {
+			n.bcoll = b.x.Collection(e.sel)
+		}
+		n.coll = n.bcoll
 		if b.d != nil {
-			n.coll = b.x.without(n.coll, b.d.retired)
+			n.coll = b.x.without(n.bcoll, b.d.retired)
 			n.dcoll = b.d.x.Collection(e.sel)
 		}
 		e = &n

@@ -160,6 +160,8 @@ func TestLiveFollowsStore(t *testing.T) {
 	zyzzyva := kb.TitleQuery{Search: "zyzzyva", Type: kb.SearchContains, Page: kb.Page{Count: 5, Number: 1}}
 	same("the custom title, at once", zyzzyva)
 	same("after a custom title was created", q)
+	same("selected, after a custom title was created", sel)
+	same("not selected, after a custom title was created", notSel)
 	samePub("after a custom title was created")
 	if b := l.cur.Load(); b.x != x0 || b.d == nil || b.d.x.Len() != 1 {
 		t.Errorf("after a custom title was created: want the same index with a delta of one title")
@@ -170,6 +172,8 @@ func TestLiveFollowsStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	same("after an import", q)
+	same("selected, after an import", sel)
+	same("in a package, selected, after an import", inPkg)
 	same("the custom title, after an import", zyzzyva)
 	samePub("after an import")
 	if b := l.cur.Load(); b.x != x0 || b.d == nil || b.d.x.Len() < 10 {
