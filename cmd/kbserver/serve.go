@@ -144,10 +144,11 @@ search merges with the first (milliseconds); it is rebuilt in the
 background only when that holds more than 2,000 titles, or after an
 import that changed more than 10,000 titles, still answering meanwhile when it
 can. A customer's selection changes need no rebuild. Each build from the
-store is written
-to --search-index-file (by default beside a SQLite file, as
-FILE.search-index), which the next start reads instead of building when
-the store has not changed since. Until it is ready, and with
+store is written to --search-index-file (by default beside a SQLite
+file, as FILE.search-index), which the next start reads instead of
+building, catching it up with the titles changed since when the store
+has changed (a file of another database, or older than the store's
+records of its changes, is not read). Until it is ready, and with
 --search-index=false, title searches are answered by the store's own SQL
 indexes, with the same totals and pages (relevance order may differ, see
 the README), and publication searches from collections read from the
@@ -188,7 +189,7 @@ in any Go program.`,
 			fs.IntVar(&o.demoTitles, "demo-titles", 100_000, "`number` of titles of a generated demo knowledge base")
 			fs.IntVar(&o.cacheTitles, "pf-cache-titles", pubsearch.DefaultMaxTitles, "`number` of titles of the collections publication search keeps in memory, in all")
 			fs.IntVar(&o.answerMB, "answer-cache-mb", int(httpapi.DefaultAnswerCacheBytes>>20), "`MiB` of finished answers (a title, resource, vendor or package) the holdings service keeps in memory, valid while the store's version is current; 0 keeps none")
-			fs.StringVar(&o.indexFile, "search-index-file", "auto", "`file` the search index is kept in between runs (read at start when it is at the store's version, written after each build); auto: the SQLite file's name with .search-index added, none with PostgreSQL; \"\": none")
+			fs.StringVar(&o.indexFile, "search-index-file", "auto", "`file` the search index is kept in between runs (read at start and caught up with the store's changes since, written after each build); auto: the SQLite file's name with .search-index added, none with PostgreSQL; \"\": none")
 			fs.BoolVar(&o.searchIndex, "search-index", true, "answer title searches and publication searches from an in-memory index of the knowledge base, built at start and kept in step with imports and custom title changes (the store answers until it is ready); false: always the store")
 			fs.BoolVar(&o.stale, "pf-stale", false, "answer publication searches from the previous collection while a changed one rebuilds (counts and facets lag the change)")
 			fs.StringVar(&o.tlsCert, "tls-cert", "", "serve HTTPS with the certificate chain in this PEM `file` (with --tls-key)")

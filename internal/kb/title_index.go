@@ -78,6 +78,10 @@ type TitleFeed interface {
 	// and largest ids: an index kept in a file is read only into the
 	// store it was built from.
 	IndexFingerprint(ctx context.Context) (string, error)
+	// StoreIdentity returns a random identity the database was given
+	// when it was made: an index file is caught up only with the change
+	// records of the database it was built from.
+	StoreIdentity(ctx context.Context) (string, error)
 }
 
 // SelectionState is a customer's selection state as a store keeps it: the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 
 	"github.com/kbserver/kbserver/internal/alpha"
 	"github.com/kbserver/kbserver/internal/kb"
@@ -325,6 +326,16 @@ func (s *Store) IndexFingerprint(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("read the index fingerprint: %w", err)
 	}
 	return fmt.Sprintf("titles %d to id %d, packages %d to id %d", t, tmax, p, pmax), nil
+}
+
+// StoreIdentity returns the random identity the database was given when
+// it was made (migration 019).
+func (s *Store) StoreIdentity(ctx context.Context) (string, error) {
+	var n int64
+	if err := s.e.Read().QueryRow(ctx, `SELECT n FROM versions WHERE name = 'store'`).Scan(&n); err != nil {
+		return "", fmt.Errorf("read the store's identity: %w", err)
+	}
+	return strconv.FormatInt(n, 36), nil
 }
 
 // FeedNames calls fn with every title's id and name, in id order.

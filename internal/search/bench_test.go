@@ -184,7 +184,6 @@ func BenchmarkBuildFromStore(b *testing.B) {
 	}
 }
 
-
 // BenchmarkCatchUp measures what a change of a custom title costs the
 // title searches that follow it: the change itself (the store's write),
 // the first search after it (the index catches up: the changed titles

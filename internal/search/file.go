@@ -22,7 +22,7 @@ import (
 
 // fileFormat is the layout of an index file; a file of another layout is
 // not read (the index is built from the store and the file written again).
-const fileFormat = 4
+const fileFormat = 5
 
 // Stamp says which data an index file holds: the store's version of the
 // indexed data (a counter that starts again in every new database) and a
@@ -32,6 +32,10 @@ const fileFormat = 4
 type Stamp struct {
 	Version int64
 	Store   string
+	// DB is the database's random identity (kb.TitleFeed.StoreIdentity):
+	// a file of an older version is caught up only with the change
+	// records of its own database.
+	DB string
 }
 
 // fileHeader opens an index file: its layout, the program that wrote it
@@ -169,31 +173,57 @@ var errStale = errors.New("the title index file holds other data or was written 
 // file of another stamp, program or layout is not read past its header:
 // the error wraps errStale.
 func ReadFile(path string, stamp Stamp) (*Index, []*View, error) {
-	x, views, err := readFile(path, stamp)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read title index file %s: %w", path, err)
-	}
-	return x, views, nil
+	x, views, _, err := readFile(path, func(h Stamp) error {
+		if h != stamp {
+			return fmt.Errorf("%w: %+v, the store is at %+v", errStale, h, stamp)
+		}
+		return nil
+	})
+	return x, views, err
 }
 
-func readFile(path string, stamp Stamp) (*Index, []*View, error) {
+// ReadFileSince reads an index written by WriteFile for the database of
+// stamp at its version or an older one, and its views, and returns the
+// file's stamp: a caller catches an older index up with the changes
+// since. A file of another database, a newer version, another program or
+// layout is not read past its header: the error wraps errStale.
+func ReadFileSince(path string, stamp Stamp) (*Index, []*View, Stamp, error) {
+	return readFile(path, func(h Stamp) error {
+		if h.DB != stamp.DB || h.Version > stamp.Version || h.Version == stamp.Version && h.Store != stamp.Store {
+			return fmt.Errorf("%w: %+v, the store is at %+v", errStale, h, stamp)
+		}
+		return nil
+	})
+}
+
+// readFile reads the index file at path when accept accepts its stamp.
+func readFile(path string, accept func(Stamp) error) (*Index, []*View, Stamp, error) {
+	x, views, h, err := readFileParts(path, accept)
+	if err != nil {
+		return nil, nil, h, fmt.Errorf("read title index file %s: %w", path, err)
+	}
+	return x, views, h, nil
+}
+
+func readFileParts(path string, accept func(Stamp) error) (*Index, []*View, Stamp, error) {
 	fh, err := os.Open(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, Stamp{}, err
 	}
 	defer fh.Close()
 	dec := gob.NewDecoder(bufio.NewReaderSize(fh, 1<<20))
 	var h fileHeader
 	if err := dec.Decode(&h); err != nil {
-		return nil, nil, err
+		return nil, nil, h.Stamp, err
 	}
 	switch {
 	case h.Format != fileFormat:
-		return nil, nil, fmt.Errorf("%w: format %d, not %d", errStale, h.Format, fileFormat)
+		return nil, nil, h.Stamp, fmt.Errorf("%w: format %d, not %d", errStale, h.Format, fileFormat)
 	case h.Code != codeID() || h.Code == "":
-		return nil, nil, fmt.Errorf("%w: written by another program", errStale)
-	case h.Stamp != stamp:
-		return nil, nil, fmt.Errorf("%w: %+v, the store is at %+v", errStale, h.Stamp, stamp)
+		return nil, nil, h.Stamp, fmt.Errorf("%w: written by another program", errStale)
+	}
+	if err := accept(h.Stamp); err != nil {
+		return nil, nil, h.Stamp, err
 	}
 	x := &Index{}
 	var fs [3]fieldFile
@@ -203,7 +233,7 @@ func readFile(path string, stamp Stamp) (*Index, []*View, error) {
 			p = *bp
 		}
 		if err := dec.Decode(p); err != nil {
-			return nil, nil, err
+			return nil, nil, h.Stamp, err
 		}
 	}
 	x.name, x.publisher, x.subject = fs[0].field(), fs[1].field(), fs[2].field()
@@ -211,17 +241,17 @@ func readFile(path string, stamp Stamp) (*Index, []*View, error) {
 	x.customOf, x.byType, x.packages, x.pkgOwner = orMap(x.customOf), orMap(x.byType), orMap(x.packages), orMap(x.pkgOwner)
 	x.oddNames = orMap(x.oddNames)
 	if len(x.ids) != h.Titles || len(x.byID) != len(x.ids) || !offsets(x.subjOff, len(x.ids), len(x.subjOf)) || !offsets(x.pkgOff, len(x.ids), len(x.pkgOf)) {
-		return nil, nil, errors.New("its lists of titles disagree")
+		return nil, nil, h.Stamp, errors.New("its lists of titles disagree")
 	}
 	for _, f := range []*field{x.name, x.publisher, x.subject} {
 		if len(f.listOf) != len(x.ids) || !f.tokenListsValid() {
-			return nil, nil, errors.New("its token lists disagree with its titles or terms")
+			return nil, nil, h.Stamp, errors.New("its token lists disagree with its titles or terms")
 		}
 		f.deriveLists()
 	}
 	var n int
 	if err := dec.Decode(&n); err != nil {
-		return nil, nil, err
+		return nil, nil, h.Stamp, err
 	}
 	var views []*View
 	for range n {
@@ -229,11 +259,11 @@ func readFile(path string, stamp Stamp) (*Index, []*View, error) {
 		var paths []byte
 		for _, p := range viewParts(&v.locale, &v.rank, &paths, &v.tops, &v.blocks, &v.block) {
 			if err := dec.Decode(p); err != nil {
-				return nil, nil, err
+				return nil, nil, h.Stamp, err
 			}
 		}
 		if len(v.rank) != len(x.ids) || len(paths) != 4*len(x.ids) || v.block <= 0 || len(v.tops) != len(alpha.TopEntries()) {
-			return nil, nil, fmt.Errorf("its view of %s disagrees with its titles", v.locale)
+			return nil, nil, h.Stamp, fmt.Errorf("its view of %s disagrees with its titles", v.locale)
 		}
 		v.path = make([]alpha.Path, len(v.rank))
 		for i := range v.path {
@@ -241,7 +271,7 @@ func readFile(path string, stamp Stamp) (*Index, []*View, error) {
 		}
 		views = append(views, v)
 	}
-	return x, views, nil
+	return x, views, h.Stamp, nil
 }
 
 // tokenListsValid reports whether every title's token list is one of the

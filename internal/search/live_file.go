@@ -10,19 +10,21 @@ import (
 )
 
 // load reads the index and its views from Options.File when the file holds
-// the store's current version of the indexed data; ok is false when the
-// index must be built from the store (no file, an older one, or one that
-// cannot be read, which is logged).
+// the store's current version of the indexed data, or an older version of
+// the same database that the store's change records can catch up with (a
+// delta of the titles changed since); ok is false when the index must be
+// built from the store (no file, one of another database or program, one
+// too old, or one that cannot be read, which is logged).
 func (l *Live) load(ctx context.Context, start time.Time) (ok bool, err error) {
 	version, _, err := l.feed.IndexVersions(ctx, "")
 	if err != nil {
 		return false, err
 	}
-	store, err := l.feed.IndexFingerprint(ctx)
+	stamp, err := l.stamp(ctx, version)
 	if err != nil {
 		return false, err
 	}
-	x, views, err := ReadFile(l.opts.File, Stamp{Version: version, Store: store})
+	x, views, h, err := ReadFileSince(l.opts.File, stamp)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return false, nil
@@ -33,14 +35,47 @@ func (l *Live) load(ctx context.Context, start time.Time) (ok bool, err error) {
 		l.opts.Logger.Warn("title index file unreadable: building from the store", "err", err)
 		return false, nil
 	}
-	if !l.install(nil, &built{x: x, base: version, version: version}, views) {
+	nb := &built{x: x, base: h.Version, version: version}
+	if h.Version < version {
+		bld := NewBuilder()
+		v, changed, ok, err := l.feed.FeedChanges(ctx, h.Version, maxDelta, bld.AddPackage, bld.AddTitle)
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			l.opts.Logger.Info("title index file is older than the store's records of changes: building from the store", "file", l.opts.File, "version", h.Version)
+			return false, nil
+		}
+		nb.d, nb.version = newDelta(x, bld.Build(), changed), v
+	}
+	if !l.install(nil, nb, views) {
 		return false, nil // another index came first
 	}
-	l.opts.Logger.Info("title index built", "source", "file", "titles", x.Len(), "version", version, "seconds", time.Since(start).Seconds())
+	changed := 0
+	if nb.d != nil {
+		changed = nb.d.x.Len()
+	}
+	l.opts.Logger.Info("title index built", "source", "file", "titles", x.Len(), "version", nb.version, "caught up", changed, "seconds", time.Since(start).Seconds())
 	for _, v := range views {
 		l.opts.Logger.Info("title index view built", "source", "file", "locale", v.locale, "titles", x.Len())
 	}
+	if nb.d != nil && nb.d.x.Len() > foldDelta {
+		l.rebuild(nb.version)
+	}
 	return true, nil
+}
+
+// stamp returns the stamp of an index of the store's data at version.
+func (l *Live) stamp(ctx context.Context, version int64) (Stamp, error) {
+	store, err := l.feed.IndexFingerprint(ctx)
+	if err != nil {
+		return Stamp{}, err
+	}
+	db, err := l.feed.StoreIdentity(ctx)
+	if err != nil {
+		return Stamp{}, err
+	}
+	return Stamp{Version: version, Store: store, DB: db}, nil
 }
 
 // save writes index b with view v to Options.File, if there is one and b's
@@ -51,12 +86,11 @@ func (l *Live) save(b *built, v *View) {
 		return // none, replaced, or written already
 	}
 	start := time.Now()
-	store, err := l.feed.IndexFingerprint(l.ctx)
+	stamp, err := l.stamp(l.ctx, b.base) // the version of b's index, not of a delta
 	if err != nil {
 		l.opts.Logger.Warn("title index not saved", "err", err)
 		return
 	}
-	stamp := Stamp{Version: b.version, Store: store}
 	if err := b.x.WriteFile(l.ctx, l.opts.File, stamp, []*View{v}); err != nil {
 		l.opts.Logger.Warn("title index not saved", "err", err)
 		return
@@ -65,7 +99,7 @@ func (l *Live) save(b *built, v *View) {
 	if fi, err := os.Stat(l.opts.File); err == nil {
 		size = fi.Size()
 	}
-	l.opts.Logger.Info("title index saved", "file", l.opts.File, "bytes", size, "version", b.version, "seconds", time.Since(start).Seconds())
+	l.opts.Logger.Info("title index saved", "file", l.opts.File, "bytes", size, "version", b.base, "seconds", time.Since(start).Seconds())
 	l.compact(b, stamp)
 }
 

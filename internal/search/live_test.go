@@ -236,6 +236,8 @@ func (f *fakeFeed) IndexFingerprint(context.Context) (string, error) {
 	return "two titles" + f.print, nil
 }
 
+func (f *fakeFeed) StoreIdentity(context.Context) (string, error) { return "fake", nil }
+
 func (f *fakeFeed) FeedNames(_ context.Context, fn func(int64, string)) error {
 	fn(1, "Alpha One")
 	fn(2, "Alpha Two")
@@ -390,6 +392,91 @@ func TestLiveFile(t *testing.T) {
 	start()
 	if f.feeds != 3 {
 		t.Fatalf("a start over another store at the file's version read the file (%d feeds)", f.feeds)
+	}
+}
+
+// TestLiveFileCatchUp starts a live index over a store from a file older
+// than the store: it is read and caught up with the titles changed since
+// (the same answers as an index built anew), unless the store's records
+// of the changes are gone or the file is of another database, when the
+// index is built from the store.
+func TestLiveFileCatchUp(t *testing.T) {
+	ctx := context.Background()
+	dsn := testdb.NewDSN(t)
+	s := testdb.OpenDSN(t, dsn)
+	db := testdb.DB(t, dsn)
+	if _, err := gen.Generate(ctx, s, gen.Options{Titles: 300, Seed: 4}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gen.Customers(ctx, s, 4, []gen.CustomerSpec{{ID: "c1", Holdings: 100}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	c, err := s.Customer(ctx, "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp, err := s.CreateCustomPackage(ctx, "c1", c.VendorID, kb.CustomPackage{Name: "Local", ContentType: kb.ContentEBook})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "index")
+	start := func(what string, file string) *built {
+		t.Helper()
+		l := NewLive(ctx, s, Options{Inline: true, File: file})
+		if err := l.Build(ctx, 0); err != nil {
+			t.Fatal(err)
+		}
+		l.Wait()
+		fresh := NewLive(ctx, s, Options{Inline: true})
+		q := kb.TitleQuery{Search: "journal", Type: kb.SearchContains, Page: kb.Page{Count: 30, Number: 1}}
+		pq := kb.PubQuery{Search: "journal", Type: kb.SearchContains, Facets: true, Page: kb.Page{Count: 30, Number: 1}}
+		ids, total, _, err1 := l.SearchTitles(ctx, "c1", q)
+		wids, wtotal, _, err2 := fresh.SearchTitles(ctx, "c1", q)
+		page, _, err3 := l.SearchCollection(ctx, "c1", defaultLocale, pq)
+		wpage, _, err4 := fresh.SearchCollection(ctx, "c1", defaultLocale, pq)
+		if g, w := fmt.Sprint(total, ids, err1, page.Total, page.IDs, facetString(page.Counts, 0), err3),
+			fmt.Sprint(wtotal, wids, err2, wpage.Total, wpage.IDs, facetString(wpage.Counts, 0), err4); g != w {
+			t.Errorf("%s: started %s, built anew %s", what, g, w)
+		}
+		return l.cur.Load()
+	}
+	change := func(name string) {
+		t.Helper()
+		if _, err := s.CreateCustomTitle(ctx, "c1", c.VendorID, cp, kb.CustomTitle{TitleFields: kb.TitleFields{Name: name, PubType: kb.ResourceJournal}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b := start("the first start", path); b.d != nil {
+		t.Fatal("the first start has a delta")
+	}
+	base := func() int64 {
+		b, _ := os.ReadFile(path)
+		return int64(len(b))
+	}()
+	change("Journal of Catching Up")
+	change("Caught Up Journal")
+	if b := start("an older file", path); b.d == nil || b.d.x.Len() != 2 || b.base >= b.version {
+		t.Errorf("an older file: want its index caught up with the two titles changed since")
+	}
+	if base == 0 {
+		t.Fatal("no file written")
+	}
+	// The records of the changes gone: built from the store (and the
+	// file written again).
+	change("Journal Past the Records")
+	if _, err := db.Exec(`DELETE FROM title_changes`); err != nil {
+		t.Fatal(err)
+	}
+	if b := start("a file older than the records", path); b.d != nil {
+		t.Errorf("a file older than the records: want an index built from the store")
+	}
+	// Another database (the same data, a new identity).
+	change("Journal of Another Database")
+	if _, err := db.Exec(`UPDATE versions SET n = n + 1 WHERE name = 'store'`); err != nil {
+		t.Fatal(err)
+	}
+	if b := start("a file of another database", path); b.d != nil {
+		t.Errorf("a file of another database: want an index built from the store")
 	}
 }
 
