@@ -209,19 +209,10 @@ func (s *Store) sqlTitleIdentifiers() string {
 	return `SELECT title_id, type, subtype, value FROM title_identifiers WHERE ` + s.d.InIDs("title_id", "$1")
 }
 
-// sqlTitleResources reads the resources of the titles whose ids are in the
-// array $2, or only those in package $3 when inPackage.
-func (s *Store) sqlTitleResources(inPackage bool) string {
-	q := sqlResourceSelect + ` AND ` + s.d.InIDs("r.title_id", "$2")
-	if inPackage {
-		q += ` AND r.package_id = $3`
-	}
-	return q + ` ORDER BY r.title_id, p.sort_name, p.id`
-}
-
 // CompleteTitles loads the identifiers and the resources (all, or only
 // those in packageID) of the titles, in one round trip on PostgreSQL for
-// the whole page; root is the customer's root proxy.
+// the whole page (and one for the versions the packages' facts are kept
+// at); root is the customer's root proxy.
 func (s *Store) CompleteTitles(ctx context.Context, custID, root string, ts []kb.Title, packageID int64) error {
 	if len(ts) == 0 {
 		return nil
@@ -230,16 +221,20 @@ func (s *Store) CompleteTitles(ctx context.Context, custID, root string, ts []kb
 	for i := range ts {
 		ids[i] = ts[i].ID
 	}
-	resources := Stmt{s.sqlTitleResources(false), []any{custID, ids}}
+	managed, cf, err := s.facts(ctx, custID)
+	if err != nil {
+		return err
+	}
+	resources := Stmt{s.sqlResourceRows(false), []any{custID, ids}}
 	if packageID != 0 {
-		resources = Stmt{s.sqlTitleResources(true), []any{custID, ids, packageID}}
+		resources = Stmt{s.sqlResourceRows(true), []any{custID, ids, packageID}}
 	}
 	res := s.e.Read().Batch(ctx, Stmt{s.sqlTitleIdentifiers(), []any{ids}}, resources)
 	defer res.Close()
 	if err := readIdentifiers(res, ts); err != nil {
 		return err
 	}
-	return readResources(res, ts, root)
+	return readResourceRows(res, ts, root, managed, cf)
 }
 
 // byID indexes titles by id.

@@ -24,6 +24,9 @@ type Store struct {
 	secret atomic.Pointer[[]byte]        // the link-signing secret once read (linkout.go)
 	jobs   *reportJobs                   // the holdings reports' background work (report_jobs.go)
 	index  atomic.Pointer[kb.TitleIndex] // the title index in use, if any (title_index.go)
+	// factCache keeps packages' facts for pages of titles
+	// (resource_facts.go).
+	factCache factCache
 }
 
 // New returns the shared store over an engine.

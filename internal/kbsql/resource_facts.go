@@ -1,0 +1,251 @@
+package kbsql
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// A page of titles shows each title's resources with their packages,
+// vendors and the customer's state on them. Joining those tables for every
+// resource row cost five B-tree look-ups a row, the most of a title
+// search's time at 3M titles; they are small and change only with an
+// import or a write of the customer, so completeTitles reads them once a
+// version into memory (packageFacts) and reads per row only the resource
+// and the customer's state on it.
+
+// packageFact is what a resource row shows of its package and vendor.
+type packageFact struct {
+	name, sortName string
+	ptype          kb.PackageType
+	custom         bool
+	vendorID       int64
+	vendorName     string
+	token          bool
+}
+
+// customerFacts are a customer's packages beside the managed ones (its
+// custom packages), its package-level state and its vendors' proxies.
+type customerFacts struct {
+	custom  map[int64]*packageFact
+	state   map[int64]pkgState
+	vendors map[int64]string // vendor id → proxy id
+}
+
+// pkgState is a customer's state on a package.
+type pkgState struct {
+	selected, hidden bool
+	proxy            string
+}
+
+// factCache keeps the managed packages' facts of the knowledge base's
+// current version and the facts of the customers that read them lately.
+type factCache struct {
+	mu        sync.Mutex
+	kbVersion int64
+	managed   map[int64]*packageFact
+	customers map[string]*customerFactsAt
+}
+
+// customerFactsAt is a customer's facts read at its version.
+type customerFactsAt struct {
+	version int64
+	facts   *customerFacts
+}
+
+// maxFactCustomers bounds the customers whose facts are kept; past it the
+// cache starts again.
+const maxFactCustomers = 256
+
+// facts returns the managed packages' facts and the customer's, read at
+// the versions of the knowledge base and of the customer or again.
+func (s *Store) facts(ctx context.Context, custID string) (map[int64]*packageFact, *customerFacts, error) {
+	var kbv, cv int64
+	if err := s.e.Read().QueryRow(ctx, `SELECT COALESCE((SELECT n FROM versions WHERE name = '`+KBVersion+`'), 0),
+		COALESCE((SELECT n FROM versions WHERE name = $1), 0)`, CustomerVersion(custID)).Scan(&kbv, &cv); err != nil {
+		return nil, nil, fmt.Errorf("versions of %s: %w", custID, err)
+	}
+	c := &s.factCache
+	c.mu.Lock()
+	managed := c.managed
+	if c.kbVersion != kbv {
+		managed = nil
+	}
+	cf := c.customers[custID]
+	c.mu.Unlock()
+	var err error
+	if managed == nil {
+		if managed, err = s.readManagedFacts(ctx); err != nil {
+			return nil, nil, err
+		}
+		c.mu.Lock()
+		if kbv >= c.kbVersion {
+			c.kbVersion, c.managed = kbv, managed
+			clear(c.customers)
+		}
+		c.mu.Unlock()
+	}
+	if cf == nil || cf.version != cv {
+		f, err := s.readCustomerFacts(ctx, custID)
+		if err != nil {
+			return nil, nil, err
+		}
+		cf = &customerFactsAt{cv, f}
+		c.mu.Lock()
+		if c.customers == nil || len(c.customers) >= maxFactCustomers {
+			c.customers = map[string]*customerFactsAt{}
+		}
+		c.customers[custID] = cf
+		c.mu.Unlock()
+	}
+	return managed, cf.facts, nil
+}
+
+// sqlPackageFacts reads packages with their vendors.
+const sqlPackageFacts = `SELECT p.id, p.name, p.sort_name, p.package_type, p.customer_id IS NOT NULL, p.vendor_id, v.name, p.token_fact IS NOT NULL
+	FROM packages p JOIN vendors v ON v.id = p.vendor_id`
+
+// readPackageFacts reads the packages of query (sqlPackageFacts and a
+// condition) by id.
+func (s *Store) readPackageFacts(ctx context.Context, query string, args ...any) (map[int64]*packageFact, error) {
+	m := map[int64]*packageFact{}
+	err := eachRow(ctx, s.e.Read(), query, args, func(r Rows) error {
+		var id int64
+		var pt int
+		f := &packageFact{}
+		if err := r.Scan(&id, &f.name, &f.sortName, &pt, &f.custom, &f.vendorID, &f.vendorName, &f.token); err != nil {
+			return err
+		}
+		f.ptype = kb.PackageType(pt)
+		m[id] = f
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("package facts: %w", err)
+	}
+	return m, nil
+}
+
+// readManagedFacts reads the managed packages' facts.
+func (s *Store) readManagedFacts(ctx context.Context) (map[int64]*packageFact, error) {
+	return s.readPackageFacts(ctx, sqlPackageFacts+` WHERE p.customer_id IS NULL`)
+}
+
+// readCustomerFacts reads the customer's custom packages, its state on
+// packages and its vendors' proxies.
+func (s *Store) readCustomerFacts(ctx context.Context, custID string) (*customerFacts, error) {
+	custom, err := s.readPackageFacts(ctx, sqlPackageFacts+` WHERE p.customer_id = $1`, custID)
+	if err != nil {
+		return nil, err
+	}
+	f := &customerFacts{custom: custom, state: map[int64]pkgState{}, vendors: map[int64]string{}}
+	read := s.e.Read()
+	err = eachRow(ctx, read, `SELECT package_id, selected, hidden, COALESCE(proxy_id, '') FROM customer_packages WHERE customer_id = $1`,
+		[]any{custID}, func(r Rows) error {
+			var id int64
+			var st pkgState
+			if err := r.Scan(&id, &st.selected, &st.hidden, &st.proxy); err != nil {
+				return err
+			}
+			f.state[id] = st
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("package states of %s: %w", custID, err)
+	}
+	err = eachRow(ctx, read, `SELECT vendor_id, COALESCE(proxy_id, '') FROM customer_vendors WHERE customer_id = $1`,
+		[]any{custID}, func(r Rows) error {
+			var id int64
+			var proxy string
+			if err := r.Scan(&id, &proxy); err != nil {
+				return err
+			}
+			f.vendors[id] = proxy
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("vendor proxies of %s: %w", custID, err)
+	}
+	return f, nil
+}
+
+// sqlResourceRows reads the resources of the titles in the array $2 (only
+// those in package $3 when it is not 0) with the customer's ($1) state on
+// each, without their packages.
+func (s *Store) sqlResourceRows(inPackage bool) string {
+	q := `SELECT r.title_id, r.package_id, r.coverage, r.embargo_unit, r.embargo_value, r.url,
+		cr.selected, COALESCE(cr.hidden, FALSE), COALESCE(cr.custom_coverage, ''), COALESCE(cr.coverage_statement, ''),
+		COALESCE(cr.embargo_unit, 0), COALESCE(cr.embargo_value, 0), COALESCE(cr.udf, ''), cr.proxy_id
+		FROM resources r LEFT JOIN customer_resources cr ON cr.customer_id = $1 AND cr.package_id = r.package_id AND cr.title_id = r.title_id
+		WHERE ` + s.d.InIDs("r.title_id", "$2")
+	if inPackage {
+		q += ` AND r.package_id = $3`
+	}
+	return q
+}
+
+// readResourceRows reads the batch's next result, sqlResourceRows of the
+// titles, into them with their packages' facts (resources in packages the
+// customer may not see are left out), each title's in package name order;
+// root is the customer's root proxy.
+func readResourceRows(res Results, ts []kb.Title, root string, managed map[int64]*packageFact, cf *customerFacts) error {
+	rows, err := res.Query()
+	if err != nil {
+		return fmt.Errorf("title resources: %w", err)
+	}
+	defer rows.Close()
+	titles := byID(ts)
+	var x resourceScan
+	var crSelected *bool
+	var crHidden bool
+	dest := []any{&x.r.TitleID, &x.r.PackageID, &x.coverage, &x.eu, &x.r.ManagedEmbargo.Value, &x.r.URL,
+		&crSelected, &crHidden, &x.custom, &x.r.CoverageStatement, &x.ceu, &x.r.CustomEmbargo.Value, &x.udf, &x.proxy}
+	for rows.Next() {
+		x = resourceScan{}
+		if err := rows.Scan(dest...); err != nil {
+			return fmt.Errorf("title resources: %w", err)
+		}
+		p := managed[x.r.PackageID]
+		if p == nil {
+			if p = cf.custom[x.r.PackageID]; p == nil {
+				continue // another customer's custom package
+			}
+		}
+		st := cf.state[x.r.PackageID]
+		x.r.PackageName, x.pt, x.r.IsPackageCustom, x.r.VendorID, x.r.VendorName, x.r.IsTokenNeeded =
+			p.name, int(p.ptype), p.custom, p.vendorID, p.vendorName, p.token
+		x.r.IsSelected = st.selected
+		if crSelected != nil {
+			x.r.IsSelected = *crSelected
+		}
+		x.hidden = st.hidden || crHidden
+		x.packageProxy, x.vendorProxy = st.proxy, cf.vendors[p.vendorID]
+		r, err := x.resource(root)
+		if err != nil {
+			return err
+		}
+		if t := titles[r.TitleID]; t != nil {
+			t.Resources = append(t.Resources, r)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("title resources: %w", err)
+	}
+	sortName := func(id int64) string {
+		if p := managed[id]; p != nil {
+			return p.sortName
+		}
+		return cf.custom[id].sortName
+	}
+	for _, t := range titles {
+		slices.SortFunc(t.Resources, func(a, b kb.Resource) int {
+			return cmp.Or(strings.Compare(sortName(a.PackageID), sortName(b.PackageID)), cmp.Compare(a.PackageID, b.PackageID))
+		})
+	}
+	return nil
+}
