@@ -191,17 +191,12 @@ func BenchmarkBuildFromStore(b *testing.B) {
 // search (over the index and its delta), against the same search of the
 // index built anew (no delta); then the same for a publication search
 // with facets (whose first search after the change places the delta in
-// the view and derives the customer's collection again). The knowledge base keeps one custom
-// package, "Delta benchmark", with one custom title that each run renames.
+// the view and derives the customer's collection again). The knowledge
+// base keeps one custom package, "Delta benchmark", with one custom
+// title that each run renames.
 func BenchmarkCatchUp(b *testing.B) {
-	s, _ := benchKB(b)
+	s, cust, c, pkg, title := benchChange(b)
 	ctx := context.Background()
-	cust := *benchCustomer
-	c, err := s.Customer(ctx, cust)
-	if err != nil {
-		b.Fatal(err)
-	}
-	pkg, title := benchCustomTitle(b, s, cust, c.VendorID)
 	l := NewLive(ctx, s, Options{Inline: true})
 	start := time.Now()
 	if err := l.Build(ctx, 0); err != nil {
@@ -264,6 +259,21 @@ func BenchmarkCatchUp(b *testing.B) {
 	}
 }
 
+// benchChange opens the benchmark's knowledge base and returns the
+// customer that searches, and its custom package and title that a
+// benchmark changes.
+func benchChange(b *testing.B) (s *sqlite.Store, cust string, c kb.Customer, pkg, title int64) {
+	b.Helper()
+	s, _ = benchKB(b)
+	cust = *benchCustomer
+	c, err := s.Customer(context.Background(), cust)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pkg, title = benchCustomTitle(b, s, cust, c.VendorID)
+	return s, cust, c, pkg, title
+}
+
 // benchCustomTitle returns the custom package "Delta benchmark" of the
 // customer and its custom title, made on first use.
 func benchCustomTitle(b *testing.B, s *sqlite.Store, cust string, vendor int64) (pkg, title int64) {
@@ -296,14 +306,8 @@ func benchCustomTitle(b *testing.B, s *sqlite.Store, cust string, vendor int64) 
 // before the change, and caught up with the change; against that build
 // (index and English view from the store), timed once in the same run.
 func BenchmarkStartAfterChange(b *testing.B) {
-	s, _ := benchKB(b)
+	s, cust, c, pkg, title := benchChange(b)
 	ctx := context.Background()
-	cust := *benchCustomer
-	c, err := s.Customer(ctx, cust)
-	if err != nil {
-		b.Fatal(err)
-	}
-	pkg, title := benchCustomTitle(b, s, cust, c.VendorID)
 	file := filepath.Join(b.TempDir(), "index")
 	start := time.Now()
 	l := NewLive(ctx, s, Options{Inline: true, File: file})
