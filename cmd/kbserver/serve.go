@@ -141,9 +141,10 @@ background at start. A search that finds it older than the store catches
 up first: the titles an import or a custom title's change touched (the
 store records them) are read again into a small second index that every
 search merges with the first (milliseconds); it is rebuilt in the
-background only when that holds more than 2,000 titles, or after an
-import that changed more than 10,000 titles, still answering meanwhile when it
-can. A customer's selection changes need no rebuild. Each build from the
+background when that holds more than 2,000 titles or 5,000 changes have
+passed (still answering meanwhile), and when the store cannot name what
+changed (an import that changed more than 10,000 titles, more than
+20,000 titles changed since the build), the store answering meanwhile. A customer's selection changes need no rebuild. Each build from the
 store is written to --search-index-file (by default beside a SQLite
 file, as FILE.search-index), which the next start reads instead of
 building, catching it up with the titles changed since when the store

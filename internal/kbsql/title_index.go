@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 
@@ -156,26 +155,21 @@ func (s *Store) FeedChanges(ctx context.Context, since int64, limit int, pkg fun
 		return version, nil, err == nil, err
 	}
 	read := s.e.Read()
-	moves := map[int64]bool{}
-	ids := map[int64]bool{}
-	all := false
-	err = eachRow(ctx, read, `SELECT version, title_id FROM title_changes WHERE version > $1 AND version <= $2`, []any{since, version}, func(r Rows) error {
-		var v, id int64
-		if err := r.Scan(&v, &id); err != nil {
-			return err
-		}
-		moves[v] = true
-		ids[id] = true
-		all = all || id == 0
-		return nil
-	})
+	// Whether the records can tell, before reading them: every move
+	// recorded, none of them "everything" (title 0), few enough titles.
+	var moves, first, named int64
+	if err := read.QueryRow(ctx, `SELECT count(DISTINCT version), COALESCE(min(title_id), 0), count(DISTINCT title_id)
+		FROM title_changes WHERE version > $1 AND version <= $2`, since, version).Scan(&moves, &first, &named); err != nil {
+		return 0, nil, false, fmt.Errorf("read title changes: %w", err)
+	}
+	if moves != version-since || first == 0 || named > int64(limit) {
+		return version, nil, false, nil
+	}
+	changed, err = queryAll(ctx, read, `SELECT DISTINCT title_id FROM title_changes WHERE version > $1 AND version <= $2 ORDER BY title_id`,
+		[]any{since, version}, scanInt64)
 	if err != nil {
 		return 0, nil, false, fmt.Errorf("read title changes: %w", err)
 	}
-	if all || int64(len(moves)) != version-since || len(ids) > limit {
-		return version, nil, false, nil
-	}
-	changed = slices.Sorted(maps.Keys(ids))
 	if err := feedPackages(ctx, read, true, pkg); err != nil {
 		return 0, nil, false, err
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -30,7 +29,8 @@ type namesOf func(ctx context.Context, ids []int64, fn func(id int64, name strin
 // names are read with names, and so are the names of the base's titles
 // that a binary search (all of d's titles in step, a read a step)
 // compares them with. A retired title's place in vb tells nothing (its
-// name may have changed): the search steps over it.
+// name may have changed): the search steps over it, and over a title
+// deleted since the delta was made (the next catch-up retires it).
 func (d *delta) newDeltaView(ctx context.Context, base *Index, vb *View, loc *alpha.Locale, names namesOf) (*deltaView, error) {
 	n := d.x.Len()
 	dname := make([]string, n)
@@ -60,6 +60,8 @@ func (d *delta) newDeltaView(ctx context.Context, base *Index, vb *View, loc *al
 		}
 		return s[p%vb.block]
 	}
+	gone := map[uint32]bool{} // base titles deleted since d was made
+	skip := func(o uint32) bool { return d.retired.Contains(o) || gone[o] }
 	lo, hi := make([]int, n), make([]int, n)
 	for o := range hi {
 		hi[o] = base.Len()
@@ -74,7 +76,7 @@ func (d *delta) newDeltaView(ctx context.Context, base *Index, vb *View, loc *al
 			for lo[o] < hi[o] {
 				mid := lo[o] + (hi[o]-lo[o])/2
 				p := mid
-				for p < hi[o] && d.retired.Contains(byPos(p)) {
+				for p < hi[o] && skip(byPos(p)) {
 					p++
 				}
 				if p < hi[o] {
@@ -99,7 +101,8 @@ func (d *delta) newDeltaView(ctx context.Context, base *Index, vb *View, loc *al
 			bo := byPos(p)
 			s, ok := name[base.ids[bo]]
 			if !ok {
-				return nil, fmt.Errorf("place changed titles: title %d is gone from the store but not from the index", base.ids[bo])
+				gone[bo] = true // probed again next step
+				continue
 			}
 			if cmp.Or(bytes.Compare(loc.Key(s), keys[o]), cmp.Compare(base.ids[bo], d.x.ids[o])) < 0 {
 				lo[o] = p + 1

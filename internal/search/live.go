@@ -75,11 +75,22 @@ type built struct {
 
 	viewsMu sync.Mutex
 	dviews  map[string]*deltaView // by locale tag: d placed in x's views
+
+	// stuck is set when the store's records since base cannot name the
+	// changes (they never will): no catch-up is tried again.
+	stuck atomic.Bool
+}
+
+// shouldFold reports whether b's delta is large enough, or its base old
+// enough, for a new index to be built in the background.
+func (b *built) shouldFold() bool {
+	return b.d != nil && (b.d.x.Len() > foldDelta || b.version-b.base > foldMoves)
 }
 
 // selEntry is a customer's selection state read at a customer version
-// while b was the current index, and what is derived from it (nil until
-// derived): the selected set and the collection in b's index (all,
+// while b was the current index (nil after a catch-up replaced it: the
+// state must be read again), and what is derived from it (nil until
+// derived): the selected set and the collection in the index x (all,
 // bcoll), the collection without the titles b's delta retires (coll;
 // bcoll without a delta), and the selected set and collection in the
 // delta (dall, dcoll).
@@ -87,6 +98,7 @@ type selEntry struct {
 	customer    int64
 	sel         kb.SelectionState
 	b           *built
+	x           *Index
 	all, dall   *roaring.Bitmap
 	bcoll, coll *Collection
 	dcoll       *Collection
@@ -97,8 +109,14 @@ type selEntry struct {
 const maxDelta = 20000
 
 // foldDelta is the size of a delta past which a new index is built in
-// the background while the index and its delta answer.
-const foldDelta = 2000
+// the background while the index and its delta answer (a variable for
+// tests).
+var foldDelta = 2000
+
+// foldMoves is the number of moves of the store's titles counter since
+// an index was built past which a new one is built in the background,
+// well inside the store's records (kbsql keeps 10,000 moves).
+const foldMoves = 5000
 
 // maxSelected bounds the customers whose selection is kept; past it the
 // cache starts again.
@@ -133,9 +151,9 @@ func (l *Live) Build(ctx context.Context, version int64) error {
 	}
 	// A stale index answers nothing: let it go before the build, with
 	// the selected sets derived in it, so that the two are never held
-	// at once. An index with a delta answers title searches until the
-	// new one is ready.
-	if b := l.cur.Load(); b == nil || b.d == nil {
+	// at once. An index with a delta that can still catch up (a fold)
+	// answers until the new one is ready.
+	if b := l.cur.Load(); b == nil || b.d == nil || b.stuck.Load() {
 		l.cur.Store(nil)
 		l.forget()
 	}
@@ -204,7 +222,7 @@ func (l *Live) current(ctx context.Context, custID string) (*built, int64, error
 		return b, customerV, nil
 	}
 	if b != nil {
-		nb, err := l.catchUp(ctx, b, titlesV)
+		nb, err := l.catchUp(ctx, titlesV)
 		if nb != nil || err != nil {
 			return nb, customerV, err
 		}
@@ -279,11 +297,21 @@ func (l *Live) rebuild(version int64) {
 	}
 	started := l.background(func() {
 		defer l.building.Store(false)
-		if err := l.Build(l.ctx, version); err != nil {
-			if !errors.Is(err, context.Canceled) {
-				l.opts.Logger.Error("title index build failed; the store answers title searches", "err", err)
+		for {
+			if err := l.Build(l.ctx, version); err != nil {
+				if !errors.Is(err, context.Canceled) {
+					l.opts.Logger.Error("title index build failed; the store answers title searches", "err", err)
+				}
+				l.failedAt.Store(time.Now().UnixNano())
+				return
 			}
-			l.failedAt.Store(time.Now().UnixNano())
+			// A start from an older file, or catch-ups during the
+			// build, may leave a delta to fold: build again.
+			b := l.cur.Load()
+			if b == nil || !b.shouldFold() {
+				return
+			}
+			version = b.version
 		}
 	})
 	if !started {
@@ -360,8 +388,8 @@ func (l *Live) selection(ctx context.Context, b *built, custID string, customerV
 	if err != nil {
 		return nil, err
 	}
-	n := &selEntry{customer: customerV, sel: sel, b: b}
-	if e != nil && e.b.x == b.x && reflect.DeepEqual(e.sel, sel) {
+	n := &selEntry{customer: customerV, sel: sel, b: b, x: b.x}
+	if e != nil && e.x == b.x && reflect.DeepEqual(e.sel, sel) {
 		n.all, n.bcoll = e.all, e.bcoll
 	}
 	l.keep(b, custID, n)
@@ -391,40 +419,63 @@ func (l *Live) forget() {
 	l.viewMu.Unlock()
 }
 
-// catchUp brings index b up to the store's version titlesV with a delta
-// of the titles changed since b's index was built, read again from the
-// store, and makes it the current index. It returns nil when the store
-// cannot name the changes (an import, more than maxDelta titles, records
-// pruned) or another index, not current, replaced b meanwhile: the
-// caller rebuilds. A
-// delta past foldDelta titles starts a new build in the background.
-func (l *Live) catchUp(ctx context.Context, b *built, titlesV int64) (*built, error) {
+// catchUp brings the current index (the one the caller found stale, or
+// one that replaced it, as a compaction does) up to the store's version titlesV
+// with a delta of the titles changed since its index was built, read
+// again from the store, and makes it the current index. It returns nil
+// when the store cannot name the changes (an import of more titles than
+// it records, more than maxDelta titles, records pruned; the index is
+// then marked stuck, since those records never will) or no index is
+// current: the caller rebuilds. A delta that should be folded starts a
+// new build in the background.
+func (l *Live) catchUp(ctx context.Context, titlesV int64) (*built, error) {
 	l.deltaMu.Lock()
 	defer l.deltaMu.Unlock()
-	if cur := l.cur.Load(); cur != b {
-		if cur == nil || cur.version < titlesV {
+	for range 3 {
+		b := l.cur.Load()
+		switch {
+		case b == nil || b.stuck.Load():
+			return nil, nil
+		case b.version >= titlesV:
+			return b, nil // caught up by another search, or a build finished
+		}
+		bld := NewBuilder()
+		v, changed, ok, err := l.feed.FeedChanges(ctx, b.base, maxDelta, bld.AddPackage, bld.AddTitle)
+		if err != nil {
+			return nil, fmt.Errorf("catch up title index: %w", err)
+		}
+		if !ok {
+			b.stuck.Store(true)
 			return nil, nil
 		}
-		return cur, nil // caught up by another search
-	}
-	bld := NewBuilder()
-	v, changed, ok, err := l.feed.FeedChanges(ctx, b.base, maxDelta, bld.AddPackage, bld.AddTitle)
-	if err != nil {
-		return nil, fmt.Errorf("catch up title index: %w", err)
-	}
-	if !ok || v < titlesV {
-		return nil, nil
-	}
-	nb := &built{x: b.x, d: newDelta(b.x, bld.Build(), changed), base: b.base, version: v}
-	nb.saving.Store(true) // its index is b's, written (or not) as b
-	if !l.cur.CompareAndSwap(b, nb) {
-		if cur := l.cur.Load(); cur != nil && cur.version >= titlesV {
-			return cur, nil // a build finished meanwhile
+		if v < titlesV {
+			return nil, nil
 		}
-		return nil, nil
+		nb := &built{x: b.x, d: newDelta(b.x, bld.Build(), changed), base: b.base, version: v}
+		nb.saving.Store(true) // its index is b's, written (or not) as b
+		if !l.cur.CompareAndSwap(b, nb) {
+			continue // replaced meanwhile: catch that one up
+		}
+		l.trimSelections(nb.x)
+		if nb.shouldFold() {
+			l.rebuild(v)
+		}
+		return nb, nil
 	}
-	if len(changed) > foldDelta {
-		l.rebuild(v)
+	return nil, nil
+}
+
+// trimSelections keeps of each customer's entry only what was derived in
+// the index x (dropping entries of other indexes), so that no entry holds
+// a replaced delta; each state is read again at its next search.
+func (l *Live) trimSelections(x *Index) {
+	l.selMu.Lock()
+	defer l.selMu.Unlock()
+	for id, e := range l.sel {
+		if e.x != x {
+			delete(l.sel, id)
+			continue
+		}
+		l.sel[id] = &selEntry{customer: e.customer, sel: e.sel, x: x, all: e.all, bcoll: e.bcoll}
 	}
-	return nb, nil
 }

@@ -59,9 +59,6 @@ func (l *Live) load(ctx context.Context, start time.Time) (ok bool, err error) {
 	for _, v := range views {
 		l.opts.Logger.Info("title index view built", "source", "file", "locale", v.locale, "titles", x.Len())
 	}
-	if nb.d != nil && nb.d.x.Len() > foldDelta {
-		l.rebuild(nb.version)
-	}
 	return true, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -168,6 +169,11 @@ func TestLiveFollowsStore(t *testing.T) {
 	}
 
 	// An import changing a few hundred titles is caught up with too.
+	// (Customer c9, who searches only before it, keeps a selection
+	// entry, which must not keep the replaced delta.)
+	if _, _, _, err := l.SearchTitles(ctx, "c9", sel); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := gen.Generate(ctx, s, gen.Options{Titles: 450, Seed: 3}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -179,6 +185,13 @@ func TestLiveFollowsStore(t *testing.T) {
 	if b := l.cur.Load(); b.x != x0 || b.d == nil || b.d.x.Len() < 10 {
 		t.Errorf("after an import: want the same index with a delta of its titles")
 	}
+	l.selMu.Lock()
+	for id, e := range l.sel {
+		if e.b != nil && e.b != l.cur.Load() {
+			t.Errorf("customer %s's selection entry holds a replaced index and delta", id)
+		}
+	}
+	l.selMu.Unlock()
 
 	// Without the records of what changed (pruned, or an import of more
 	// titles than are recorded), the index is rebuilt, the store
@@ -190,6 +203,23 @@ func TestLiveFollowsStore(t *testing.T) {
 		Name: "Zyzzyva Annual", PubType: kb.ResourceJournal}}); err != nil {
 		t.Fatal(err)
 	}
+	// The catch-up is tried once: the records since the index's build
+	// will never name the changes.
+	counted := &countingFeed{TitleFeed: s}
+	l.feed = counted
+	titlesV, _, err := s.IndexVersions(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if b, err := l.catchUp(ctx, titlesV); b != nil || err != nil {
+			t.Fatalf("catch-up without the records: %v, %v", b, err)
+		}
+	}
+	if counted.changes.Load() != 1 {
+		t.Errorf("catch-up without the records read the store %d times, want once", counted.changes.Load())
+	}
+	l.feed = s
 	declines("without the records of the changes")
 	waitBuilt(t, l, s)
 	if b := l.cur.Load(); b.x == x0 || b.d != nil {
@@ -197,6 +227,17 @@ func TestLiveFollowsStore(t *testing.T) {
 	}
 	same("after the rebuild", q)
 	same("the custom titles, after the rebuild", zyzzyva)
+}
+
+// countingFeed is a feed that counts its FeedChanges calls.
+type countingFeed struct {
+	kb.TitleFeed
+	changes atomic.Int32
+}
+
+func (f *countingFeed) FeedChanges(ctx context.Context, since int64, limit int, pkg func(kb.IndexedPackage), title func(kb.IndexedTitle)) (int64, []int64, bool, error) {
+	f.changes.Add(1)
+	return f.TitleFeed.FeedChanges(ctx, since, limit, pkg, title)
 }
 
 // fakeFeed is a store feed of two titles in package 1 whose versions and
@@ -458,6 +499,25 @@ func TestLiveFileCatchUp(t *testing.T) {
 	if b := start("an older file", path); b.d == nil || b.d.x.Len() != 2 || b.base >= b.version {
 		t.Errorf("an older file: want its index caught up with the two titles changed since")
 	}
+	// A start in the background from an older file whose delta should
+	// be folded builds a new index.
+	defer func(n int) { foldDelta = n }(foldDelta)
+	foldDelta = 1
+	bg := NewLive(ctx, s, Options{File: path})
+	bg.Start()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		bg.workMu.Lock()
+		b := bg.cur.Load()
+		bg.workMu.Unlock()
+		if b != nil && b.d == nil && !bg.building.Load() {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a start from a file with a delta to fold did not fold it within a minute")
+		}
+	}
+	bg.Wait()
+	foldDelta = 2000
 	if base == 0 {
 		t.Fatal("no file written")
 	}
