@@ -35,8 +35,10 @@ type Options struct {
 }
 
 // Live is a title index kept in step with a store: it answers a search
-// only when its index was built at the store's current version of the
-// indexed data, and rebuilds it when that version moves on. It implements
+// only when its index, with the delta of the titles changed since it was
+// built, holds the store's current version of the indexed data; when
+// that version moves on it catches up with a new delta, or rebuilds the
+// index when the store cannot name the changes. It implements
 // kb.TitleIndex.
 type Live struct {
 	feed kb.TitleFeed
@@ -210,8 +212,9 @@ func (l *Live) Version() (v int64, ok bool) {
 }
 
 // current returns the index if it holds the store's current version of
-// the indexed data (nil if not, after starting a rebuild, or rebuilding
-// inline with Options.Inline), and the customer's version.
+// the indexed data, catching it up with a delta first when the store can
+// name the changes (nil otherwise, after starting a rebuild, or
+// rebuilding inline with Options.Inline), and the customer's version.
 func (l *Live) current(ctx context.Context, custID string) (*built, int64, error) {
 	titlesV, customerV, err := l.feed.IndexVersions(ctx, custID)
 	if err != nil {
