@@ -40,20 +40,6 @@ const (
 
 	// sqlTitle reads one title ($2) the customer may see.
 	sqlTitle = `SELECT ` + SQLTitleColumns + ` FROM titles t WHERE t.id = $2 AND ` + sqlTitleVisible
-	// sqlResourceColumns are the columns of a resource that resourceScan
-	// scans, from sqlResourceJoins.
-	sqlResourceColumns = `r.title_id, r.package_id, p.name, p.package_type, p.customer_id IS NOT NULL, p.vendor_id, v.name,
-		COALESCE(cr.selected, cp.selected, FALSE), COALESCE(cp.hidden, FALSE) OR COALESCE(cr.hidden, FALSE),
-		r.coverage, r.embargo_unit, r.embargo_value, r.url, p.token_fact IS NOT NULL,
-		COALESCE(cr.custom_coverage, ''), COALESCE(cr.coverage_statement, ''), COALESCE(cr.embargo_unit, 0), COALESCE(cr.embargo_value, 0),
-		COALESCE(cr.udf, ''), cr.proxy_id, COALESCE(cp.proxy_id, ''),
-		COALESCE((SELECT cv.proxy_id FROM customer_vendors cv WHERE cv.customer_id = $1 AND cv.vendor_id = p.vendor_id), '')`
-	sqlResourceJoins = `JOIN packages p ON p.id = r.package_id JOIN vendors v ON v.id = p.vendor_id
-		LEFT JOIN customer_packages cp ON cp.customer_id = $1 AND cp.package_id = r.package_id
-		LEFT JOIN customer_resources cr ON cr.customer_id = $1 AND cr.package_id = r.package_id AND cr.title_id = r.title_id`
-	sqlResourceSelect = `SELECT ` + sqlResourceColumns + ` FROM resources r ` + sqlResourceJoins + ` WHERE ` + sqlPackageVisible
-	// sqlTitleResourcesOf reads the resources of the title $2.
-	sqlTitleResourcesOf = sqlResourceSelect + ` AND r.title_id = $2 ORDER BY p.sort_name, p.id`
 )
 
 // sqlTitleHead reads the customer's root proxy (no row: no such customer)
@@ -69,13 +55,18 @@ func (s *Store) sqlTitleHead() string {
 
 // Title returns a title with all its resources in the customer's context:
 // the customer's root proxy with the title and its identifiers, then its
-// resources, in one round trip on PostgreSQL. (One statement that joins
-// them repeats the title's columns on every resource row; measured on
-// SQLite, it cost as much as the two.)
+// resources, in one round trip on PostgreSQL (and one for the versions
+// the packages' facts are kept at). (One statement that joins them
+// repeats the title's columns on every resource row; measured on SQLite,
+// it cost as much as the two.)
 func (s *Store) Title(ctx context.Context, custID string, titleID int64) (kb.Title, error) {
+	managed, cf, err := s.facts(ctx, custID)
+	if err != nil {
+		return kb.Title{}, err
+	}
 	res := s.e.Read().Batch(ctx,
 		Stmt{s.sqlTitleHead(), []any{custID, titleID}},
-		Stmt{sqlTitleResourcesOf, []any{custID, titleID}})
+		Stmt{s.sqlResourceRows(false), []any{custID, []int64{titleID}}})
 	defer res.Close()
 	rows, err := res.Query()
 	if err != nil {
@@ -116,7 +107,7 @@ func (s *Store) Title(ctx context.Context, custID string, titleID int64) (kb.Tit
 		t.Identifiers = []kb.Identifier{}
 	}
 	ts := []kb.Title{t}
-	if err := readResources(res, ts, root); err != nil {
+	if err := readResourceRows(res, ts, root, managed, cf); err != nil {
 		return kb.Title{}, err
 	}
 	return ts[0], nil
@@ -277,71 +268,4 @@ func readIdentifiers(res Results, ts []kb.Title) error {
 		})
 	}
 	return nil
-}
-
-// readResources reads the batch's next result, resources of the titles
-// (sqlResourceColumns), into them; root is the customer's root proxy.
-func readResources(res Results, ts []kb.Title, root string) error {
-	rows, err := res.Query()
-	if err != nil {
-		return fmt.Errorf("title resources: %w", err)
-	}
-	defer rows.Close()
-	titles := byID(ts)
-	var x resourceScan
-	dest := x.dest()
-	for rows.Next() {
-		if err := rows.Scan(dest...); err != nil {
-			return fmt.Errorf("title resources: %w", err)
-		}
-		r, err := x.resource(root)
-		if err != nil {
-			return err
-		}
-		if t := titles[r.TitleID]; t != nil {
-			t.Resources = append(t.Resources, r)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("title resources: %w", err)
-	}
-	return nil
-}
-
-// resourceScan holds the columns sqlResourceColumns as scanned.
-type resourceScan struct {
-	r                                                kb.Resource
-	pt, eu, ceu                                      int
-	hidden                                           bool
-	coverage, custom, udf, packageProxy, vendorProxy string
-	proxy                                            *string
-}
-
-// dest returns the scan destinations of the columns.
-func (x *resourceScan) dest() []any {
-	r := &x.r
-	return []any{&r.TitleID, &r.PackageID, &r.PackageName, &x.pt, &r.IsPackageCustom, &r.VendorID, &r.VendorName,
-		&r.IsSelected, &x.hidden, &x.coverage, &x.eu, &r.ManagedEmbargo.Value, &r.URL, &r.IsTokenNeeded,
-		&x.custom, &r.CoverageStatement, &x.ceu, &r.CustomEmbargo.Value, &x.udf, &x.proxy, &x.packageProxy, &x.vendorProxy}
-}
-
-// resource decodes the scanned columns; root is the customer's root proxy.
-func (x *resourceScan) resource(root string) (kb.Resource, error) {
-	r := x.r
-	r.PackageType = kb.PackageType(x.pt)
-	r.Visibility = kb.HiddenBy(x.hidden)
-	r.ManagedEmbargo.Unit, r.CustomEmbargo.Unit = kb.EmbargoUnit(x.eu), kb.EmbargoUnit(x.ceu)
-	r.Proxy = effectiveProxy(x.proxy, x.packageProxy, x.vendorProxy, root)
-	var err error
-	if r.ManagedCoverage, err = DecodeCoverage(x.coverage); err != nil {
-		return r, fmt.Errorf("title %d coverage: %w", r.TitleID, err)
-	}
-	kb.SortCoverage(r.ManagedCoverage)
-	if r.CustomCoverage, err = DecodeCoverage(x.custom); err != nil {
-		return r, fmt.Errorf("title %d custom coverage: %w", r.TitleID, err)
-	}
-	if err := DecodeUserDefined(x.udf, &r.UserDefined); err != nil {
-		return r, fmt.Errorf("title %d user-defined fields: %w", r.TitleID, err)
-	}
-	return r, nil
 }

@@ -65,10 +65,9 @@ const maxFactCustomers = 256
 // facts returns the managed packages' facts and the customer's, read at
 // the versions of the knowledge base and of the customer or again.
 func (s *Store) facts(ctx context.Context, custID string) (map[int64]*packageFact, *customerFacts, error) {
-	var kbv, cv int64
-	if err := s.e.Read().QueryRow(ctx, `SELECT COALESCE((SELECT n FROM versions WHERE name = '`+KBVersion+`'), 0),
-		COALESCE((SELECT n FROM versions WHERE name = $1), 0)`, CustomerVersion(custID)).Scan(&kbv, &cv); err != nil {
-		return nil, nil, fmt.Errorf("versions of %s: %w", custID, err)
+	kbv, cv, err := s.versionsOf(ctx, custID)
+	if err != nil {
+		return nil, nil, err
 	}
 	c := &s.factCache
 	c.mu.Lock()
@@ -78,7 +77,6 @@ func (s *Store) facts(ctx context.Context, custID string) (map[int64]*packageFac
 	}
 	cf := c.customers[custID]
 	c.mu.Unlock()
-	var err error
 	if managed == nil {
 		if managed, err = s.readManagedFacts(ctx); err != nil {
 			return nil, nil, err
@@ -189,6 +187,51 @@ func (s *Store) sqlResourceRows(inPackage bool) string {
 	return q
 }
 
+// resourceScan holds the columns of sqlResourceRows as scanned.
+type resourceScan struct {
+	r                     kb.Resource
+	eu, ceu               int
+	selected              *bool
+	proxy                 *string
+	hidden                bool
+	coverage, custom, udf string
+}
+
+// dest returns the scan destinations of sqlResourceRows' columns.
+func (x *resourceScan) dest() []any {
+	r := &x.r
+	return []any{&r.TitleID, &r.PackageID, &x.coverage, &x.eu, &r.ManagedEmbargo.Value, &r.URL,
+		&x.selected, &x.hidden, &x.custom, &r.CoverageStatement, &x.ceu, &r.CustomEmbargo.Value, &x.udf, &x.proxy}
+}
+
+// resource decodes the scanned columns with the facts of the resource's
+// package p, the customer's state on it, its vendor's proxy for the
+// customer and the customer's root proxy.
+func (x *resourceScan) resource(p *packageFact, st pkgState, vendorProxy, root string) (kb.Resource, error) {
+	r := x.r
+	r.PackageName, r.PackageType, r.IsPackageCustom, r.VendorID, r.VendorName, r.IsTokenNeeded =
+		p.name, p.ptype, p.custom, p.vendorID, p.vendorName, p.token
+	r.IsSelected = st.selected
+	if x.selected != nil {
+		r.IsSelected = *x.selected
+	}
+	r.Visibility = kb.HiddenBy(st.hidden || x.hidden)
+	r.ManagedEmbargo.Unit, r.CustomEmbargo.Unit = kb.EmbargoUnit(x.eu), kb.EmbargoUnit(x.ceu)
+	r.Proxy = effectiveProxy(x.proxy, st.proxy, vendorProxy, root)
+	var err error
+	if r.ManagedCoverage, err = DecodeCoverage(x.coverage); err != nil {
+		return r, fmt.Errorf("title %d coverage: %w", r.TitleID, err)
+	}
+	kb.SortCoverage(r.ManagedCoverage)
+	if r.CustomCoverage, err = DecodeCoverage(x.custom); err != nil {
+		return r, fmt.Errorf("title %d custom coverage: %w", r.TitleID, err)
+	}
+	if err := DecodeUserDefined(x.udf, &r.UserDefined); err != nil {
+		return r, fmt.Errorf("title %d user-defined fields: %w", r.TitleID, err)
+	}
+	return r, nil
+}
+
 // readResourceRows reads the batch's next result, sqlResourceRows of the
 // titles, into them with their packages' facts (resources in packages the
 // customer may not see are left out), each title's in package name order;
@@ -200,32 +243,23 @@ func readResourceRows(res Results, ts []kb.Title, root string, managed map[int64
 	}
 	defer rows.Close()
 	titles := byID(ts)
+	fact := func(id int64) *packageFact {
+		if p := managed[id]; p != nil {
+			return p
+		}
+		return cf.custom[id] // nil: another customer's custom package
+	}
 	var x resourceScan
-	var crSelected *bool
-	var crHidden bool
-	dest := []any{&x.r.TitleID, &x.r.PackageID, &x.coverage, &x.eu, &x.r.ManagedEmbargo.Value, &x.r.URL,
-		&crSelected, &crHidden, &x.custom, &x.r.CoverageStatement, &x.ceu, &x.r.CustomEmbargo.Value, &x.udf, &x.proxy}
+	dest := x.dest()
 	for rows.Next() {
-		x = resourceScan{}
 		if err := rows.Scan(dest...); err != nil {
 			return fmt.Errorf("title resources: %w", err)
 		}
-		p := managed[x.r.PackageID]
+		p := fact(x.r.PackageID)
 		if p == nil {
-			if p = cf.custom[x.r.PackageID]; p == nil {
-				continue // another customer's custom package
-			}
+			continue
 		}
-		st := cf.state[x.r.PackageID]
-		x.r.PackageName, x.pt, x.r.IsPackageCustom, x.r.VendorID, x.r.VendorName, x.r.IsTokenNeeded =
-			p.name, int(p.ptype), p.custom, p.vendorID, p.vendorName, p.token
-		x.r.IsSelected = st.selected
-		if crSelected != nil {
-			x.r.IsSelected = *crSelected
-		}
-		x.hidden = st.hidden || crHidden
-		x.packageProxy, x.vendorProxy = st.proxy, cf.vendors[p.vendorID]
-		r, err := x.resource(root)
+		r, err := x.resource(p, cf.state[x.r.PackageID], cf.vendors[p.vendorID], root)
 		if err != nil {
 			return err
 		}
@@ -236,15 +270,9 @@ func readResourceRows(res Results, ts []kb.Title, root string, managed map[int64
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("title resources: %w", err)
 	}
-	sortName := func(id int64) string {
-		if p := managed[id]; p != nil {
-			return p.sortName
-		}
-		return cf.custom[id].sortName
-	}
 	for _, t := range titles {
 		slices.SortFunc(t.Resources, func(a, b kb.Resource) int {
-			return cmp.Or(strings.Compare(sortName(a.PackageID), sortName(b.PackageID)), cmp.Compare(a.PackageID, b.PackageID))
+			return cmp.Or(strings.Compare(fact(a.PackageID).sortName, fact(b.PackageID).sortName), cmp.Compare(a.PackageID, b.PackageID))
 		})
 	}
 	return nil

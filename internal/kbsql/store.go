@@ -66,11 +66,19 @@ func bumpVersion(ctx context.Context, tx Tx, name string) error {
 // (rmapi) and the publication search's collections (pubsearch) depend on
 // it, on every instance over the same database.
 func (s *Store) CollectionVersion(ctx context.Context, custID string) (string, error) {
-	var kbv, cv int64
-	err := s.e.Read().QueryRow(ctx, `SELECT COALESCE((SELECT n FROM versions WHERE name = '`+KBVersion+`'), 0),
-		COALESCE((SELECT n FROM versions WHERE name = $1), 0)`, CustomerVersion(custID)).Scan(&kbv, &cv)
+	kbv, cv, err := s.versionsOf(ctx, custID)
 	if err != nil {
-		return "", fmt.Errorf("collection version of %s: %w", custID, err)
+		return "", err
 	}
 	return collectionVersion(kbv, cv), nil
+}
+
+// versionsOf returns the knowledge base's version and the customer's.
+func (s *Store) versionsOf(ctx context.Context, custID string) (kbv, cv int64, err error) {
+	err = s.e.Read().QueryRow(ctx, `SELECT COALESCE((SELECT n FROM versions WHERE name = '`+KBVersion+`'), 0),
+		COALESCE((SELECT n FROM versions WHERE name = $1), 0)`, CustomerVersion(custID)).Scan(&kbv, &cv)
+	if err != nil {
+		return 0, 0, fmt.Errorf("versions of %s: %w", custID, err)
+	}
+	return kbv, cv, nil
 }

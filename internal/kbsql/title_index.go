@@ -174,8 +174,8 @@ func (s *Store) FeedChanges(ctx context.Context, since int64, limit int, pkg fun
 		return 0, nil, false, err
 	}
 	titles := map[int64]*kb.IndexedTitle{}
-	for lo := 0; lo < len(changed); lo += changesRead {
-		part := []any{changed[lo:min(lo+changesRead, len(changed))]}
+	for ids := range slices.Chunk(changed, changesRead) {
+		part := []any{ids}
 		in := s.d.InIDs("id", "$1")
 		err := eachRow(ctx, read, `SELECT `+indexedTitleColumns+` FROM titles WHERE `+in, part, func(r Rows) error {
 			t, err := scanIndexedTitle(r)
@@ -186,31 +186,12 @@ func (s *Store) FeedChanges(ctx context.Context, since int64, limit int, pkg fun
 			return 0, nil, false, fmt.Errorf("feed changed titles: %w", err)
 		}
 		in = s.d.InIDs("title_id", "$1")
-		err = eachRow(ctx, read, `SELECT title_id, norm FROM title_identifiers WHERE `+in, part, func(r Rows) error {
-			var id int64
-			var norm string
-			if err := r.Scan(&id, &norm); err != nil {
-				return err
-			}
-			if t := titles[id]; t != nil {
-				t.Identifiers = append(t.Identifiers, norm)
-			}
-			return nil
-		})
-		if err != nil {
+		idents := appendTo(titles, func(t *kb.IndexedTitle) *[]string { return &t.Identifiers })
+		if err := eachRow(ctx, read, `SELECT title_id, norm FROM title_identifiers WHERE `+in, part, idents); err != nil {
 			return 0, nil, false, fmt.Errorf("feed changed identifiers: %w", err)
 		}
-		err = eachRow(ctx, read, `SELECT title_id, package_id FROM resources WHERE `+in, part, func(r Rows) error {
-			var id, p int64
-			if err := r.Scan(&id, &p); err != nil {
-				return err
-			}
-			if t := titles[id]; t != nil {
-				t.Packages = append(t.Packages, p)
-			}
-			return nil
-		})
-		if err != nil {
+		packages := appendTo(titles, func(t *kb.IndexedTitle) *[]int64 { return &t.Packages })
+		if err := eachRow(ctx, read, `SELECT title_id, package_id FROM resources WHERE `+in, part, packages); err != nil {
 			return 0, nil, false, fmt.Errorf("feed changed resources: %w", err)
 		}
 	}
@@ -220,6 +201,23 @@ func (s *Store) FeedChanges(ctx context.Context, since int64, limit int, pkg fun
 		}
 	}
 	return version, changed, true, nil
+}
+
+// appendTo returns a reader of (title id, value) rows that appends each
+// value to the list of its title in titles.
+func appendTo[T any](titles map[int64]*kb.IndexedTitle, list func(*kb.IndexedTitle) *[]T) func(Rows) error {
+	return func(r Rows) error {
+		var id int64
+		var v T
+		if err := r.Scan(&id, &v); err != nil {
+			return err
+		}
+		if t := titles[id]; t != nil {
+			l := list(t)
+			*l = append(*l, v)
+		}
+		return nil
+	}
 }
 
 // changesRead is the number of changed titles FeedChanges reads a query.
@@ -356,9 +354,8 @@ func scanNames(fn func(id int64, name string)) func(Rows) error {
 // NamesOf calls fn with the id and name of each of the titles ids that
 // exists, in no order.
 func (s *Store) NamesOf(ctx context.Context, ids []int64, fn func(id int64, name string)) error {
-	for lo := 0; lo < len(ids); lo += changesRead {
-		part := []any{ids[lo:min(lo+changesRead, len(ids))]}
-		if err := eachRow(ctx, s.e.Read(), `SELECT id, name FROM titles WHERE `+s.d.InIDs("id", "$1"), part, scanNames(fn)); err != nil {
+	for part := range slices.Chunk(ids, changesRead) {
+		if err := eachRow(ctx, s.e.Read(), `SELECT id, name FROM titles WHERE `+s.d.InIDs("id", "$1"), []any{part}, scanNames(fn)); err != nil {
 			return fmt.Errorf("title names: %w", err)
 		}
 	}

@@ -100,8 +100,11 @@ func (d *delta) titles(base *Index, custID string, q kb.TitleQuery, selBase, sel
 	if res.Total <= off || count <= 0 {
 		return res, true, nil
 	}
+	if (eb == nil) != (ed == nil) {
+		return res, false, nil
+	}
 	var refs []ref
-	if eb != nil && ed != nil && q.OrderBy != kb.OrderName && ranked(q) {
+	if eb != nil && q.OrderBy != kb.OrderName && ranked(q) {
 		wt, ok := d.weights(base, eb, fb, ed, fd)
 		if !ok {
 			return res, false, nil
@@ -121,33 +124,67 @@ func (d *delta) titles(base *Index, custID string, q kb.TitleQuery, selBase, sel
 // page returns up to count titles of the merged name order of mb (base
 // ordinals) and md (delta ordinals) from the off-th on.
 func (d *delta) page(mb, md *roaring.Bitmap, off, count int) []ref {
-	dm := md.ToArray()
-	// before returns the number of base matches before delta ordinal o.
-	before := func(o uint32) int {
-		if d.at[o] == 0 {
+	before := func(od uint32) int { // the base matches before delta ordinal od
+		if d.at[od] == 0 {
 			return 0
 		}
-		return int(mb.Rank(d.at[o] - 1))
+		return int(mb.Rank(d.at[od] - 1))
 	}
-	j := 0 // the delta matches before the page
+	return mergePage(md.ToArray(), before, func(i, n int) []uint32 { return page(mb, i, n) }, d.baseFirst, off, count)
+}
+
+// mergePage returns up to count titles of the merged order of a base's
+// matches and its delta's, from the off-th on: dm are the delta's matches
+// in that order, before(od) is the number of the base's matches before
+// the delta's ordinal od, basePage(i, n) returns up to n of the base's
+// matches from the i-th on, and baseFirst(o, od) tells whether the base's
+// ordinal o comes before the delta's od.
+func mergePage(dm []uint32, before func(od uint32) int, basePage func(i, n int) []uint32, baseFirst func(o, od uint32) bool, off, count int) []ref {
+	j := 0 // the delta's matches before the page
 	for j < len(dm) && j+before(dm[j]) < off {
 		j++
 	}
+	bs := basePage(off-j, count)
 	out := make([]ref, 0, count)
-	it := mb.Iterator()
-	if i := off - j; i < int(mb.GetCardinality()) {
-		first, _ := mb.Select(uint32(i))
-		it.AdvanceIfNeeded(first)
-	} else {
-		it = roaring.New().Iterator()
-	}
-	for len(out) < count && (it.HasNext() || j < len(dm)) {
-		if it.HasNext() && (j == len(dm) || d.baseFirst(it.PeekNext(), dm[j])) {
-			out = append(out, ref{ord: it.Next()})
+	for len(out) < count && (len(bs) > 0 || j < len(dm)) {
+		if len(bs) > 0 && (j == len(dm) || baseFirst(bs[0], dm[j])) {
+			out, bs = append(out, ref{ord: bs[0]}), bs[1:]
 			continue
 		}
-		out = append(out, ref{ord: dm[j], delta: true})
-		j++
+		out, j = append(out, ref{ord: dm[j], delta: true}), j+1
+	}
+	return out
+}
+
+// mergeRanked returns the best k titles of mb (in base, search eb) and md
+// (in d, search ed) with weights wt, best first, ties in the views'
+// order (vb in base, vd in d; baseFirst tells which of a base and a delta
+// title comes first).
+func (d *delta) mergeRanked(base *Index, eb *expr, fb *field, mb *roaring.Bitmap, ed *expr, fd *field, md *roaring.Bitmap, k int, vb, vd *View, wt weights, baseFirst func(o, od uint32) bool) []ref {
+	type cand struct {
+		ord   uint32
+		score float64
+	}
+	var bs, ds []cand
+	if !mb.IsEmpty() {
+		score := base.scorer(eb, fb, wt)
+		for _, o := range base.topRanked(eb, fb, mb, k, vb, wt) {
+			bs = append(bs, cand{o, score(o)})
+		}
+	}
+	if !md.IsEmpty() {
+		score := d.x.scorer(ed, fd, wt)
+		for _, o := range d.x.topRanked(ed, fd, md, k, vd, wt) {
+			ds = append(ds, cand{o, score(o)})
+		}
+	}
+	out := make([]ref, 0, min(k, len(bs)+len(ds)))
+	for len(out) < k && (len(bs) > 0 || len(ds) > 0) {
+		if len(ds) == 0 || len(bs) > 0 && (bs[0].score > ds[0].score || bs[0].score == ds[0].score && baseFirst(bs[0].ord, ds[0].ord)) {
+			out, bs = append(out, ref{ord: bs[0].ord}), bs[1:]
+			continue
+		}
+		out, ds = append(out, ref{ord: ds[0].ord, delta: true}), ds[1:]
 	}
 	return out
 }

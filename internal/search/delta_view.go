@@ -170,40 +170,14 @@ func (d *delta) searchCollection(base *Index, custID string, cb, cd *Collection,
 		refs = d.mergeRanked(base, eb, fb, mb, ed, fd, md, end, vb, dv.view, wt, baseFirst)[off:]
 	} else {
 		dm := dv.view.page(md, 0, int(md.GetCardinality()))
-		// The delta's matches before the page: each is after as many of
-		// the base's matches as come before its place.
-		j, before, pos := 0, 0, uint32(0)
-		for j < len(dm) {
-			before += vb.countBetween(mb, pos, dv.at[dm[j]])
-			pos = dv.at[dm[j]]
-			if j+before >= off {
-				break
-			}
-			j++
-		}
-		bs := vb.page(mb, off-j, end-off)
-		for len(refs) < end-off && (len(bs) > 0 || j < len(dm)) {
-			if len(bs) > 0 && (j == len(dm) || baseFirst(bs[0], dm[j])) {
-				refs, bs = append(refs, ref{ord: bs[0]}), bs[1:]
-				continue
-			}
-			refs, j = append(refs, ref{ord: dm[j], delta: true}), j+1
-		}
+		before := func(od uint32) int { return vb.countBefore(mb, dv.at[od]) }
+		refs = mergePage(dm, before, func(i, n int) []uint32 { return vb.page(mb, i, n) }, baseFirst, off, end-off)
 	}
 	res.IDs = make([]int64, len(refs))
 	for i, r := range refs {
 		res.IDs[i] = d.id(base, r)
 	}
 	return res, true, nil
-}
-
-// countBetween returns the number of members of match at positions
-// [from, to) of the view.
-func (v *View) countBetween(match *roaring.Bitmap, from, to uint32) int {
-	if to <= from {
-		return 0
-	}
-	return v.countBefore(match, to) - v.countBefore(match, from)
 }
 
 // facetCounts counts the facets of a result made of mb (in base) and md
@@ -247,39 +221,6 @@ func (d *delta) facetCounts(base *Index, cb, cd *Collection, vb *View, dv *delta
 		}
 	}
 	return fc
-}
-
-// mergeRanked returns the best k titles of mb (in base, search eb) and md
-// (in d, search ed) with weights wt, best first, ties in the views'
-// order (vb in base, vd in d; baseFirst tells which of a base and a delta
-// title comes first).
-func (d *delta) mergeRanked(base *Index, eb *expr, fb *field, mb *roaring.Bitmap, ed *expr, fd *field, md *roaring.Bitmap, k int, vb, vd *View, wt weights, baseFirst func(o, od uint32) bool) []ref {
-	type cand struct {
-		ord   uint32
-		score float64
-	}
-	var bs, ds []cand
-	if !mb.IsEmpty() {
-		score := base.scorer(eb, fb, wt)
-		for _, o := range base.topRanked(eb, fb, mb, k, vb, wt) {
-			bs = append(bs, cand{o, score(o)})
-		}
-	}
-	if !md.IsEmpty() {
-		score := d.x.scorer(ed, fd, wt)
-		for _, o := range d.x.topRanked(ed, fd, md, k, vd, wt) {
-			ds = append(ds, cand{o, score(o)})
-		}
-	}
-	out := make([]ref, 0, min(k, len(bs)+len(ds)))
-	for len(out) < k && (len(bs) > 0 || len(ds) > 0) {
-		if len(ds) == 0 || len(bs) > 0 && (bs[0].score > ds[0].score || bs[0].score == ds[0].score && baseFirst(bs[0].ord, ds[0].ord)) {
-			out, bs = append(out, ref{ord: bs[0].ord}), bs[1:]
-			continue
-		}
-		out, ds = append(out, ref{ord: ds[0].ord, delta: true}), ds[1:]
-	}
-	return out
 }
 
 // countMenu counts the names of the collection's titles (cb in base, cd

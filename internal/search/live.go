@@ -442,30 +442,47 @@ func (l *Live) catchUp(ctx context.Context, titlesV int64) (*built, error) {
 		case b.version >= titlesV:
 			return b, nil // caught up by another search, or a build finished
 		}
-		bld := NewBuilder()
-		v, changed, ok, err := l.feed.FeedChanges(ctx, b.base, maxDelta, bld.AddPackage, bld.AddTitle)
+		nb, ok, err := l.since(ctx, b.x, b.base)
 		if err != nil {
-			return nil, fmt.Errorf("catch up title index: %w", err)
+			return nil, err
 		}
 		if !ok {
 			b.stuck.Store(true)
 			return nil, nil
 		}
-		if v < titlesV {
+		if nb.version < titlesV {
 			return nil, nil
 		}
-		nb := &built{x: b.x, d: newDelta(b.x, bld.Build(), changed), base: b.base, version: v}
 		nb.saving.Store(true) // its index is b's, written (or not) as b
 		if !l.cur.CompareAndSwap(b, nb) {
 			continue // replaced meanwhile: catch that one up
 		}
 		l.trimSelections(nb.x)
 		if nb.shouldFold() {
-			l.rebuild(v)
+			l.rebuild(nb.version)
 		}
 		return nb, nil
 	}
 	return nil, nil
+}
+
+// since returns index x, built at version base, with the delta of the
+// titles the store changed since, read again from it; ok is false when
+// the store's records cannot name them.
+func (l *Live) since(ctx context.Context, x *Index, base int64) (b *built, ok bool, err error) {
+	bld := NewBuilder()
+	v, changed, ok, err := l.feed.FeedChanges(ctx, base, maxDelta, bld.AddPackage, bld.AddTitle)
+	if err != nil {
+		return nil, false, fmt.Errorf("catch up title index: %w", err)
+	}
+	if !ok {
+		return nil, false, nil
+	}
+	b = &built{x: x, base: base, version: v}
+	if v > base {
+		b.d = newDelta(x, bld.Build(), changed)
+	}
+	return b, true, nil
 }
 
 // trimSelections keeps of each customer's entry only what was derived in

@@ -37,8 +37,7 @@ func (l *Live) load(ctx context.Context, start time.Time) (ok bool, err error) {
 	}
 	nb := &built{x: x, base: h.Version, version: version}
 	if h.Version < version {
-		bld := NewBuilder()
-		v, changed, ok, err := l.feed.FeedChanges(ctx, h.Version, maxDelta, bld.AddPackage, bld.AddTitle)
+		caught, ok, err := l.since(ctx, x, h.Version)
 		if err != nil {
 			return false, err
 		}
@@ -46,7 +45,7 @@ func (l *Live) load(ctx context.Context, start time.Time) (ok bool, err error) {
 			l.opts.Logger.Info("title index file is older than the store's records of changes: building from the store", "file", l.opts.File, "version", h.Version)
 			return false, nil
 		}
-		nb.d, nb.version = newDelta(x, bld.Build(), changed), v
+		nb = caught
 	}
 	if !l.install(nil, nb, views) {
 		return false, nil // another index came first

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"container/heap"
 	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -57,20 +56,16 @@ func pubRanked(q kb.PubQuery) bool {
 // has neither words nor filters: the match is the whole collection.
 func (x *Index) pubMatch(custID string, c *Collection, v *View, q kb.PubQuery) (e *expr, f *field, match *roaring.Bitmap, plain bool, err error) {
 	u := x.pubFilters(c, v, q)
-	match = u
-	words := strings.TrimSpace(q.Search) != ""
-	if words {
-		if err := kb.CheckSearch("Search", q.Search); err != nil {
-			return nil, nil, nil, false, err
-		}
-		if e, f, err = x.compile(kb.TitleQuery{Search: q.Search, Field: q.Field, Type: q.Type}); err != nil {
-			return nil, nil, nil, false, err
-		}
-		if e == nil {
-			match = roaring.New()
-		} else {
-			match = x.visible(roaring.And(e.eval(f, u), u), custID)
-		}
+	e, f, words, err := x.compileSearch(kb.TitleQuery{Search: q.Search, Field: q.Field, Type: q.Type})
+	switch {
+	case err != nil:
+		return nil, nil, nil, false, err
+	case e != nil:
+		match = x.visible(roaring.And(e.eval(f, u), u), custID)
+	case words:
+		match = roaring.New()
+	default:
+		match = u
 	}
 	return e, f, underEntry(v, q, match), !words && !filtered(q), nil
 }
@@ -249,11 +244,11 @@ func (x *Index) packageCounts(c *Collection, match *roaring.Bitmap, limit int, c
 		x.packageCountsByTitle(c, match, limit, counts)
 		return
 	}
-	best := make(minHeap, 0, limit) // the limit biggest counts so far
+	best := biggest(limit)
 	var bits []uint64
 	buf := make([]uint32, 256)
 	for k, p := range c.bySize {
-		if len(best) == limit && c.size[p] < uint64(best[0]) {
+		if len(best.s) == limit && c.size[p] < uint64(best.s[0]) {
 			break
 		}
 		b := c.pkgs[p]
@@ -310,43 +305,23 @@ func (x *Index) packageCountsByTitle(c *Collection, match *roaring.Bitmap, limit
 			}
 		}
 	}
-	best := make(minHeap, 0, limit)
+	best := biggest(limit)
 	for _, k := range n {
 		if k > 0 {
 			best.offer(k, limit)
 		}
 	}
 	for i, k := range n {
-		if k > 0 && (len(best) < limit || k >= best[0]) {
+		if k > 0 && (len(best.s) < limit || k >= best.s[0]) {
 			counts[x.pkgIDs[i]] = k
 		}
 	}
 }
 
-// minHeap keeps the biggest counts offered, the smallest of them first
-// (a container/heap).
-type minHeap []int
-
-func (h minHeap) Len() int           { return len(h) }
-func (h minHeap) Less(i, j int) bool { return h[i] < h[j] }
-func (h minHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *minHeap) Push(v any)        { *h = append(*h, v.(int)) }
-func (h *minHeap) Pop() any {
-	old := *h
-	v := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return v
-}
-
-// offer keeps n if it is among the limit biggest offered so far.
-func (h *minHeap) offer(n, limit int) {
-	switch {
-	case len(*h) < limit:
-		heap.Push(h, n)
-	case n > (*h)[0]:
-		(*h)[0] = n
-		heap.Fix(h, 0)
-	}
+// biggest returns a heap that keeps the limit biggest counts offered,
+// the smallest of them first.
+func biggest(limit int) *heapOf[int] {
+	return &heapOf[int]{make([]int, 0, limit), func(a, b int) bool { return a < b }}
 }
 
 // denseFactor weighs intersections' cost against a bit set's in

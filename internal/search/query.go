@@ -55,16 +55,12 @@ func (x *Index) Titles(custID string, q kb.TitleQuery, selected *roaring.Bitmap)
 // filters of universe, the search, and visible. The answer is read only.
 func (x *Index) matchOf(custID string, q kb.TitleQuery, selected, except *roaring.Bitmap) (e *expr, f *field, match *roaring.Bitmap, err error) {
 	universe := x.universe(custID, q, selected)
-	if strings.TrimSpace(q.Search) != "" {
-		if err := kb.CheckSearch("Search", q.Search); err != nil {
-			return nil, nil, nil, err
-		}
-		if e, f, err = x.compile(q); err != nil {
-			return nil, nil, nil, err
-		}
-		if e == nil {
-			return nil, nil, roaring.New(), nil
-		}
+	e, f, words, err := x.compileSearch(q)
+	switch {
+	case err != nil:
+		return nil, nil, nil, err
+	case words && e == nil:
+		return nil, nil, roaring.New(), nil
 	}
 	// match is read only: it may be one of the index's bitmaps.
 	match = universe
@@ -339,14 +335,21 @@ func (x *Index) Matches(custID string, q kb.TitleQuery, byName bool, fn func(id 
 // that the customer may see, except except's (nil: none), q's other
 // filters not applied; e is nil when the search can match nothing.
 func (x *Index) searchMatch(custID string, q kb.TitleQuery, except *roaring.Bitmap) (e *expr, f *field, match *roaring.Bitmap, err error) {
-	if strings.TrimSpace(q.Search) == "" {
-		return nil, nil, nil, nil
-	}
-	if err := kb.CheckSearch("Search", q.Search); err != nil {
-		return nil, nil, nil, err
-	}
-	if e, f, err = x.compile(q); err != nil || e == nil {
+	if e, f, _, err = x.compileSearch(q); err != nil || e == nil {
 		return nil, nil, nil, err
 	}
 	return e, f, without(x.visible(e.eval(f, nil), custID), except), nil
+}
+
+// compileSearch checks q's search and compiles it in x: words is false
+// when the search is blank, e nil when it has none or can match nothing.
+func (x *Index) compileSearch(q kb.TitleQuery) (e *expr, f *field, words bool, err error) {
+	if strings.TrimSpace(q.Search) == "" {
+		return nil, nil, false, nil
+	}
+	if err := kb.CheckSearch("Search", q.Search); err != nil {
+		return nil, nil, true, err
+	}
+	e, f, err = x.compile(q)
+	return e, f, true, err
 }

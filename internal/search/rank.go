@@ -1,7 +1,6 @@
 package search
 
 import (
-	"container/heap"
 	"math"
 	"slices"
 	"sync"
@@ -37,18 +36,10 @@ func better(a, b scored) bool {
 	return a.tie < b.tie
 }
 
-// worstFirst is a heap whose root is the worst-ranked title kept.
-type worstFirst []scored
-
-func (h worstFirst) Len() int           { return len(h) }
-func (h worstFirst) Less(i, j int) bool { return better(h[j], h[i]) }
-func (h worstFirst) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *worstFirst) Push(v any)        { *h = append(*h, v.(scored)) }
-func (h *worstFirst) Pop() any {
-	old := *h
-	v := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return v
+// worstFirst returns a heap that keeps the best k titles offered, its
+// root the worst of them.
+func worstFirst(k int) *heapOf[scored] {
+	return &heapOf[scored]{make([]scored, 0, k), func(a, b scored) bool { return better(b, a) }}
 }
 
 // topRanked returns the best k titles of match for e in f, best first,
@@ -88,7 +79,7 @@ func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int, v *Vi
 	}
 	idf := wt.idf
 	score := x.scorer(e, f, wt)
-	h := make(worstFirst, 0, k)
+	h := worstFirst(k)
 	offer := func(c scored) bool { return h.offer(c, k) }
 	repeated := roaring.New()
 	for _, w := range words {
@@ -127,7 +118,7 @@ func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int, v *Vi
 				partial = max(partial, sum)
 			}
 		}
-		if len(h) == k && bound < h[0].score {
+		if len(h.s) == k && bound < h.s[0].score {
 			break // no title of this length or longer can enter
 		}
 		scoreOf := func(o uint32) float64 {
@@ -166,12 +157,12 @@ func (x *Index) topRanked(e *expr, f *field, match *roaring.Bitmap, k int, v *Vi
 		} else {
 			scan(full)
 		}
-		if len(h) == k && partial < h[0].score {
+		if len(h.s) == k && partial < h.s[0].score {
 			continue // a title of this length missing a word cannot enter
 		}
 		scan(roaring.AndNot(roaring.And(once, f.byLen[n]), every))
 	}
-	return h.best()
+	return best(h)
 }
 
 // scoreEachFactor is how many times fewer titles match than hold a query
@@ -185,7 +176,7 @@ var scoreEachFactor uint64 = 8
 // package, a selection or a small collection).
 func (x *Index) scoreEach(e *expr, f *field, match *roaring.Bitmap, k int, v *View, wt weights) []uint32 {
 	score := x.scorer(e, f, wt)
-	h := make(worstFirst, 0, k)
+	h := worstFirst(k)
 	for it := match.Iterator(); it.HasNext(); {
 		o := it.Next()
 		c := scored{score(o), o, o}
@@ -194,34 +185,19 @@ func (x *Index) scoreEach(e *expr, f *field, match *roaring.Bitmap, k int, v *Vi
 		}
 		h.offer(c, k)
 	}
-	return h.best()
+	return best(h)
 }
 
-// offer keeps c if it is among the best k offered so far, and reports
-// whether it did.
-func (h *worstFirst) offer(c scored, k int) bool {
-	switch {
-	case len(*h) < k:
-		heap.Push(h, c)
-	case better(c, (*h)[0]):
-		(*h)[0] = c
-		heap.Fix(h, 0)
-	default:
-		return false
-	}
-	return true
-}
-
-// best returns the heap's ordinals, best first.
-func (h worstFirst) best() []uint32 {
-	slices.SortFunc(h, func(a, b scored) int {
+// best returns the ordinals h keeps, best first.
+func best(h *heapOf[scored]) []uint32 {
+	slices.SortFunc(h.s, func(a, b scored) int {
 		if better(a, b) {
 			return -1
 		}
 		return 1
 	})
-	out := make([]uint32, len(h))
-	for i, c := range h {
+	out := make([]uint32, len(h.s))
+	for i, c := range h.s {
 		out[i] = c.ord
 	}
 	return out

@@ -238,20 +238,3 @@ func (f *field) firstOfLists(out []uint32, k int, group []listScore, match *roar
 	}
 	return out
 }
-
-// heapOf is a container/heap over a slice, the element less orders
-// first at its root.
-type heapOf[T any] struct {
-	s    []T
-	less func(a, b T) bool
-}
-
-func (h *heapOf[T]) Len() int           { return len(h.s) }
-func (h *heapOf[T]) Less(i, j int) bool { return h.less(h.s[i], h.s[j]) }
-func (h *heapOf[T]) Swap(i, j int)      { h.s[i], h.s[j] = h.s[j], h.s[i] }
-func (h *heapOf[T]) Push(v any)         { h.s = append(h.s, v.(T)) }
-func (h *heapOf[T]) Pop() any {
-	v := h.s[len(h.s)-1]
-	h.s = h.s[:len(h.s)-1]
-	return v
-}
