@@ -458,7 +458,10 @@ func (l *Live) catchUp(ctx context.Context, titlesV int64) (*built, error) {
 			continue // replaced meanwhile: catch that one up
 		}
 		l.trimSelections(nb.x)
-		if nb.shouldFold() {
+		// With Options.Inline nothing builds in the background: a build
+		// replacing the index between a search's steps would leave the
+		// search without an answer; the delta answers as well.
+		if nb.shouldFold() && !l.opts.Inline {
 			l.rebuild(nb.version)
 		}
 		return nb, nil
