@@ -295,15 +295,7 @@ func (st *buildState) finish() *Index {
 		}
 		return cmp.Compare(p.ord, q.ord)
 	})
-	var text strings.Builder
-	x.identEnd = make([]uint32, len(st.idents))
-	x.identOrd = make([]uint32, len(st.idents))
-	for i, id := range st.idents {
-		text.WriteString(id.norm)
-		x.identEnd[i] = uint32(text.Len())
-		x.identOrd[i] = id.ord
-	}
-	x.identText = text.String()
+	x.idents = newIdentList(st.idents)
 	st.wg.Wait()
 	x.pubs = make([]string, 0, len(st.pubOrds))
 	for p := range st.pubOrds {

@@ -22,7 +22,7 @@ import (
 
 // fileFormat is the layout of an index file; a file of another layout is
 // not read (the index is built from the store and the file written again).
-const fileFormat = 5
+const fileFormat = 6
 
 // Stamp says which data an index file holds: the store's version of the
 // indexed data (a counter that starts again in every new database) and a
@@ -89,7 +89,7 @@ type fieldFile struct {
 func (x *Index) parts(fs *[3]fieldFile) []any {
 	ps := []any{&x.ids, &x.byID, &x.all, &x.custom, &x.peer, &x.customOf, &x.byType, &x.packages, &x.pkgOwner,
 		&x.subjects, &x.subjPosts, &x.subjOff, &x.subjOf, &x.pkgIDs, &x.pkgOff, &x.pkgOf, &x.oddNames, &x.pubs, &x.pubPosts,
-		&x.identText, &x.identEnd, &x.identOrd}
+		&x.idents.text, &x.idents.heads, &x.idents.ords}
 	for i := range fs {
 		f := &fs[i]
 		ps = append(ps, &f.Terms, &f.Postings, &f.Rare, &f.RareStart, &f.Enc, &f.TokStart, &f.RankTerm, &f.ListOf,

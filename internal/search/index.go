@@ -51,12 +51,7 @@ type Index struct {
 	pubs     []string          // distinct folded publishers, sorted
 	pubPosts []*roaring.Bitmap // by position in pubs: the titles of that publisher
 
-	// The identifiers, sorted by matching form then ordinal, packed
-	// without a pointer each: identifier i is
-	// identText[identEnd[i-1]:identEnd[i]], of title identOrd[i].
-	identText string
-	identEnd  []uint32
-	identOrd  []uint32
+	idents identList // the identifiers in their matching form
 }
 
 // ident is one identifier of a title in its matching form.
@@ -139,26 +134,4 @@ func (x *Index) publisherRange(f string, prefix bool) *roaring.Bitmap {
 		return x.pubPosts[lo]
 	}
 	return roaring.FastOr(x.pubPosts[lo:hi]...)
-}
-
-// identRange adds to out the titles with an identifier equal to s, or
-// beginning with it when prefix is set.
-func (x *Index) identRange(out *roaring.Bitmap, s string, prefix bool) {
-	i := sort.Search(len(x.identEnd), func(i int) bool { return x.identAt(i) >= s })
-	for ; i < len(x.identEnd); i++ {
-		v := x.identAt(i)
-		if v != s && !(prefix && strings.HasPrefix(v, s)) {
-			break
-		}
-		out.Add(x.identOrd[i])
-	}
-}
-
-// identAt returns identifier i in its matching form.
-func (x *Index) identAt(i int) string {
-	start := uint32(0)
-	if i > 0 {
-		start = x.identEnd[i-1]
-	}
-	return x.identText[start:x.identEnd[i]]
 }

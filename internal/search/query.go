@@ -298,9 +298,9 @@ func (x *Index) isxnExpr(search string, t kb.SearchType) *expr {
 	}
 	prefix := t == kb.SearchBeginsWith || t == kb.SearchContains
 	set := roaring.New()
-	x.identRange(set, n, prefix)
+	x.idents.addRange(set, n, prefix)
 	if issn != n {
-		x.identRange(set, issn, prefix)
+		x.idents.addRange(set, issn, prefix)
 	}
 	return &expr{op: opSet, set: set}
 }

@@ -24,7 +24,7 @@ func (x *Index) sizes() map[string]uint64 {
 	m := map[string]uint64{
 		"ids":     uint64(len(x.ids)) * 8,
 		"byID":    uint64(len(x.byID)) * 4,
-		"idents":  uint64(len(x.identText) + 8*len(x.identEnd)),
+		"idents":  uint64(len(x.idents.text) + 4*len(x.idents.heads) + 4*len(x.idents.ords)),
 		"pubs":    bms(x.pubPosts),
 		"filters": x.custom.GetSizeInBytes() + x.peer.GetSizeInBytes(),
 		// Publication search's facets: each title's subjects and packages,
