@@ -21,6 +21,7 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi/pages"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
 	"github.com/kbserver/kbserver/internal/metrics"
 	"github.com/kbserver/kbserver/internal/pubsearch"
 	"github.com/kbserver/kbserver/internal/search"
@@ -42,6 +43,7 @@ type serveOptions struct {
 	demoTitles   int
 	cacheTitles  int
 	answerMB     int // the holdings service's answer cache, MiB; 0: off
+	keptTitles   int // finished titles of search pages the store keeps
 	stale        bool
 	searchIndex  bool   // answer title searches from internal/search
 	indexFile    string // where the index is kept between runs; "auto": beside a SQLite file
@@ -170,6 +172,8 @@ the store's version of the knowledge base and of the customer is the one
 it was built at; every write that can change it (an import, a holdings
 change, the root proxy, labels, proxies) changes that version in the
 store, so every instance over one database sees it at its next request.
+The finished titles of search pages are kept the same way, up to
+--kept-titles of them (about 2.2 KB each).
 
 Serve runs Go's garbage collector at GOGC=50 (the heap may grow to 1.5
 times its live data, not 2 times) unless the environment sets GOGC: a
@@ -190,6 +194,7 @@ in any Go program.`,
 			fs.IntVar(&o.demoTitles, "demo-titles", 100_000, "`number` of titles of a generated demo knowledge base")
 			fs.IntVar(&o.cacheTitles, "pf-cache-titles", pubsearch.DefaultMaxTitles, "`number` of titles of the collections publication search keeps in memory, in all")
 			fs.IntVar(&o.answerMB, "answer-cache-mb", int(httpapi.DefaultAnswerCacheBytes>>20), "`MiB` of finished answers (a title, resource, vendor or package) the holdings service keeps in memory, valid while the store's version is current; 0 keeps none")
+			fs.IntVar(&o.keptTitles, "kept-titles", kbsql.DefaultKeptTitles, "`number` of finished titles of search pages (title and publication searches) kept in memory, each valid while the store's version is current; 0 keeps none")
 			fs.StringVar(&o.indexFile, "search-index-file", "auto", "`file` the search index is kept in between runs (read at start and caught up with the store's changes since, written after each build); auto: the SQLite file's name with .search-index added, none with PostgreSQL; \"\": none")
 			fs.BoolVar(&o.searchIndex, "search-index", true, "answer title searches and publication searches from an in-memory index of the knowledge base, built at start and kept in step with imports and custom title changes (the store answers until it is ready); false: always the store")
 			fs.BoolVar(&o.stale, "pf-stale", false, "answer publication searches from the previous collection while a changed one rebuilds (counts and facets lag the change)")
@@ -228,6 +233,8 @@ func (o *serveOptions) check() error {
 		return usageErrorf("serve", "--pf-cache-titles must be 1 or more")
 	case o.answerMB < 0 || o.answerMB > 1<<20:
 		return usageErrorf("serve", "--answer-cache-mb must be between 0 (no cache) and %d", 1<<20)
+	case o.keptTitles < 0 || o.keptTitles > maxKeptTitles:
+		return usageErrorf("serve", "--kept-titles must be between 0 (none) and %d", maxKeptTitles)
 	case o.demoTitles < 1 || o.demoTitles > gen.MaxTitles:
 		return usageErrorf("serve", "--demo-titles must be between 1 and %d", gen.MaxTitles)
 	case (o.tlsCert == "") != (o.tlsKey == ""):
@@ -325,6 +332,7 @@ func (c *cli) serve(o serveOptions) error {
 		}
 	}
 
+	st.KeepTitles(o.keptTitles)
 	if o.searchIndex {
 		file := o.indexFile
 		if file == "auto" {
@@ -548,6 +556,9 @@ Try:
   curl '%s/pf/pfaccount/%s/publications?search=journal&includefacets=true&count=5'
 `, demoCustomer, demoCustomerName, env, key, key, base, demoCustomer, base, demoProfile())
 }
+
+// maxKeptTitles bounds --kept-titles: about 2.5 KB a title, 2.5 GB.
+const maxKeptTitles = 1 << 20
 
 // answerCacheBytes is the answer cache's budget of --answer-cache-mb: the
 // server's Deps take less than 0, not 0, for no cache.

@@ -116,6 +116,9 @@ func NewServer(deps Deps) http.Handler {
 	if answers != nil {
 		m.WatchAnswerCache(answers.Stats)
 	}
+	if kt, ok := deps.Store.(interface{ KeptTitleStats() (int64, int64) }); ok {
+		m.WatchKeptTitles(kt.KeptTitleStats)
+	}
 	// The hosted service's v2 routes cannot share a ServeMux with the
 	// others (web.V2Prefix).
 	mux := web.MountSplit(web.V2Prefix, logger, routes(deps, logger, m, answers), errorStyles()...)

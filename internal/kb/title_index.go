@@ -137,4 +137,9 @@ type IndexedStore interface {
 	// UseTitleIndex makes the store's title searches ask ix first; nil
 	// answers every search from the store.
 	UseTitleIndex(ix TitleIndex)
+	// KeepTitles sets how many finished titles (with identifiers and
+	// the customer's resources) of the pages of title and publication
+	// searches the store keeps, each valid at the versions it was read
+	// at; 0 keeps none.
+	KeepTitles(n int)
 }

@@ -19,24 +19,9 @@ func (s *Store) CollectionTitles(ctx context.Context, custID string, ids []int64
 	if len(ids) == 0 {
 		return []kb.Title{}, nil
 	}
-	rows, err := s.e.Read().Query(ctx, `SELECT `+SQLTitleColumns+` FROM titles t
-		WHERE `+s.d.InIDs("t.id", "$2")+` AND `+sqlTitleVisible, custID, ids)
+	ts, err := s.finishedTitles(ctx, custID, root, ids, 0, s.readTitleRows(ctx, custID, true))
 	if err != nil {
 		return nil, fmt.Errorf("collection titles: %w", err)
-	}
-	found, err := ScanTitles(rows)
-	if err != nil {
-		return nil, fmt.Errorf("collection titles: %w", err)
-	}
-	titles := byID(found)
-	ts := make([]kb.Title, 0, len(found))
-	for _, id := range ids {
-		if t := titles[id]; t != nil {
-			ts = append(ts, *t)
-		}
-	}
-	if err := s.CompleteTitles(ctx, custID, root, ts, 0); err != nil {
-		return nil, err
 	}
 	return s.collectionOnly(ctx, custID, ts)
 }

@@ -208,11 +208,24 @@ func (s *Store) CompleteTitles(ctx context.Context, custID, root string, ts []kb
 	if len(ts) == 0 {
 		return nil
 	}
+	kbv, cv, err := s.versionsOf(ctx, custID)
+	if err != nil {
+		return err
+	}
+	return s.completeTitlesAt(ctx, custID, root, ts, packageID, kbv, cv)
+}
+
+// completeTitlesAt is CompleteTitles with the knowledge base's and the
+// customer's versions read before.
+func (s *Store) completeTitlesAt(ctx context.Context, custID, root string, ts []kb.Title, packageID, kbv, cv int64) error {
+	if len(ts) == 0 {
+		return nil
+	}
 	ids := make([]int64, len(ts))
 	for i := range ts {
 		ids[i] = ts[i].ID
 	}
-	managed, cf, err := s.facts(ctx, custID)
+	managed, cf, err := s.factsAt(ctx, custID, kbv, cv)
 	if err != nil {
 		return err
 	}

@@ -69,6 +69,13 @@ func (s *Store) facts(ctx context.Context, custID string) (map[int64]*packageFac
 	if err != nil {
 		return nil, nil, err
 	}
+	return s.factsAt(ctx, custID, kbv, cv)
+}
+
+// factsAt returns the managed packages' facts and the customer's, read at
+// the versions kbv and cv (read before) or again.
+func (s *Store) factsAt(ctx context.Context, custID string, kbv, cv int64) (map[int64]*packageFact, *customerFacts, error) {
+	var err error
 	c := &s.factCache
 	c.mu.Lock()
 	managed := c.managed

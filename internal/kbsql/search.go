@@ -202,15 +202,12 @@ func (s *Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.
 		if err := kb.CheckSearch("Search", q.Search); err != nil {
 			return list, err
 		}
-		titles, n, ok, err := s.indexedTitles(ctx, custID, q)
+		titles, n, ok, err := s.indexedTitles(ctx, custID, root, q)
 		if err != nil {
 			return list, err
 		}
 		if ok {
 			list.Titles, list.Total = titles, n
-			if err := s.CompleteTitles(ctx, custID, root, list.Titles, q.PackageID); err != nil {
-				return list, err
-			}
 			return list, nil
 		}
 		if m, err = s.e.Search().TitleMatch(q, &args); err != nil {

@@ -27,10 +27,17 @@ type Store struct {
 	// factCache keeps packages' facts for pages of titles
 	// (resource_facts.go).
 	factCache factCache
+	// titles keeps the finished titles of pages lately read
+	// (title_cache.go).
+	titles titleCache
 }
 
 // New returns the shared store over an engine.
-func New(e Engine) *Store { return &Store{e: e, d: e.Dialect(), jobs: newReportJobs()} }
+func New(e Engine) *Store {
+	s := &Store{e: e, d: e.Dialect(), jobs: newReportJobs()}
+	s.titles.max.Store(DefaultKeptTitles)
+	return s
+}
 
 // Engine returns the engine the store runs on.
 func (s *Store) Engine() Engine { return s.e }

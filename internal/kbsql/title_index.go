@@ -383,9 +383,9 @@ func (s *Store) CollectionMenu(ctx context.Context, custID string, rt kb.Resourc
 }
 
 // indexedTitles answers a title search from the title index when there is
-// one and it is current: the total and the page's title rows in the
-// index's order. ok is false when the store must answer.
-func (s *Store) indexedTitles(ctx context.Context, custID string, q kb.TitleQuery) (titles []kb.Title, total int, ok bool, err error) {
+// one and it is current: the total and the page's titles, finished, in
+// the index's order. ok is false when the store must answer.
+func (s *Store) indexedTitles(ctx context.Context, custID, root string, q kb.TitleQuery) (titles []kb.Title, total int, ok bool, err error) {
 	ix := s.titleIndex()
 	if ix == nil {
 		return nil, 0, false, nil
@@ -394,20 +394,11 @@ func (s *Store) indexedTitles(ctx context.Context, custID string, q kb.TitleQuer
 	if err != nil || !ok || len(ids) == 0 {
 		return []kb.Title{}, total, ok, err
 	}
-	rows, err := s.e.Read().Query(ctx, `SELECT `+SQLTitleColumns+` FROM titles t WHERE `+s.d.InIDs("t.id", "$1"), ids)
+	// A title deleted since the index's version is left out (the next
+	// search sees a new version).
+	titles, err = s.finishedTitles(ctx, custID, root, ids, q.PackageID, s.readTitleRows(ctx, custID, false))
 	if err != nil {
-		return nil, 0, false, fmt.Errorf("read titles: %w", err)
+		return nil, 0, false, err
 	}
-	titles, err = ScanTitles(rows)
-	if err != nil {
-		return nil, 0, false, fmt.Errorf("read titles: %w", err)
-	}
-	// The rows come in the index's order; a title deleted since the
-	// index's version is left out (the next search sees a new version).
-	pos := make(map[int64]int, len(ids))
-	for i, id := range ids {
-		pos[id] = i
-	}
-	slices.SortFunc(titles, func(a, b kb.Title) int { return pos[a.ID] - pos[b.ID] })
 	return titles, total, true, nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi/rmapi"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/search"
 	"github.com/kbserver/kbserver/internal/testdb"
 )
 
@@ -28,11 +29,21 @@ import (
 // over a second store opened on the same database (as a second instance
 // would be). After each write both must answer exactly what a server
 // without a cache answers, and at least one watched answer must have
-// changed: a write whose version bump is missing fails here.
+// changed: a write whose version bump is missing fails here. Title
+// searches are watched too: each store answers them from a title index
+// and keeps the finished titles of their pages, but for the reference,
+// a third store that keeps none.
 func TestAnswerCacheFollowsEveryWrite(t *testing.T) {
 	f := newFixture(t)
-	other := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: testdb.OpenDSN(t, f.dsn), Logger: quiet}))
-	uncached := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: f.store, Logger: quiet, AnswerCacheBytes: -1}))
+	indexed := func(st kb.Store) kb.Store {
+		st.UseTitleIndex(search.NewLive(t.Context(), st, search.Options{Inline: true}))
+		return st
+	}
+	indexed(f.store)
+	other := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: indexed(testdb.OpenDSN(t, f.dsn)), Logger: quiet}))
+	ref := indexed(testdb.OpenDSN(t, f.dsn))
+	ref.KeepTitles(0)
+	uncached := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: ref, Logger: quiet, AnswerCacheBytes: -1}))
 	servers := []*httptest.Server{f.srv, other}
 	ctx := t.Context()
 
@@ -128,9 +139,11 @@ func TestAnswerCacheFollowsEveryWrite(t *testing.T) {
 		res, body := apitest.Do(t, srv.Client(), http.MethodGet, srv.URL+path, nil, "x-api-key", key1)
 		return fmt.Sprintf("%d %s", res.StatusCode, bytes.TrimSpace(body))
 	}
+	searches := []string{p("/titles?search=journal&searchtype=contains&orderby=titlename"), p("/titles?search=testing&searchtype=any"),
+		p("/vendors/%d/packages/%d/titles?search=journal&orderby=titlename", f.alphaVendor, f.alphaJournals)}
 	for _, step := range steps {
 		t.Run(step.name, func(t *testing.T) {
-			watch := slices.Clone(step.watch)
+			watch := append(slices.Clone(step.watch), searches...)
 			for i, path := range watch {
 				if path == "custom package" {
 					watch[i] = customPath()
