@@ -140,7 +140,7 @@ func (c *titleCache) keep(custID string, packageID, kbv, cv int64, ts []kb.Title
 }
 
 // readTitleRows returns a reader of the rows of titles by id (those of
-// every customer, or with visibleTo only those the customer may see).
+// every customer, or with visibleOnly only those the customer may see).
 func (s *Store) readTitleRows(ctx context.Context, custID string, visibleOnly bool) func(ids []int64) ([]kb.Title, error) {
 	return func(ids []int64) ([]kb.Title, error) {
 		q, args := `SELECT `+SQLTitleColumns+` FROM titles t WHERE `+s.d.InIDs("t.id", "$1"), []any{ids}
