@@ -19,6 +19,8 @@ import (
 
 var benchCustomer = flag.String("search-bench-customer", "bench", "the customer the search benchmarks search as (BenchmarkCatchUp changes one of its custom titles)")
 
+var benchDelta = flag.Int("search-bench-delta", 1, "BenchmarkCatchUp: how many of the customer's custom titles each round renames (made on first use)")
+
 var benchDB = flag.String("search-bench-db", filepath.Join(os.TempDir(), "kbserver-search-300k.db"),
 	"the SQLite knowledge base the search benchmarks read; generated (300,000 titles, seed 1, customer bench) when absent")
 
@@ -192,10 +194,11 @@ func BenchmarkBuildFromStore(b *testing.B) {
 // index built anew (no delta); then the same for a publication search
 // with facets (whose first search after the change places the delta in
 // the view and derives the customer's collection again). The knowledge
-// base keeps one custom package, "Delta benchmark", with one custom
-// title that each run renames.
+// base keeps one custom package, "Delta benchmark", with the custom
+// titles that each round renames (one, or -search-bench-delta: a larger
+// change, one write a title, caught up with at once).
 func BenchmarkCatchUp(b *testing.B) {
-	s, cust, c, pkg, title := benchChange(b)
+	s, cust, c, pkg, titles := benchChange(b, *benchDelta)
 	ctx := context.Background()
 	l := NewLive(ctx, s, Options{Inline: true})
 	start := time.Now()
@@ -226,18 +229,20 @@ func BenchmarkCatchUp(b *testing.B) {
 		base = append(base, search())
 		pubBase = append(pubBase, pub())
 		t0 := time.Now()
-		name := fmt.Sprintf("Delta Benchmark Journal %d", i%2)
-		if err := s.UpdateResource(ctx, cust, c.VendorID, pkg, title, kb.ResourceUpdate{Selected: true,
-			Title: &kb.TitleFields{Name: name, PubType: kb.ResourceJournal}}); err != nil {
-			b.Fatal(err)
+		for _, title := range titles {
+			name := fmt.Sprintf("Delta Benchmark Journal %d %d", title, i%2) // unique: the title's id
+			if err := s.UpdateResource(ctx, cust, c.VendorID, pkg, title, kb.ResourceUpdate{Selected: true,
+				Title: &kb.TitleFields{Name: name, PubType: kb.ResourceJournal}}); err != nil {
+				b.Fatal(err)
+			}
 		}
-		write = append(write, time.Since(t0))
+		write = append(write, time.Since(t0)/time.Duration(len(titles)))
 		first = append(first, search())
 		second = append(second, search())
 		pubFirst = append(pubFirst, pub())
 		pubSecond = append(pubSecond, pub())
-		if d := l.cur.Load().d; d == nil || d.x.Len() != 1 {
-			b.Fatal("the search did not catch up with a delta of one title")
+		if d := l.cur.Load().d; d == nil || d.x.Len() != len(titles) {
+			b.Fatalf("the search did not catch up with a delta of %d titles", len(titles))
 		}
 		b.StopTimer()
 		// The next round starts from an index without a delta, as after
@@ -252,7 +257,7 @@ func BenchmarkCatchUp(b *testing.B) {
 	for _, m := range []struct {
 		unit string
 		lat  []time.Duration
-	}{{"base-ms", base}, {"write-ms", write}, {"first-ms", first}, {"second-ms", second},
+	}{{"base-ms", base}, {"write-ms", write} /* one title's */, {"first-ms", first}, {"second-ms", second},
 		{"pub-base-ms", pubBase}, {"pub-first-ms", pubFirst}, {"pub-second-ms", pubSecond}} {
 		sort.Slice(m.lat, func(i, j int) bool { return m.lat[i] < m.lat[j] })
 		b.ReportMetric(float64(m.lat[len(m.lat)/2].Microseconds())/1000, m.unit)
@@ -260,9 +265,9 @@ func BenchmarkCatchUp(b *testing.B) {
 }
 
 // benchChange opens the benchmark's knowledge base and returns the
-// customer that searches, and its custom package and title that a
-// benchmark changes.
-func benchChange(b *testing.B) (s *sqlite.Store, cust string, c kb.Customer, pkg, title int64) {
+// customer that searches, and its custom package and n of its titles
+// that a benchmark changes.
+func benchChange(b *testing.B, n int) (s *sqlite.Store, cust string, c kb.Customer, pkg int64, titles []int64) {
 	b.Helper()
 	s, _ = benchKB(b)
 	cust = *benchCustomer
@@ -270,13 +275,13 @@ func benchChange(b *testing.B) (s *sqlite.Store, cust string, c kb.Customer, pkg
 	if err != nil {
 		b.Fatal(err)
 	}
-	pkg, title = benchCustomTitle(b, s, cust, c.VendorID)
-	return s, cust, c, pkg, title
+	pkg, titles = benchCustomTitles(b, s, cust, c.VendorID, n)
+	return s, cust, c, pkg, titles
 }
 
-// benchCustomTitle returns the custom package "Delta benchmark" of the
-// customer and its custom title, made on first use.
-func benchCustomTitle(b *testing.B, s *sqlite.Store, cust string, vendor int64) (pkg, title int64) {
+// benchCustomTitles returns the custom package "Delta benchmark" of the
+// customer and n of its custom titles, made on first use.
+func benchCustomTitles(b *testing.B, s *sqlite.Store, cust string, vendor int64, n int) (pkg int64, titles []int64) {
 	b.Helper()
 	ctx := context.Background()
 	ps, err := s.Packages(ctx, cust, kb.PackageQuery{Search: "Delta benchmark", Page: kb.Page{Count: 10, Number: 1}})
@@ -285,20 +290,36 @@ func benchCustomTitle(b *testing.B, s *sqlite.Store, cust string, vendor int64) 
 	}
 	for _, p := range ps.Packages {
 		if p.Name == "Delta benchmark" {
-			ts, err := s.Titles(ctx, cust, kb.TitleQuery{PackageID: p.ID, VendorID: vendor, Page: kb.Page{Count: 1, Number: 1}})
-			if err != nil || len(ts.Titles) == 0 {
-				b.Fatalf("the title of package %d: %v", p.ID, err)
-			}
-			return p.ID, ts.Titles[0].ID
+			pkg = p.ID
 		}
 	}
-	if pkg, err = s.CreateCustomPackage(ctx, cust, vendor, kb.CustomPackage{Name: "Delta benchmark", ContentType: kb.ContentEJournal}); err != nil {
-		b.Fatal(err)
+	if pkg == 0 {
+		if pkg, err = s.CreateCustomPackage(ctx, cust, vendor, kb.CustomPackage{Name: "Delta benchmark", ContentType: kb.ContentEJournal}); err != nil {
+			b.Fatal(err)
+		}
 	}
-	if title, err = s.CreateCustomTitle(ctx, cust, vendor, pkg, kb.CustomTitle{TitleFields: kb.TitleFields{Name: "Delta Benchmark Journal", PubType: kb.ResourceJournal}}); err != nil {
-		b.Fatal(err)
+	for page := 1; len(titles) < n; page++ {
+		ts, err := s.Titles(ctx, cust, kb.TitleQuery{PackageID: pkg, VendorID: vendor, Page: kb.Page{Count: kb.MaxCount, Number: page}})
+		if err != nil {
+			b.Fatalf("the titles of package %d: %v", pkg, err)
+		}
+		for _, t := range ts.Titles {
+			titles = append(titles, t.ID)
+		}
+		if len(ts.Titles) < kb.MaxCount {
+			break
+		}
 	}
-	return pkg, title
+	titles = titles[:min(n, len(titles))]
+	for k := len(titles); k < n; k++ {
+		title, err := s.CreateCustomTitle(ctx, cust, vendor, pkg, kb.CustomTitle{TitleFields: kb.TitleFields{
+			Name: fmt.Sprintf("Delta Benchmark Journal %d new", k), PubType: kb.ResourceJournal}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		titles = append(titles, title)
+	}
+	return pkg, titles
 }
 
 // BenchmarkStartAfterChange measures a start after a change of a custom
@@ -306,7 +327,8 @@ func benchCustomTitle(b *testing.B, s *sqlite.Store, cust string, vendor int64) 
 // before the change, and caught up with the change; against that build
 // (index and English view from the store), timed once in the same run.
 func BenchmarkStartAfterChange(b *testing.B) {
-	s, cust, c, pkg, title := benchChange(b)
+	s, cust, c, pkg, titles := benchChange(b, 1)
+	title := titles[0]
 	ctx := context.Background()
 	file := filepath.Join(b.TempDir(), "index")
 	start := time.Now()
