@@ -194,7 +194,7 @@ in any Go program.`,
 			fs.IntVar(&o.demoTitles, "demo-titles", 100_000, "`number` of titles of a generated demo knowledge base")
 			fs.IntVar(&o.cacheTitles, "pf-cache-titles", pubsearch.DefaultMaxTitles, "`number` of titles of the collections publication search keeps in memory, in all")
 			fs.IntVar(&o.answerMB, "answer-cache-mb", int(httpapi.DefaultAnswerCacheBytes>>20), "`MiB` of finished answers (a title, resource, vendor or package) the holdings service keeps in memory, valid while the store's version is current; 0 keeps none")
-			fs.IntVar(&o.keptTitles, "kept-titles", kbsql.DefaultKeptTitles, "`number` of finished titles of search pages (title and publication searches) kept in memory, each valid while the store's version is current; 0 keeps none")
+			fs.IntVar(&o.keptTitles, "kept-titles", kbsql.DefaultKeptTitles, "`number` of finished titles of search pages (title searches the index answers, publication searches) kept in memory, each valid while the store's version is current; 0 keeps none")
 			fs.StringVar(&o.indexFile, "search-index-file", "auto", "`file` the search index is kept in between runs (read at start and caught up with the store's changes since, written after each build); auto: the SQLite file's name with .search-index added, none with PostgreSQL; \"\": none")
 			fs.BoolVar(&o.searchIndex, "search-index", true, "answer title searches and publication searches from an in-memory index of the knowledge base, built at start and kept in step with imports and custom title changes (the store answers until it is ready); false: always the store")
 			fs.BoolVar(&o.stale, "pf-stale", false, "answer publication searches from the previous collection while a changed one rebuilds (counts and facets lag the change)")
@@ -557,7 +557,7 @@ Try:
 `, demoCustomer, demoCustomerName, env, key, key, base, demoCustomer, base, demoProfile())
 }
 
-// maxKeptTitles bounds --kept-titles: about 2.5 KB a title, 2.5 GB.
+// maxKeptTitles bounds --kept-titles: about 2.2 KB a title, 2.3 GB.
 const maxKeptTitles = 1 << 20
 
 // answerCacheBytes is the answer cache's budget of --answer-cache-mb: the

@@ -19,7 +19,7 @@ func (s *Store) CollectionTitles(ctx context.Context, custID string, ids []int64
 	if len(ids) == 0 {
 		return []kb.Title{}, nil
 	}
-	ts, err := s.finishedTitles(ctx, custID, root, ids, 0, s.readTitleRows(ctx, custID, true))
+	ts, err := s.finishedTitles(ctx, custID, root, ids, 0)
 	if err != nil {
 		return nil, fmt.Errorf("collection titles: %w", err)
 	}

@@ -21,7 +21,9 @@ import (
 // service's kept answers depend on, which every write that can change a
 // title in the customer's context moves (versions.go). The versions are
 // read before the titles, so a kept title is never older than its
-// versions.
+// versions; the customer's root proxy, which completing a title uses and
+// its caller reads before the versions, is part of the key (a title
+// completed with the root proxy a write replaced is not found again).
 
 // titleCache keeps finished titles by customer, title and package filter.
 type titleCache struct {
@@ -32,11 +34,12 @@ type titleCache struct {
 	hits, misses atomic.Int64
 }
 
-// titleKey names a finished title: the customer's, with all its resources
-// or (pkg not 0) only its resource in one package.
+// titleKey names a finished title: the customer's, completed with the
+// root proxy root, with all its resources or (pkg not 0) only its
+// resource in one package.
 type titleKey struct {
-	cust    string
-	id, pkg int64
+	cust, root string
+	id, pkg    int64
 }
 
 // keptTitle is a finished title read at the versions kbv and cv.
@@ -66,13 +69,12 @@ func (s *Store) KeptTitleStats() (hits, misses int64) {
 	return s.titles.hits.Load(), s.titles.misses.Load()
 }
 
-// finishedTitles returns the customer's titles with the ids that read
-// finds, in the order of ids, complete with identifiers and resources
-// (only those in packageID unless it is 0), from those kept at the
-// current versions and, for the others, read (read returns their rows in
-// any order, leaving out those it does not find) and completed.
-func (s *Store) finishedTitles(ctx context.Context, custID, root string, ids []int64, packageID int64,
-	read func(ids []int64) ([]kb.Title, error)) ([]kb.Title, error) {
+// finishedTitles returns the titles with the ids that the customer may
+// see, in the order of ids, complete with identifiers and resources
+// (only those in packageID unless it is 0; root is the customer's root
+// proxy), from those kept at the current versions and, for the others,
+// read and completed.
+func (s *Store) finishedTitles(ctx context.Context, custID, root string, ids []int64, packageID int64) ([]kb.Title, error) {
 	kbv, cv, err := s.versionsOf(ctx, custID)
 	if err != nil {
 		return nil, err
@@ -83,7 +85,7 @@ func (s *Store) finishedTitles(ctx context.Context, custID, root string, ids []i
 	if c.max.Load() > 0 {
 		c.mu.Lock()
 		for _, id := range ids {
-			if k, ok := c.kept[titleKey{custID, id, packageID}]; ok && k.kbv == kbv && k.cv == cv {
+			if k, ok := c.kept[titleKey{custID, root, id, packageID}]; ok && k.kbv == kbv && k.cv == cv {
 				found[id] = k.t
 			} else {
 				missing = append(missing, id)
@@ -96,7 +98,7 @@ func (s *Store) finishedTitles(ctx context.Context, custID, root string, ids []i
 	c.hits.Add(int64(len(ids) - len(missing)))
 	c.misses.Add(int64(len(missing)))
 	if len(missing) > 0 {
-		ts, err := read(missing)
+		ts, err := s.visibleTitleRows(ctx, custID, missing)
 		if err != nil {
 			return nil, err
 		}
@@ -106,7 +108,7 @@ func (s *Store) finishedTitles(ctx context.Context, custID, root string, ids []i
 		for _, t := range ts {
 			found[t.ID] = t
 		}
-		c.keep(custID, packageID, kbv, cv, ts)
+		c.keep(custID, root, packageID, kbv, cv, ts)
 	}
 	out := make([]kb.Title, 0, len(found))
 	for _, id := range ids {
@@ -122,39 +124,34 @@ func (s *Store) finishedTitles(ctx context.Context, custID, root string, ids []i
 
 // keep keeps finished titles read at kbv and cv; when the cache is full it
 // starts again.
-func (c *titleCache) keep(custID string, packageID, kbv, cv int64, ts []kb.Title) {
+func (c *titleCache) keep(custID, root string, packageID, kbv, cv int64, ts []kb.Title) {
 	limit := int(c.max.Load())
-	if limit <= 0 {
+	ts = ts[:min(len(ts), limit)]
+	if len(ts) == 0 {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.kept == nil || len(c.kept)+len(ts) > limit {
-		c.kept = make(map[titleKey]keptTitle, limit)
+		c.kept = map[titleKey]keptTitle{}
 	}
 	for _, t := range ts {
 		t.Resources = slices.Clip(t.Resources)
 		t.Identifiers = slices.Clip(t.Identifiers)
-		c.kept[titleKey{custID, t.ID, packageID}] = keptTitle{kbv, cv, t}
+		c.kept[titleKey{custID, root, t.ID, packageID}] = keptTitle{kbv, cv, t}
 	}
 }
 
-// readTitleRows returns a reader of the rows of titles by id (those of
-// every customer, or with visibleOnly only those the customer may see).
-func (s *Store) readTitleRows(ctx context.Context, custID string, visibleOnly bool) func(ids []int64) ([]kb.Title, error) {
-	return func(ids []int64) ([]kb.Title, error) {
-		q, args := `SELECT `+SQLTitleColumns+` FROM titles t WHERE `+s.d.InIDs("t.id", "$1"), []any{ids}
-		if visibleOnly {
-			q, args = `SELECT `+SQLTitleColumns+` FROM titles t WHERE `+s.d.InIDs("t.id", "$2")+` AND `+sqlTitleVisible, []any{custID, ids}
-		}
-		rows, err := s.e.Read().Query(ctx, q, args...)
-		if err != nil {
-			return nil, fmt.Errorf("read titles: %w", err)
-		}
-		ts, err := ScanTitles(rows)
-		if err != nil {
-			return nil, fmt.Errorf("read titles: %w", err)
-		}
-		return ts, nil
+// visibleTitleRows reads the rows of the titles with the ids that the
+// customer may see, in any order.
+func (s *Store) visibleTitleRows(ctx context.Context, custID string, ids []int64) ([]kb.Title, error) {
+	rows, err := s.e.Read().Query(ctx, `SELECT `+SQLTitleColumns+` FROM titles t WHERE `+s.d.InIDs("t.id", "$2")+` AND `+sqlTitleVisible, custID, ids)
+	if err != nil {
+		return nil, fmt.Errorf("read titles: %w", err)
 	}
+	ts, err := ScanTitles(rows)
+	if err != nil {
+		return nil, fmt.Errorf("read titles: %w", err)
+	}
+	return ts, nil
 }

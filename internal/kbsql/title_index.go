@@ -396,7 +396,7 @@ func (s *Store) indexedTitles(ctx context.Context, custID, root string, q kb.Tit
 	}
 	// A title deleted since the index's version is left out (the next
 	// search sees a new version).
-	titles, err = s.finishedTitles(ctx, custID, root, ids, q.PackageID, s.readTitleRows(ctx, custID, false))
+	titles, err = s.finishedTitles(ctx, custID, root, ids, q.PackageID)
 	if err != nil {
 		return nil, 0, false, err
 	}

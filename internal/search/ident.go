@@ -11,7 +11,7 @@ import (
 // identifiers starts with one written whole, and every other one is
 // written as the length of the prefix it shares with the one before and
 // the rest. Sorted identifiers share long prefixes (ISBNs begin alike), so
-// this keeps them in about a third of the bytes of a string and an offset
+// this keeps them in about half the bytes of a string and an offset
 // each; a look-up binary-searches the blocks' first identifiers and reads
 // on from there.
 type identList struct {

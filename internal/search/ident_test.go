@@ -29,6 +29,8 @@ func TestIdentListLikeScan(t *testing.T) {
 			switch {
 			case i > 0 && r.IntN(4) == 0: // the same identifier on another title
 				norm = ids[r.IntN(len(ids))].norm
+			case r.IntN(50) == 0: // longer than a one-byte length
+				norm = "978" + digits(130+r.IntN(200))
 			case r.IntN(2) == 0:
 				norm = "978" + digits(10)
 			default:

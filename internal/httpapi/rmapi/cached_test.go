@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/kbserver/kbserver/internal/answercache"
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/httpapi/apitest"
@@ -30,9 +32,10 @@ import (
 // would be). After each write both must answer exactly what a server
 // without a cache answers, and at least one watched answer must have
 // changed: a write whose version bump is missing fails here. Title
-// searches are watched too: each store answers them from a title index
-// and keeps the finished titles of their pages, but for the reference,
-// a third store that keeps none.
+// searches and publication search's titles (CollectionTitles, with their
+// resources' proxies) are watched too: each store answers searches from
+// a title index and keeps the finished titles of their pages, but for
+// the reference, a third store that keeps none.
 func TestAnswerCacheFollowsEveryWrite(t *testing.T) {
 	f := newFixture(t)
 	indexed := func(st kb.Store) kb.Store {
@@ -40,7 +43,8 @@ func TestAnswerCacheFollowsEveryWrite(t *testing.T) {
 		return st
 	}
 	indexed(f.store)
-	other := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: indexed(testdb.OpenDSN(t, f.dsn)), Logger: quiet}))
+	otherStore := indexed(testdb.OpenDSN(t, f.dsn))
+	other := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: otherStore, Logger: quiet}))
 	ref := indexed(testdb.OpenDSN(t, f.dsn))
 	ref.KeepTitles(0)
 	uncached := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: ref, Logger: quiet, AnswerCacheBytes: -1}))
@@ -139,32 +143,53 @@ func TestAnswerCacheFollowsEveryWrite(t *testing.T) {
 		res, body := apitest.Do(t, srv.Client(), http.MethodGet, srv.URL+path, nil, "x-api-key", key1)
 		return fmt.Sprintf("%d %s", res.StatusCode, bytes.TrimSpace(body))
 	}
+	// Searches whose pages' titles are kept; whether they change does
+	// not count for a step.
 	searches := []string{p("/titles?search=journal&searchtype=contains&orderby=titlename"), p("/titles?search=testing&searchtype=any"),
 		p("/vendors/%d/packages/%d/titles?search=journal&orderby=titlename", f.alphaVendor, f.alphaJournals)}
+	collection := func(t *testing.T, st kb.Store) []kb.Title {
+		t.Helper()
+		ts, err := st.CollectionTitles(ctx, "cust1", []int64{f.testing, f.acta, f.series, f.cookbook})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ts
+	}
 	for _, step := range steps {
 		t.Run(step.name, func(t *testing.T) {
-			watch := append(slices.Clone(step.watch), searches...)
+			watch := slices.Clone(step.watch)
 			for i, path := range watch {
 				if path == "custom package" {
 					watch[i] = customPath()
 				}
 			}
 			before := map[string]string{}
-			for _, path := range watch {
+			for _, path := range append(watch, searches...) {
 				for _, srv := range servers {
 					get(t, srv, path) // kept
 					before[path] = get(t, srv, path)
 				}
 			}
+			for _, st := range []kb.Store{f.store, otherStore} {
+				collection(t, st) // kept
+			}
 			step.write(t)
 			changed := false
-			for _, path := range watch {
+			for _, path := range append(watch, searches...) {
 				want := get(t, uncached, path)
-				changed = changed || want != before[path]
+				if slices.Contains(watch, path) {
+					changed = changed || want != before[path]
+				}
 				for i, srv := range servers {
 					if got := get(t, srv, path); got != want {
 						t.Errorf("server %d, GET %s after the write:\n got %.400s\nwant %.400s", i, path, got, want)
 					}
+				}
+			}
+			want := collection(t, ref)
+			for i, st := range []kb.Store{f.store, otherStore} {
+				if diff := cmp.Diff(want, collection(t, st)); diff != "" {
+					t.Errorf("store %d, collection titles after the write (-want +got):\n%s", i, diff)
 				}
 			}
 			if changed != step.changes {
