@@ -2,6 +2,7 @@ package kb
 
 import (
 	"context"
+	"slices"
 
 	"github.com/kbserver/kbserver/internal/alpha"
 )
@@ -99,6 +100,13 @@ type SelectionState struct {
 	HiddenPackages []int64
 	// HiddenTitles are the resources the customer hid one by one.
 	HiddenTitles []ResourceKey
+}
+
+// Equal reports whether s and o hold the same choices in the same order
+// (stores read them in a fixed order).
+func (s SelectionState) Equal(o SelectionState) bool {
+	return slices.Equal(s.Packages, o.Packages) && slices.Equal(s.Titles, o.Titles) &&
+		slices.Equal(s.HiddenPackages, o.HiddenPackages) && slices.Equal(s.HiddenTitles, o.HiddenTitles)
 }
 
 // TitleChoice is a customer's title-level selection of one resource.

@@ -25,13 +25,14 @@ func CollectionOnly(ts []kb.Title, tokens func([]kb.ResourceKey) (map[int64][2]*
 }
 
 // collectionResources keeps the selected, visible resources of the titles,
-// in place, and drops the titles left without any. It returns the kept
-// titles and the keys of their resources.
+// in new slices (a title's resources may be shared with the store's kept
+// titles, title_cache.go), and drops the titles left without any. It
+// returns the kept titles and the keys of their resources.
 func collectionResources(ts []kb.Title) ([]kb.Title, []kb.ResourceKey) {
 	out := ts[:0]
 	var keys []kb.ResourceKey
 	for _, t := range ts {
-		kept := t.Resources[:0]
+		var kept []kb.Resource
 		for _, r := range t.Resources {
 			if r.IsSelected && !r.Visibility.Hidden {
 				kept = append(kept, r)

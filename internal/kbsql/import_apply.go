@@ -131,10 +131,8 @@ func (imp *importer) bumpTitles(ctx context.Context, tx Tx) error {
 		return fmt.Errorf("titles changed: %w", err)
 	case len(ids) == 0:
 		return nil
-	case len(ids) > titleChangesListed:
-		return bumpTitles(ctx, tx)
 	}
-	return bumpTitles(ctx, tx, ids...)
+	return bumpTitles(ctx, tx, ids...) // more than titleChangesListed: everything
 }
 
 // customerResourceColumns are the columns of customer_resources, which

@@ -12,14 +12,14 @@ import (
 // package tokens and their notes. Titles without such a resource are left
 // out.
 func (s *Store) CollectionTitles(ctx context.Context, custID string, ids []int64) ([]kb.Title, error) {
-	root, err := s.RootProxy(ctx, custID)
+	at, err := s.customerAt(ctx, custID)
 	if err != nil {
 		return nil, err
 	}
 	if len(ids) == 0 {
 		return []kb.Title{}, nil
 	}
-	ts, err := s.finishedTitles(ctx, custID, root, ids, 0)
+	ts, err := s.finishedTitles(ctx, custID, at, ids, 0)
 	if err != nil {
 		return nil, fmt.Errorf("collection titles: %w", err)
 	}

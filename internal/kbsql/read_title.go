@@ -37,9 +37,6 @@ const (
 		SELECT cr.title_id FROM customer_resources cr
 		JOIN resources r ON r.package_id = cr.package_id AND r.title_id = cr.title_id
 		WHERE cr.customer_id = $1 AND cr.selected = TRUE`
-
-	// sqlTitle reads one title ($2) the customer may see.
-	sqlTitle = `SELECT ` + SQLTitleColumns + ` FROM titles t WHERE t.id = $2 AND ` + sqlTitleVisible
 )
 
 // sqlTitleHead reads the customer's root proxy (no row: no such customer)
@@ -132,11 +129,7 @@ func (s *Store) Resource(ctx context.Context, custID string, vendorID, packageID
 // title returns a title the customer may see with its resources in
 // packageID (all of them for 0).
 func (s *Store) title(ctx context.Context, custID, root string, titleID, packageID int64) (kb.Title, error) {
-	rows, err := s.e.Read().Query(ctx, sqlTitle, custID, titleID)
-	if err != nil {
-		return kb.Title{}, fmt.Errorf("title %d: %w", titleID, err)
-	}
-	ts, err := ScanTitles(rows)
+	ts, err := s.visibleTitleRows(ctx, custID, []int64{titleID})
 	if err != nil {
 		return kb.Title{}, fmt.Errorf("title %d: %w", titleID, err)
 	}

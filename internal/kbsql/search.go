@@ -180,10 +180,11 @@ func (s *Store) PackageNames(ctx context.Context, custID string, ids []int64) (m
 // Titles lists titles in the customer's context.
 func (s *Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.TitleList, error) {
 	list := kb.TitleList{Titles: []kb.Title{}}
-	root, err := s.RootProxy(ctx, custID)
+	at, err := s.customerAt(ctx, custID)
 	if err != nil {
 		return list, err
 	}
+	root := at.root
 	total := -1 // unknown until counted
 	if q.PackageID != 0 {
 		p, err := s.PackageOf(ctx, custID, root, q.VendorID, q.PackageID)
@@ -202,7 +203,7 @@ func (s *Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.
 		if err := kb.CheckSearch("Search", q.Search); err != nil {
 			return list, err
 		}
-		titles, n, ok, err := s.indexedTitles(ctx, custID, root, q)
+		titles, n, ok, err := s.indexedTitles(ctx, custID, at, q)
 		if err != nil {
 			return list, err
 		}
@@ -268,7 +269,7 @@ func (s *Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.
 	if list.Titles, err = ScanTitles(rows); err != nil {
 		return list, fmt.Errorf("list titles: %w", err)
 	}
-	if err := s.CompleteTitles(ctx, custID, root, list.Titles, q.PackageID); err != nil {
+	if err := s.completeTitlesAt(ctx, custID, root, list.Titles, q.PackageID, at.kbv, at.cv); err != nil {
 		return list, err
 	}
 	return list, nil

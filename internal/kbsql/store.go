@@ -80,6 +80,29 @@ func (s *Store) CollectionVersion(ctx context.Context, custID string) (string, e
 	return collectionVersion(kbv, cv), nil
 }
 
+// customerAt is a customer's root proxy and the versions of the knowledge
+// base and of the customer, read in one statement (so the root proxy is
+// the one of those versions).
+type customerAt struct {
+	root    string
+	kbv, cv int64
+}
+
+// customerAt reads the customer's root proxy and versions, or "Customer
+// not found".
+func (s *Store) customerAt(ctx context.Context, custID string) (customerAt, error) {
+	var c customerAt
+	err := s.e.Read().QueryRow(ctx, `SELECT root_proxy, COALESCE((SELECT n FROM versions WHERE name = '`+KBVersion+`'), 0),
+		COALESCE((SELECT n FROM versions WHERE name = $2), 0) FROM customers WHERE id = $1`, custID, CustomerVersion(custID)).Scan(&c.root, &c.kbv, &c.cv)
+	if NoRows(err) {
+		return c, kb.NotFound("Customer")
+	}
+	if err != nil {
+		return c, fmt.Errorf("customer %s: %w", custID, err)
+	}
+	return c, nil
+}
+
 // versionsOf returns the knowledge base's version and the customer's.
 func (s *Store) versionsOf(ctx context.Context, custID string) (kbv, cv int64, err error) {
 	err = s.e.Read().QueryRow(ctx, `SELECT COALESCE((SELECT n FROM versions WHERE name = '`+KBVersion+`'), 0),

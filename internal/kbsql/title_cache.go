@@ -20,10 +20,10 @@ import (
 // the customer's versions it was read at: the same versions the holdings
 // service's kept answers depend on, which every write that can change a
 // title in the customer's context moves (versions.go). The versions are
-// read before the titles, so a kept title is never older than its
-// versions; the customer's root proxy, which completing a title uses and
-// its caller reads before the versions, is part of the key (a title
-// completed with the root proxy a write replaced is not found again).
+// read before the titles, in the statement that reads the customer's root
+// proxy (customerAt), which completing a title uses: a kept title is never
+// older than its versions, and the root proxy is the one of those
+// versions (a write of the root proxy moves the customer's version).
 
 // titleCache keeps finished titles by customer, title and package filter.
 type titleCache struct {
@@ -34,12 +34,11 @@ type titleCache struct {
 	hits, misses atomic.Int64
 }
 
-// titleKey names a finished title: the customer's, completed with the
-// root proxy root, with all its resources or (pkg not 0) only its
-// resource in one package.
+// titleKey names a finished title: the customer's, with all its resources
+// or (pkg not 0) only its resource in one package.
 type titleKey struct {
-	cust, root string
-	id, pkg    int64
+	cust    string
+	id, pkg int64
 }
 
 // keptTitle is a finished title read at the versions kbv and cv.
@@ -71,21 +70,17 @@ func (s *Store) KeptTitleStats() (hits, misses int64) {
 
 // finishedTitles returns the titles with the ids that the customer may
 // see, in the order of ids, complete with identifiers and resources
-// (only those in packageID unless it is 0; root is the customer's root
-// proxy), from those kept at the current versions and, for the others,
-// read and completed.
-func (s *Store) finishedTitles(ctx context.Context, custID, root string, ids []int64, packageID int64) ([]kb.Title, error) {
-	kbv, cv, err := s.versionsOf(ctx, custID)
-	if err != nil {
-		return nil, err
-	}
+// (only those in packageID unless it is 0), from those kept at the
+// customer's versions at and, for the others, read and completed.
+func (s *Store) finishedTitles(ctx context.Context, custID string, at customerAt, ids []int64, packageID int64) ([]kb.Title, error) {
+	kbv, cv := at.kbv, at.cv
 	c := &s.titles
 	found := make(map[int64]kb.Title, len(ids))
 	var missing []int64
 	if c.max.Load() > 0 {
 		c.mu.Lock()
 		for _, id := range ids {
-			if k, ok := c.kept[titleKey{custID, root, id, packageID}]; ok && k.kbv == kbv && k.cv == cv {
+			if k, ok := c.kept[titleKey{custID, id, packageID}]; ok && k.kbv == kbv && k.cv == cv {
 				found[id] = k.t
 			} else {
 				missing = append(missing, id)
@@ -102,20 +97,20 @@ func (s *Store) finishedTitles(ctx context.Context, custID, root string, ids []i
 		if err != nil {
 			return nil, err
 		}
-		if err := s.completeTitlesAt(ctx, custID, root, ts, packageID, kbv, cv); err != nil {
+		if err := s.completeTitlesAt(ctx, custID, at.root, ts, packageID, kbv, cv); err != nil {
 			return nil, err
 		}
 		for _, t := range ts {
 			found[t.ID] = t
 		}
-		c.keep(custID, root, packageID, kbv, cv, ts)
+		c.keep(custID, packageID, kbv, cv, ts)
 	}
+	// The titles share their slices with the kept ones: callers must
+	// not change their elements (publication search keeps its resources
+	// in new slices, collection.go).
 	out := make([]kb.Title, 0, len(found))
 	for _, id := range ids {
 		if t, ok := found[id]; ok {
-			// The caller may change its titles' resources: kept ones
-			// are copied.
-			t.Resources = slices.Clone(t.Resources)
 			out = append(out, t)
 		}
 	}
@@ -124,7 +119,7 @@ func (s *Store) finishedTitles(ctx context.Context, custID, root string, ids []i
 
 // keep keeps finished titles read at kbv and cv; when the cache is full it
 // starts again.
-func (c *titleCache) keep(custID, root string, packageID, kbv, cv int64, ts []kb.Title) {
+func (c *titleCache) keep(custID string, packageID, kbv, cv int64, ts []kb.Title) {
 	limit := int(c.max.Load())
 	ts = ts[:min(len(ts), limit)]
 	if len(ts) == 0 {
@@ -138,7 +133,7 @@ func (c *titleCache) keep(custID, root string, packageID, kbv, cv int64, ts []kb
 	for _, t := range ts {
 		t.Resources = slices.Clip(t.Resources)
 		t.Identifiers = slices.Clip(t.Identifiers)
-		c.kept[titleKey{custID, root, t.ID, packageID}] = keptTitle{kbv, cv, t}
+		c.kept[titleKey{custID, t.ID, packageID}] = keptTitle{kbv, cv, t}
 	}
 }
 

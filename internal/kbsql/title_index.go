@@ -385,7 +385,7 @@ func (s *Store) CollectionMenu(ctx context.Context, custID string, rt kb.Resourc
 // indexedTitles answers a title search from the title index when there is
 // one and it is current: the total and the page's titles, finished, in
 // the index's order. ok is false when the store must answer.
-func (s *Store) indexedTitles(ctx context.Context, custID, root string, q kb.TitleQuery) (titles []kb.Title, total int, ok bool, err error) {
+func (s *Store) indexedTitles(ctx context.Context, custID string, at customerAt, q kb.TitleQuery) (titles []kb.Title, total int, ok bool, err error) {
 	ix := s.titleIndex()
 	if ix == nil {
 		return nil, 0, false, nil
@@ -396,7 +396,7 @@ func (s *Store) indexedTitles(ctx context.Context, custID, root string, q kb.Tit
 	}
 	// A title deleted since the index's version is left out (the next
 	// search sees a new version).
-	titles, err = s.finishedTitles(ctx, custID, root, ids, q.PackageID)
+	titles, err = s.finishedTitles(ctx, custID, at, ids, q.PackageID)
 	if err != nil {
 		return nil, 0, false, err
 	}

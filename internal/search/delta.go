@@ -140,10 +140,10 @@ func (d *delta) page(mb, md *roaring.Bitmap, off, count int) []ref {
 // matches from the i-th on, and baseFirst(o, od) tells whether the base's
 // ordinal o comes before the delta's od.
 func mergePage(dm []uint32, before func(od uint32) int, basePage func(i, n int) []uint32, baseFirst func(o, od uint32) bool, off, count int) []ref {
-	j := 0 // the delta's matches before the page
-	for j < len(dm) && j+before(dm[j]) < off {
-		j++
-	}
+	// The delta's matches before the page: j+before(dm[j]) grows with j,
+	// so a binary search finds them (one before call a step, not one a
+	// delta match: a view's before intersects every block).
+	j := sort.Search(len(dm), func(j int) bool { return j+before(dm[j]) >= off })
 	bs := basePage(off-j, count)
 	out := make([]ref, 0, count)
 	for len(out) < count && (len(bs) > 0 || j < len(dm)) {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"reflect"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -392,7 +391,7 @@ func (l *Live) selection(ctx context.Context, b *built, custID string, customerV
 		return nil, err
 	}
 	n := &selEntry{customer: customerV, sel: sel, b: b, x: b.x}
-	if e != nil && e.x == b.x && reflect.DeepEqual(e.sel, sel) {
+	if e != nil && e.x == b.x && e.sel.Equal(sel) {
 		n.all, n.bcoll = e.all, e.bcoll
 	}
 	l.keep(b, custID, n)
