@@ -28,6 +28,7 @@ type propertyKB struct {
 	store    kb.Store
 	db       *sql.DB
 	x        *Index
+	ref      *refKB          // the slow reference, from the same feed
 	titles   []Title         // as read back, by ordinal
 	vendorOf map[int64]int64 // package → vendor
 	pkgIDs   []int64
@@ -134,6 +135,9 @@ func (p *propertyKB) load(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.x, p.vendorOf, p.pkgIDs, p.custom = x, map[int64]int64{}, nil, nil
+	if p.ref, err = newRefKB(ctx, p.store); err != nil {
+		t.Fatal(err)
+	}
 	p.othersCustom, p.othersPackage = map[int64]bool{}, map[int64]bool{}
 	if err := testdb.EachRow(ctx, db, `SELECT id, vendor_id, COALESCE(customer_id, '') FROM packages ORDER BY id`, func(r *sql.Rows) error {
 		var id, v int64
@@ -460,6 +464,13 @@ func searchLikeStore(t *testing.T, n, searches int, seed int64) {
 	p := newPropertyKB(t, n, seed)
 	t.Logf("knowledge base and index ready in %v", time.Since(start))
 	p.compare(t, searches, seed)
+	// The same after random selection changes: the index derives the
+	// selected titles from the new state, the reference reads them.
+	if _, applied := newSelectionChanges(t, p).apply(t, rand.New(rand.NewPCG(uint64(seed), 8)), 150); applied < 30 {
+		t.Fatalf("only %d of 150 selection changes were applied: the test tests too little", applied)
+	}
+	t.Logf("after the selection changes:")
+	p.compare(t, searches/3, seed+50)
 	// The same after a re-import of every package from a larger pool of
 	// titles (titles added, dropped and renamed in packages the
 	// customers have state in) and a new index.
@@ -481,15 +492,26 @@ func (p *propertyKB) compare(t *testing.T, searches int, seed int64) {
 	mismatch := map[string]int{}
 	var examples []string
 	nonEmpty := 0
-	var storeTime, indexTime time.Duration
+	var storeTime, indexTime, refTime time.Duration
+	// The index derives the selected titles from the selection state as
+	// the server does; the reference reads them with the store's SQL.
+	state, err := p.store.SelectionOf(ctx, "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mismatchRef := func(class, what string, q kb.TitleQuery, w, g string) {
+		mismatch["reference "+what+class]++
+		if len(examples) < 30 {
+			examples = append(examples, fmt.Sprintf("%s%s %q sel=%v type=%v pkg=%d pkgs=%v order=%v page=%v\n   reference %.300s\n   index     %.300s",
+				what, class, q.Search, q.Selection, q.ResourceType, q.PackageID, q.PackageIDs, q.OrderBy, q.Page, w, g))
+		}
+	}
 	for i := 0; i < searches; i++ {
 		q := p.randomQuery(r)
-		sel := p.selected
-		if q.PackageID != 0 {
-			var err error
-			if sel, err = selectedSet(ctx, p.db, p.x, "c1", q.PackageID); err != nil {
-				t.Fatal(err)
-			}
+		sel := p.x.Selected(state, q.PackageID)
+		refSel, err := selectedIDs(ctx, p.db, "c1", q.PackageID)
+		if err != nil {
+			t.Fatal(err)
 		}
 		t0 := time.Now()
 		want, err := p.store.Titles(ctx, "c1", q)
@@ -518,6 +540,23 @@ func (p *propertyKB) compare(t *testing.T, searches int, seed int64) {
 				}
 			}
 		}
+		// The slow reference: the same total, the same page (in
+		// relevance order, the same titles up to equal scores).
+		t0 = time.Now()
+		ref, rerr := p.ref.search("c1", q, refSel)
+		refTime += time.Since(t0)
+		if rerr != nil || gerr != nil {
+			if w, g := answer(0, nil, rerr), answer(0, nil, gerr); w != g {
+				mismatchRef(class, "", q, w, g)
+			}
+		} else {
+			off := min(q.Page.Offset(), len(ref.ids))
+			page := ref.ids[off:min(len(ref.ids), off+max(q.Page.Count, 0))]
+			w, g := answer(len(ref.ids), page, nil), answer(got.Total, got.IDs, nil)
+			if w != g && (ref.scores == nil || len(ref.ids) != got.Total || !ref.samePage(got.IDs, off)) {
+				mismatchRef(class, "", q, w, g)
+			}
+		}
 		if i%5 == 0 && err == nil {
 			// Publication search's matches: the same set of titles.
 			pq := kb.PubQuery{Search: q.Search, Field: q.Field, Type: q.Type, ByName: true}
@@ -539,6 +578,17 @@ func (p *propertyKB) compare(t *testing.T, searches int, seed int64) {
 					examples = append(examples, fmt.Sprintf("matches %s %q\n   store %.300s\n   index %.300s", class, q.Search, ws, gs))
 				}
 			}
+			// (A blank search matches nothing here: publication search
+			// lists its collection without matching.)
+			var rm refAnswer
+			var rerr error
+			if strings.TrimSpace(q.Search) != "" {
+				rm, rerr = p.ref.search("c1", kb.TitleQuery{Search: q.Search, Field: q.Field, Type: q.Type, OrderBy: kb.OrderName}, nil)
+			}
+			slices.Sort(rm.ids)
+			if ws, gs := answer(len(rm.ids), rm.ids, rerr), answer(len(im), im, ierr); ws != gs {
+				mismatchRef(class, "matches ", q, ws, gs)
+			}
 		}
 		if w != g {
 			mismatch[class]++
@@ -555,7 +605,7 @@ func (p *propertyKB) compare(t *testing.T, searches int, seed int64) {
 		classes = append(classes, fmt.Sprintf("%s: %d", c, k))
 	}
 	sort.Strings(classes)
-	t.Logf("searches took %v (store %v, index %v)", time.Since(start), storeTime, indexTime)
+	t.Logf("searches took %v (store %v, index %v, reference %v)", time.Since(start), storeTime, indexTime, refTime)
 	t.Logf("%d titles, %d searches (%d found titles), %d mismatches (%.2f%%)", p.x.Len(), searches, nonEmpty, total, 100*float64(total)/float64(searches))
 	if total > 0 {
 		t.Errorf("mismatches by field/type: %s\n%s", strings.Join(classes, ", "), strings.Join(examples, "\n"))

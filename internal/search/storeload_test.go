@@ -45,20 +45,32 @@ func readKB(ctx context.Context, s kb.TitleFeed) ([]Title, []Package, error) {
 // the store's own SQL (kbsql.SQLSelectedTitleIDs): the reference that
 // Index.Selected is compared with.
 func selectedSet(ctx context.Context, db *sql.DB, x *Index, custID string, packageID int64) (*roaring.Bitmap, error) {
+	ids, err := selectedIDs(ctx, db, custID, packageID)
+	out := roaring.New()
+	for id := range ids {
+		if o, ok := x.Ordinal(id); ok {
+			out.Add(o)
+		}
+	}
+	return out, err
+}
+
+// selectedIDs returns, by the store's SQL, the titles of which customer
+// custID has a resource selected, or those of package packageID (when
+// not 0) whose resource it has selected.
+func selectedIDs(ctx context.Context, db *sql.DB, custID string, packageID int64) (map[int64]bool, error) {
 	query, args := kbsql.SQLSelectedTitleIDs, []any{custID}
 	if packageID != 0 {
 		query = `SELECT r.title_id FROM resources r WHERE r.package_id = $2 AND ` + kbsql.SQLResourceSelected
 		args = append(args, packageID)
 	}
-	out := roaring.New()
+	out := map[int64]bool{}
 	err := testdb.EachRow(ctx, db, query, func(r *sql.Rows) error {
 		var id int64
 		if err := r.Scan(&id); err != nil {
 			return err
 		}
-		if o, ok := x.Ordinal(id); ok {
-			out.Add(o)
-		}
+		out[id] = true
 		return nil
 	}, args...)
 	return out, err
