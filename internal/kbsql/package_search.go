@@ -13,17 +13,47 @@ import (
 // conditions read the package rows rather than a word index; they have no
 // relevance rank, and a list ordered by relevance falls back to name order.
 
+// nameMatch restricts the rows of alias (v, a vendor, or p, a package) to
+// those whose name holds every word of search as a word prefix, the same
+// on both engines. ok is false when search can match nothing (only
+// punctuation); the Match is empty when there is no search.
+//
+// Relevance: every match holds every word, so what tells matches apart is
+// what else their names hold; a name of fewer words ranks first (ties in
+// name order). It is BM25's order over the matches without repeated
+// words, where every word's document frequency is the number of matches.
+func nameMatch(alias, search string, args *Args) (m Match, ok bool) {
+	words := foldedWords(search)
+	if len(words) == 0 {
+		return Match{}, strings.TrimSpace(search) == ""
+	}
+	name := alias + ".sort_name"
+	parts := make([]string, len(words))
+	for i, w := range words {
+		parts[i] = `(' ' || ` + name + `) LIKE ` + args.Add("% "+EscapeLike(w)+"%") + ` ESCAPE '\'`
+	}
+	// The folded name's words are separated by single spaces (kb.Fold).
+	return Match{Cond: strings.Join(parts, " AND "), Rank: `LENGTH(` + name + `) - LENGTH(REPLACE(` + name + `, ' ', ''))`}, true
+}
+
+// foldedWords returns the folded words of a search, those that fold to
+// nothing left out.
+func foldedWords(search string) []string {
+	var words []string
+	for _, w := range kb.Words(search) {
+		if f := kb.Fold(w); f != "" {
+			words = append(words, f)
+		}
+	}
+	return words
+}
+
 // packageTextMatch returns the SQL condition of q's search over package
 // names (and vendor names with q.Keyword), adding its arguments to args.
 // cond is "" when there is no search; none is true when the search has no
 // words (only punctuation) and so can match nothing.
 func packageTextMatch(q kb.PackageQuery, args *Args) (cond string, none bool) {
-	var words []string
-	for _, w := range kb.Words(q.Search) {
-		if f := kb.Fold(w); f != "" {
-			words = append(words, f)
-		}
-	}
+	words := foldedWords(q.Search)
 	if len(words) == 0 {
 		return "", strings.TrimSpace(q.Search) != ""
 	}

@@ -14,11 +14,6 @@ import (
 
 // Search translates searches into an engine's index queries.
 type Search interface {
-	// NameMatch restricts the rows of alias (v, a vendor, or p, a package)
-	// to those whose name holds every word of search as a word prefix. ok
-	// is false when search can match nothing (only punctuation); the Match
-	// is empty when there is no search.
-	NameMatch(alias, search string, args *Args) (m Match, ok bool)
 	// TitleMatch restricts titles t to those q.Search matches in q.Field
 	// by q.Type, ranked unless q orders by name.
 	TitleMatch(q kb.TitleQuery, args *Args) (Match, error)
@@ -50,7 +45,7 @@ func nameList[T any](ctx context.Context, s *Store, alias, columns, from string,
 	if err := kb.CheckSearch("Search", search); err != nil {
 		return 0, nil, err
 	}
-	m, ok := s.e.Search().NameMatch(alias, search, &args)
+	m, ok := nameMatch(alias, search, &args)
 	if !ok {
 		return 0, []T{}, nil
 	}

@@ -24,37 +24,6 @@ func (search) TitleMatch(q kb.TitleQuery, args *kbsql.Args) (kbsql.Match, error)
 	return kbsql.Match{Cond: m.cond, Rank: m.rank, None: m.none}, err
 }
 
-// NameMatch restricts the rows of alias to those whose name (the tsvector
-// alias.fts) matches every word of s as a prefix, ranked by ts_rank.
-func (search) NameMatch(alias, s string, args *kbsql.Args) (kbsql.Match, bool) {
-	q := prefixQuery(s, "")
-	if q == "" {
-		return kbsql.Match{}, strings.TrimSpace(s) == ""
-	}
-	tq := `to_tsquery('simple', ` + args.Add(q) + `)`
-	return kbsql.Match{Cond: alias + `.fts @@ ` + tq, Rank: `-ts_rank(` + alias + `.fts, ` + tq + `)`}, true
-}
-
-// prefixQuery returns the tsquery text (for to_tsquery('simple', …)) in
-// which every word of a search must match as a word prefix, each with
-// weight when it is not ""; "" when the search has no words. Words are
-// folded as the indexed names are, and quoted: no user text reaches
-// to_tsquery as syntax.
-func prefixQuery(search, weight string) string {
-	var b strings.Builder
-	for _, w := range kb.Words(search) {
-		f := kb.Fold(w)
-		if f == "" {
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteString(" & ")
-		}
-		b.WriteString(lexeme(f, true, weight))
-	}
-	return b.String()
-}
-
 // lexeme quotes a folded word as a tsquery operand, a prefix when prefix,
 // restricted to weight when it is not "".
 func lexeme(w string, prefix bool, weight string) string {

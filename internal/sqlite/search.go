@@ -28,18 +28,6 @@ func (search) TitleMatch(q kb.TitleQuery, args *kbsql.Args) (kbsql.Match, error)
 	return kbsql.Match{Cond: m.cond, None: m.none}, err
 }
 
-// NameMatch matches vendor or package names in their FTS5 table, ranked by
-// bm25: every word as a word prefix.
-func (search) NameMatch(alias, s string, args *kbsql.Args) (kbsql.Match, bool) {
-	m := ftsPrefixQuery(s)
-	if m == "" {
-		return kbsql.Match{}, strings.TrimSpace(s) == ""
-	}
-	table := map[string]string{"v": "vendor_fts", "p": "package_fts"}[alias]
-	return kbsql.Match{Sub: `SELECT rowid AS id, bm25(` + table + `) AS rank FROM ` + table + ` WHERE ` + table + ` MATCH ` + args.Add(m),
-		Rank: "m.rank"}, true
-}
-
 // titleMatch is how a title search restricts and ranks titles: either a
 // subquery of (id, rank) rows joined as m, or a condition on titles t.
 type titleMatch struct {
@@ -192,16 +180,6 @@ func isxnMatch(search string, t kb.SearchType, args *kbsql.Args) titleMatch {
 			WHERE (norm >= ` + args.Add(n) + ` AND norm < ` + args.Add(n+maxRune) + `) OR (norm >= ` + args.Add(issn) + ` AND norm < ` + args.Add(issn+maxRune) + `)`}
 	}
 	return titleMatch{sub: `SELECT DISTINCT title_id AS id, 0 AS rank FROM title_identifiers WHERE norm IN (` + args.Add(n) + `, ` + args.Add(issn) + `)`}
-}
-
-// ftsPrefixQuery turns a search string into an FTS5 query in which every
-// word must match as a word prefix; "" when it has no words.
-func ftsPrefixQuery(s string) string {
-	ws := kb.Words(s)
-	for i, w := range ws {
-		ws[i] = quote(w) + "*"
-	}
-	return strings.Join(ws, " AND ")
 }
 
 // quote quotes a word as an FTS5 string.

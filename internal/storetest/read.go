@@ -111,6 +111,30 @@ func testPackages(t *testing.T, s kb.Store) {
 			t.Errorf("Packages(%+v) = %d %v; want %d %v", tt.q, l.Total, packageNames(l), tt.total, tt.names)
 		}
 	}
+	// Relevance: every match holds every word as a word prefix; a name of
+	// fewer words ranks first, ties in name order; both engines alike.
+	for _, name := range []string{"Science Alpha Extra Long Name", "Sciences Review", "Science", "Science Daily", "Neuroscience"} {
+		if _, err := s.CreateCustomPackage(ctx, "c1", f.C1Vendor, kb.CustomPackage{Name: name, ContentType: kb.ContentEBook}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tt := range []struct {
+		q     kb.PackageQuery
+		names []string
+	}{
+		{kb.PackageQuery{Search: "scien", Page: page(10)}, []string{"Science", "Science Daily", "Sciences Review", "Science Alpha Extra Long Name"}},
+		{kb.PackageQuery{Search: "SCIENCE", OrderBy: kb.OrderRelevance, Page: page(2)}, []string{"Science", "Science Daily"}},
+		{kb.PackageQuery{Search: "scien", OrderBy: kb.OrderName, Page: page(10)}, []string{"Science", "Science Alpha Extra Long Name", "Science Daily", "Sciences Review"}},
+		{kb.PackageQuery{Search: "name science", Page: page(10)}, []string{"Science Alpha Extra Long Name"}},
+	} {
+		l, err := s.Packages(ctx, "c1", tt.q)
+		if err != nil {
+			t.Fatalf("Packages(%+v): %v", tt.q, err)
+		}
+		if !equal(packageNames(l), tt.names) {
+			t.Errorf("Packages(%+v) = %v; want %v", tt.q, packageNames(l), tt.names)
+		}
+	}
 }
 
 func testTitleSearch(t *testing.T, s kb.Store) {
