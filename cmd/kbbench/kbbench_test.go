@@ -16,13 +16,15 @@ import (
 	"github.com/kbserver/kbserver/internal/gen"
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/search"
 	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // testServer is a kbserver over a small generated knowledge base with the
 // customer "demo", an API key, some selected packages and a guest profile,
-// in a store of the test run's kind (internal/testdb). db is the store's
-// --db value; st is the server's store, for setting up and checking.
+// in a store of the test run's kind (internal/testdb), its title searches
+// answered by a title index as in kbserver. db is the store's --db value;
+// st is the server's store, for setting up and checking.
 type testServer struct {
 	url, key, db string
 	st           kb.Store
@@ -55,6 +57,9 @@ func newTestServer(t *testing.T) testServer {
 	if err := st.SaveProfile(ctx, kb.Profile{ID: profile, Guest: true}); err != nil {
 		t.Fatal(err)
 	}
+	live := search.NewLive(t.Context(), st, search.Options{Inline: true})
+	st.UseTitleIndex(live)
+	t.Cleanup(live.Wait) // after the context's end, before the store closes
 	srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	t.Cleanup(srv.Close)
 	return testServer{url: srv.URL, key: key, db: db, st: st}
@@ -171,6 +176,48 @@ func TestRunMix(t *testing.T) {
 	}
 }
 
+// TestUseTitleIndex checks that --store-db's title index is made ready
+// before the searches, built from the store or read from the index file a
+// server keeps beside a SQLite file, and that the store answers from it.
+func TestUseTitleIndex(t *testing.T) {
+	s := newTestServer(t)
+	ctx := t.Context()
+	q := kb.TitleQuery{Search: "journal", Field: kb.FieldTitleName, Type: kb.SearchContains, Page: kb.Page{Count: 25, Number: 1}}
+	want, err := s.st.Titles(ctx, "demo", q)
+	if err != nil || want.Total == 0 {
+		t.Fatalf("the server's store: %d titles, %v", want.Total, err)
+	}
+	check := func(t *testing.T, source string) {
+		st := testdb.OpenDSN(t, s.db)
+		var log bytes.Buffer
+		stop, err := useTitleIndex(ctx, st, s.db, &log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer stop()
+		if !strings.Contains(log.String(), `msg="title index built" source=`+source) {
+			t.Errorf("the index is not built from the %s before the searches:\n%s", source, &log)
+		}
+		got, err := st.Titles(ctx, "demo", q)
+		if err != nil || got.Total != want.Total {
+			t.Errorf("%d titles, %v; want %d", got.Total, err, want.Total)
+		}
+	}
+	t.Run("store", func(t *testing.T) { check(t, "store") })
+	if testdb.Kind() == "postgres" {
+		return // no index file beside a PostgreSQL database
+	}
+	t.Run("file", func(t *testing.T) {
+		// A server's index file beside the SQLite file.
+		live := search.NewLive(ctx, s.st, search.Options{Inline: true, File: s.db + ".search-index"})
+		if err := live.Build(ctx, 0); err != nil {
+			t.Fatal(err)
+		}
+		live.Wait()
+		check(t, "file")
+	})
+}
+
 func TestRunServerErrors(t *testing.T) {
 	s := newTestServer(t)
 	_, _, err := runBench("--url", s.url, "--key", "kb_wrong", "--duration", "100ms")
@@ -192,6 +239,7 @@ func TestRunUsage(t *testing.T) {
 		{"--key", "k", "--mix", ","},
 		{"--key", "k", "--url", "localhost:8080"},
 		{"--key", "k", "extra"},
+		{"--key", "k", "--sql-db", "kb.db"},
 		{}, // no key
 	} {
 		_, _, err := runBench(args...)

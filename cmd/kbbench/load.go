@@ -4,13 +4,16 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"os"
 	"strconv"
 	"sync"
 	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/search"
 	"github.com/kbserver/kbserver/internal/store"
 )
 
@@ -123,7 +126,8 @@ func newHTTPExecutor(o options, ops []operation) executor {
 }
 
 // runStore runs the title searches of ops straight on the store of
-// o.storeDB, with the same clients, warm-up and duration as the HTTP run.
+// o.storeDB, with the same clients, warm-up and duration as the HTTP run,
+// the store answering them from a title index made ready beforehand.
 func runStore(ctx context.Context, o options, ops []operation, stderr io.Writer) ([]opStats, opStats, error) {
 	searches := searchOperations(ops)
 	if len(searches) == 0 {
@@ -138,6 +142,11 @@ func runStore(ctx context.Context, o options, ops []operation, stderr io.Writer)
 	if _, err := st.Customer(ctx, o.custID); err != nil {
 		return nil, opStats{}, fmt.Errorf("--store-db %s: customer %q: %w", o.storeDB, o.custID, err)
 	}
+	stopIndex, err := useTitleIndex(ctx, st, o.storeDB, stderr)
+	if err != nil {
+		return nil, opStats{}, fmt.Errorf("--store-db %s: %w", o.storeDB, err)
+	}
+	defer stopIndex() // before the store closes
 	names := make([]string, len(searches))
 	for i, op := range searches {
 		names[i] = op.name
@@ -155,4 +164,36 @@ func runStore(ctx context.Context, o options, ops []operation, stderr io.Writer)
 	res, measured := runLoad(ctx, o, names, func(int) executor { return exec })
 	stats, tot := summarize(names, res, measured)
 	return stats, tot, nil
+}
+
+// useTitleIndex gives st, the store of dsn, the title index that answers
+// its title searches, as the server does, and makes it ready now rather
+// than in the timed run: read from FILE.search-index, the file the server
+// keeps beside a SQLite FILE, when there is one that holds the store's
+// data, built from the store otherwise. The index's lines go to stderr.
+// The stop function it returns ends the index's background work; call it
+// before closing st.
+func useTitleIndex(ctx context.Context, st kb.Store, dsn string, stderr io.Writer) (stop func(), err error) {
+	opts := search.Options{Inline: true, Logger: slog.New(slog.NewTextHandler(stderr, nil))}
+	if !store.IsPostgres(dsn) {
+		file := dsn + ".search-index"
+		if _, err := os.Stat(file); err == nil {
+			opts.File = file
+		}
+	}
+	ictx, cancel := context.WithCancel(ctx)
+	live := search.NewLive(ictx, st, opts)
+	stop = func() {
+		cancel()
+		live.Wait()
+	}
+	fmt.Fprintln(stderr, "kbbench: making the store's title index ready")
+	start := time.Now()
+	if err := live.Build(ictx, 0); err != nil {
+		stop()
+		return nil, fmt.Errorf("title index: %w", err)
+	}
+	st.UseTitleIndex(live)
+	fmt.Fprintf(stderr, "kbbench: the store's title index is ready after %.1f s\n", time.Since(start).Seconds())
+	return stop, nil
 }

@@ -45,7 +45,6 @@ type report struct {
 	Operations []opStats         `json:"operations"`
 	Totals     opStats           `json:"totals"`
 	Store      *storeReport      `json:"store,omitempty"`
-	SQL        *sqlReport        `json:"sql,omitempty"`
 }
 
 // storeReport is the result of the --store-db run.
@@ -131,9 +130,6 @@ func writeTables(w io.Writer, r report) {
 	if r.Store != nil {
 		writeStoreTables(w, r.Store)
 	}
-	if r.SQL != nil {
-		writeSQLTables(w, r.SQL)
-	}
 }
 
 // writeStoreTables prints the store run and its ratios to HTTP.
@@ -149,31 +145,6 @@ func writeStoreTables(w io.Writer, st *storeReport) {
 	for _, x := range st.Ratios {
 		fmt.Fprintf(w, "%-*s %10.2f %10.2f %9.2f %10.1f %10.1f %9.2f\n", width, x.Name, x.HTTPP50, x.StoreP50, x.P50Ratio,
 			x.HTTPThroughput, x.StoreThroughput, x.ThroughputRatio)
-	}
-}
-
-// writeSQLTables prints the raw SQL run, the three levels side by side and
-// the check of the totals.
-func writeSQLTables(w io.Writer, sr *sqlReport) {
-	fmt.Fprintln(w, "\nRaw SQL (the bare index query of the same title searches: count, then the first page of ids)")
-	writeStats(w, sr.Operations, sr.Totals)
-	fmt.Fprintln(w, "\nHTTP / store / raw SQL (p50 and p99 ms; ratios of the p50s)")
-	width := len("operation")
-	for _, x := range sr.Floor {
-		width = max(width, len(x.Name))
-	}
-	fmt.Fprintf(w, "%-*s %9s %9s %9s %9s %9s %9s %9s %9s\n", width, "operation", "http p50", "store p50", "sql p50",
-		"http p99", "store p99", "sql p99", "http/sql", "store/sql")
-	for _, x := range sr.Floor {
-		fmt.Fprintf(w, "%-*s %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f\n", width, x.Name, x.HTTPP50, x.StoreP50, x.SQLP50,
-			x.HTTPP99, x.StoreP99, x.SQLP99, x.HTTPToSQL, x.StoreToSQL)
-	}
-	if v := sr.Verify; v != nil {
-		fmt.Fprintf(w, "\ntotalResults checked against the exact count of matches: %d searches, %d mismatches, largest total %d\n",
-			v.Checked, v.Mismatches, v.MaxTotal)
-		for _, e := range v.Examples {
-			fmt.Fprintf(w, "  %s\n", e)
-		}
 	}
 }
 

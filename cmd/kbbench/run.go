@@ -30,8 +30,6 @@ type options struct {
 	count    int
 	jsonFile string
 	storeDB  string
-	sqlDB    string
-	verify   int
 }
 
 // usageError is a mistake in the command line; kbbench exits with status 2
@@ -94,27 +92,23 @@ each resource/put changes the customer's holdings, so the next publication
 search waits for the collection's rebuild (unless kbserver runs --pf-stale).
 
 With --store-db the same title-search queries also run straight on the
-store (the server's --db: a SQLite file or a postgres:// URL) with the same clients and
-duration, and a third table gives the ratios HTTP p50 / store p50 and HTTP
-throughput / store throughput: the cost of the HTTP layer. As operations
-take turns, each gets the same share of a client's time: compare the
+store (the server's --db: a SQLite file or a postgres:// URL) with the same
+clients and duration, and a third table gives the ratios HTTP p50 / store
+p50 and HTTP throughput / store throughput: the cost of the HTTP layer.
+The store answers title searches from an in-memory title index, as in
+the server: before the timed run kbbench reads it from FILE.search-index,
+the file the server keeps beside a SQLite FILE, when that file is there
+and holds the store's data, and builds it from the store otherwise (and
+then writes that file again, as the server does). As operations take
+turns, each gets the same share of a client's time: compare the
 throughput of the totals, with --mix titles so that both runs have the
 same mix.
-
-With --sql-db each title search also runs as its bare index query (the
-floor): the count of its matches, then the first page of their ids, from
-the index its type and field use (FTS5 title_fts, trigram title_tri, the
-identifier index, the titles name ranges), with no join to titles, no
-customer state and no resources, on the same file opened read only, with
-the same clients and duration. A table then gives HTTP, store and raw SQL
-side by side. Then --verify-totals searches per operation check that the
-API's totalResults equals the exact count of the matches the customer sees.
 
 Examples:
   kbserver serve --demo --db demo.db          # prints the API key
   kbbench --key kb_… --profile demo.main.az
   kbbench --key kb_… --mix titles --clients 2 --duration 10s --store-db demo.db
-  kbbench --key kb_… --mix titles --store-db demo.db --sql-db demo.db --json run1.json
+  kbbench --key kb_… --mix titles --store-db demo.db --json run1.json
   KBBENCH_KEY=kb_… kbbench --mix titles/contains,vendors/list --json out.json
 
 Flags:
@@ -147,8 +141,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	fs.IntVar(&o.count, "count", 25, "page size (`count` parameter) of list and search requests")
 	fs.StringVar(&o.jsonFile, "json", "", "also write the results as JSON to `file`")
 	fs.StringVar(&o.storeDB, "store-db", "", "also run the title searches straight on this store (the server's --db: a SQLite `file` or a postgres:// URL) and compare")
-	fs.StringVar(&o.sqlDB, "sql-db", "", "also run each title search's bare index query on this SQLite `file` (the server's --db, read only) and compare")
-	fs.IntVar(&o.verify, "verify-totals", 3, "with --sql-db, check totalResults against the exact count for this `number` of searches per title-search operation")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintf(stdout, "usage: kbbench [flags]\n       kbbench startup|kbinfo|snapshot|summary [flags]\n\n"+about, operationHelp())
@@ -201,8 +193,6 @@ func (o *options) check() error {
 		return usageErrorf("--timeout must be positive (got %s)", o.timeout)
 	case o.count < 1 || o.count > 100:
 		return usageErrorf("--count must be between 1 and 100 (got %d)", o.count)
-	case o.verify < 0:
-		return usageErrorf("--verify-totals must not be negative (got %d)", o.verify)
 	}
 	if _, err := selectOperations(o.mix); err != nil {
 		return err
@@ -270,27 +260,6 @@ func bench(ctx context.Context, o options, flags map[string]string, stdout, stde
 		}
 		if st != nil {
 			r.Store = &storeReport{Operations: st, Totals: tot, Ratios: ratios(slices.Concat(r.Operations, []opStats{r.Totals}), slices.Concat(st, []opStats{tot}))}
-		}
-	}
-	if o.sqlDB != "" && ctx.Err() == nil {
-		st, tot, err := runSQL(ctx, o, ops, stderr)
-		if err != nil {
-			return err
-		}
-		if st != nil {
-			var store []opStats
-			if r.Store != nil {
-				store = r.Store.Operations
-			}
-			r.SQL = &sqlReport{Operations: st, Totals: tot, Floor: floorRatios(r.Operations, store, st)}
-			if o.verify > 0 && ctx.Err() == nil {
-				fmt.Fprintf(stderr, "kbbench: checking totalResults of %d searches per title-search operation against the exact count\n", o.verify)
-				v, err := verifyTotals(ctx, api, o, ops, o.verify)
-				if err != nil && ctx.Err() == nil {
-					return err
-				}
-				r.SQL.Verify = v
-			}
 		}
 	}
 	writeTables(stdout, r)

@@ -32,17 +32,11 @@ type runsSummary struct {
 	WorstField string        `json:"worst_field"`
 	WorstP99   float64       `json:"worst_p99_ms"`
 	Errors     int           `json:"errors"`
-	// The exact-totals check of the runs with --sql-db.
-	VerifyChecked    int `json:"verify_checked"`
-	VerifyMismatches int `json:"verify_mismatches"`
-	VerifyMaxTotal   int `json:"verify_max_total"`
 	// Medians of the runs' totals over the title searches.
 	HTTPP50  float64 `json:"http_p50_ms"`
 	StoreP50 float64 `json:"store_p50_ms"`
-	SQLP50   float64 `json:"sql_p50_ms"`
 	HTTPRPS  float64 `json:"http_rps"`
 	StoreRPS float64 `json:"store_rps"`
-	SQLRPS   float64 `json:"sql_rps"`
 }
 
 func runSummary(args []string, stdout, stderr io.Writer) error {
@@ -146,20 +140,12 @@ func rps(s opStats) float64 { return s.Throughput }
 func summarizeRuns(runs []report, target float64) runsSummary {
 	s := runsSummary{Runs: len(runs), TargetMS: target, AllMet: true}
 	var lists [][]opStats
-	var totals, storeTot, sqlTot []opStats
+	var totals, storeTot []opStats
 	for _, r := range runs {
 		lists = append(lists, r.Operations)
 		totals = append(totals, r.Totals)
 		if r.Store != nil {
 			storeTot = append(storeTot, r.Store.Totals)
-		}
-		if r.SQL != nil {
-			sqlTot = append(sqlTot, r.SQL.Totals)
-			if v := r.SQL.Verify; v != nil {
-				s.VerifyChecked += v.Checked
-				s.VerifyMismatches += v.Mismatches
-				s.VerifyMaxTotal = max(s.VerifyMaxTotal, v.MaxTotal)
-			}
 		}
 	}
 	ops := gather(lists, nil)
@@ -199,7 +185,6 @@ func summarizeRuns(runs []report, target float64) runsSummary {
 	}
 	s.HTTPP50, s.HTTPRPS = median(values(totals, p50)), median(values(totals, rps))
 	s.StoreP50, s.StoreRPS = median(values(storeTot, p50)), median(values(storeTot, rps))
-	s.SQLP50, s.SQLRPS = median(values(sqlTot, p50)), median(values(sqlTot, rps))
 	return s
 }
 
@@ -281,37 +266,30 @@ func writeSummary(w io.Writer, runs []report, s runsSummary) {
 		fmt.Fprintf(w, " %s %s | %s |\n", ms(t.P99), t.WorstField, verdict)
 	}
 
-	// HTTP / store / raw SQL.
-	var store, raw [][]opStats
-	var storeTot, sqlTot []opStats
+	// HTTP / store.
+	var store [][]opStats
+	var storeTot []opStats
 	for _, r := range runs {
 		if r.Store != nil {
 			store = append(store, r.Store.Operations)
 			storeTot = append(storeTot, r.Store.Totals)
 		}
-		if r.SQL != nil {
-			raw = append(raw, r.SQL.Operations)
-			sqlTot = append(sqlTot, r.SQL.Totals)
-		}
 	}
-	if len(store) == 0 && len(raw) == 0 {
+	if len(store) == 0 {
 		return
 	}
-	find := func(list []*opRuns, name string) *opRuns {
-		if i := slices.IndexFunc(list, func(o *opRuns) bool { return o.name == name }); i >= 0 {
-			return list[i]
-		}
-		return &opRuns{name: name}
-	}
-	storeOps, rawOps := gather(store, storeTot), gather(raw, sqlTot)
-	fmt.Fprintln(w, "\nThe same title searches over HTTP, on the store (no HTTP) and as their bare index query (raw SQL: count, then the first page of ids), same clients and duration; ms, medians of the runs.")
-	fmt.Fprintln(w, "\n| operation | HTTP p50 | store p50 | SQL p50 | HTTP p99 | store p99 | SQL p99 | HTTP/store p50 | store/SQL p50 | HTTP/SQL p50 |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	storeOps := gather(store, storeTot)
+	fmt.Fprintln(w, "\nThe same title searches over HTTP and on the store (no HTTP), same clients and duration; ms, medians of the runs.")
+	fmt.Fprintln(w, "\n| operation | HTTP p50 | store p50 | HTTP p99 | store p99 | HTTP/store p50 |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|")
 	for _, h := range gather(lists, totals) {
 		if _, _, ok := parseSearchName(h.name); !ok && h.name != "total" {
 			continue
 		}
-		st, sq := find(storeOps, h.name), find(rawOps, h.name)
+		st := &opRuns{name: h.name}
+		if i := slices.IndexFunc(storeOps, func(o *opRuns) bool { return o.name == h.name }); i >= 0 {
+			st = storeOps[i]
+		}
 		val := func(o *opRuns, f func(opStats) float64) float64 {
 			if len(o.stats) == 0 {
 				return 0
@@ -324,24 +302,12 @@ func writeSummary(w io.Writer, runs []report, s runsSummary) {
 			}
 			return ms(v)
 		}
-		hp50, sp50, qp50 := val(h, p50), val(st, p50), val(sq, p50)
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", h.name, cell(hp50), cell(sp50), cell(qp50),
-			cell(val(h, p99)), cell(val(st, p99)), cell(val(sq, p99)),
-			ratioText(hp50, sp50), ratioText(sp50, qp50), ratioText(hp50, qp50))
+		hp50, sp50 := val(h, p50), val(st, p50)
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", h.name, cell(hp50), cell(sp50),
+			cell(val(h, p99)), cell(val(st, p99)), ratioText(hp50, sp50))
 	}
 	// The operations take turns in each client, so each gets the same
 	// share of the requests: only the totals' throughputs compare.
-	fmt.Fprintf(w, "\nThroughput of the whole title-search mix (the operations take turns, so per-operation rates only repeat it): HTTP %.1f req/s, store %.1f req/s, raw SQL %.1f req/s (medians of the runs).\n",
-		s.HTTPRPS, s.StoreRPS, s.SQLRPS)
-	if s.VerifyChecked > 0 || len(raw) > 0 {
-		fmt.Fprintf(w, "\nExact totals: the API's totalResults was compared with the exact count of the matches the customer sees (bare index query joined to titles) for %d searches: %d mismatches; the largest total checked was %d.\n",
-			s.VerifyChecked, s.VerifyMismatches, s.VerifyMaxTotal)
-		for _, r := range runs {
-			if r.SQL != nil && r.SQL.Verify != nil {
-				for _, e := range r.SQL.Verify.Examples {
-					fmt.Fprintf(w, "- %s\n", e)
-				}
-			}
-		}
-	}
+	fmt.Fprintf(w, "\nThroughput of the whole title-search mix (the operations take turns, so per-operation rates only repeat it): HTTP %.1f req/s, store %.1f req/s (medians of the runs).\n",
+		s.HTTPRPS, s.StoreRPS)
 }

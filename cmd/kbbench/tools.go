@@ -9,11 +9,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"strings"
 	"syscall"
 	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver kbinfo reads with
 )
 
 // The helper commands of the benchmark script (bench/run): each does one
@@ -35,7 +38,7 @@ const toolsHelp = `Helper commands (used by bench/run; all but summary print one
   kbbench summary [--p99-target 15ms] [--json FILE] RUN.json...
       merges the --json results of several runs of the title searches into
       Markdown tables of medians (per operation, per search type, HTTP /
-      store / raw SQL)
+      store)
 `
 
 // runTool runs the helper command name; ok is false when name is none.
@@ -245,6 +248,28 @@ func runKBInfo(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return printJSON(stdout, info)
 }
 
+// openReadOnly opens the SQLite file path read only (mode=ro and
+// query_only) on one connection, with the page cache and settings of the
+// store's readers.
+func openReadOnly(path string) (*sql.DB, error) {
+	q := url.Values{}
+	q.Set("mode", "ro")
+	for _, p := range []string{"busy_timeout(10000)", "query_only(1)", "temp_store(MEMORY)", "cache_size(-16384)"} {
+		q.Add("_pragma", p)
+	}
+	dsn := "file:" + strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23").Replace(path) + "?" + q.Encode()
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	if err := db.Ping(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return db, nil
+}
+
 // readKBInfo reads the knowledge base of path, read only.
 func readKBInfo(ctx context.Context, path, custID string) (kbInfo, error) {
 	var info kbInfo
@@ -257,7 +282,7 @@ func readKBInfo(ctx context.Context, path, custID string) (kbInfo, error) {
 		info.WALBytes = w.Size()
 		info.DBBytes += w.Size()
 	}
-	db, err := openReadOnly(path, 1)
+	db, err := openReadOnly(path)
 	if err != nil {
 		return info, err
 	}

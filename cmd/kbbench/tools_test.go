@@ -126,7 +126,7 @@ func TestKBInfo(t *testing.T) {
 	s := newTestServer(t)
 	ctx := context.Background()
 	st := s.st
-	db, err := openReadOnly(s.db, 1)
+	db, err := openReadOnly(s.db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,8 +299,7 @@ func TestSummary(t *testing.T) {
 			Operations: []opStats{op("titles/any/titlename", anyTitle, 0), op("titles/any/publisher", anyPub, pubErrs),
 				op("titles/contains/titlename", contains, 0), op("title/get", 1, 0)},
 			Totals: op("total", 50, pubErrs),
-			SQL: &sqlReport{Operations: []opStats{op("titles/any/titlename", 1, 0)}, Totals: op("total", 2, 0),
-				Verify: &verifyReport{Checked: 10, MaxTotal: 500}},
+			Store:  &storeReport{Operations: []opStats{op("titles/any/titlename", 4, 0)}, Totals: op("total", 8, 0)},
 		}
 	}
 	for _, c := range []struct {
@@ -348,10 +347,11 @@ func TestSummary(t *testing.T) {
 				s.WorstP99 != c.wantP99 || len(s.Types) != 2 || s.TargetMS != 15 {
 				t.Errorf("summary %+v", s)
 			}
-			if s.VerifyChecked != 10*len(c.runs) || s.VerifyMaxTotal != 500 {
-				t.Errorf("verify: %d checked, max %d", s.VerifyChecked, s.VerifyMaxTotal)
+			if s.HTTPP50 != 12.5 || s.StoreP50 != 2 || s.HTTPRPS != 10 || s.StoreRPS != 10 {
+				t.Errorf("HTTP / store: p50 %g / %g ms, %g / %g req/s", s.HTTPP50, s.StoreP50, s.HTTPRPS, s.StoreRPS)
 			}
-			for _, want := range []string{"| titles/any/titlename |", "| title/get |", "| total |", "| any |", "| contains |", "HTTP/SQL p50", "Exact totals"} {
+			for _, want := range []string{"| titles/any/titlename |", "| title/get |", "| total |", "| any |", "| contains |",
+				"| HTTP/store p50 |", "| total | 12.5 | 2.00 | 50.0 | 8.00 | 6.2× |", "HTTP 10.0 req/s, store 10.0 req/s"} {
 				if !strings.Contains(stdout, want) {
 					t.Errorf("no %q in\n%s", want, stdout)
 				}

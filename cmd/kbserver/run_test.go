@@ -11,6 +11,7 @@ import (
 
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/testdb"
+	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 // result is what one run of the command line produced.
@@ -70,7 +71,7 @@ const checker = "checker"
 // sure it has the customer checker (whose own vendor Vendors lists).
 func openDB(t *testing.T, db string) kb.Store {
 	t.Helper()
-	st := testdb.OpenDSN(t, db)
+	st := testindex.OpenDSN(t, db)
 	if _, err := st.AddCustomer(t.Context(), checker, "Checker"); err != nil && kb.ErrorCode(err) != kb.CodeDuplicate {
 		t.Fatal(err)
 	}

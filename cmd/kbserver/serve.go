@@ -45,7 +45,6 @@ type serveOptions struct {
 	answerMB     int // the holdings service's answer cache, MiB; 0: off
 	keptTitles   int // finished titles of search pages the store keeps
 	stale        bool
-	searchIndex  bool   // answer title searches from internal/search
 	indexFile    string // where the index is kept between runs; "auto": beside a SQLite file
 	tlsCert      string
 	tlsKey       string
@@ -138,23 +137,25 @@ The holdings service's title searches and publication search (its
 facets and alpha menus too) are answered from an in-memory index of the
 knowledge base (docs/search-engine.md), about 160 bytes a title and 8 more
 per language that publication search orders names in (English is built
-with the index, others at their first search). It is built in the
-background at start. A search that finds it older than the store catches
-up first: the titles an import or a custom title's change touched (the
-store records them) are read again into a small second index that every
-search merges with the first (milliseconds); it is rebuilt in the
-background when that holds more than 2,000 titles or 5,000 changes have
-passed (still answering meanwhile), and when the store cannot name what
-changed (an import that changed more than 10,000 titles, more than
-20,000 titles changed since the build), the store answering meanwhile. A customer's selection changes need no rebuild. Each build from the
-store is written to --search-index-file (by default beside a SQLite
-file, as FILE.search-index), which the next start reads instead of
-building, catching it up with the titles changed since when the store
+with the index, others at their first search); the store keeps no text
+index of its own. It is built in the background at start. A search that
+finds it older than the store catches up first: the titles an import or
+a custom title's change touched (the store records them) are read again
+into a small second index that every search merges with the first
+(milliseconds); it is rebuilt in the background when that holds more
+than 2,000 titles or 5,000 changes have passed (still answering
+meanwhile), and when the store cannot name what changed (an import that
+changed more than 10,000 titles, more than 20,000 titles changed since
+the build). A customer's selection changes need no rebuild. Each build
+from the store is written to --search-index-file (by default beside a
+SQLite file, as FILE.search-index), which the next start reads instead
+of building, catching it up with the titles changed since when the store
 has changed (a file of another database, or older than the store's
-records of its changes, is not read). Until it is ready, and with
---search-index=false, title searches are answered by the store's own SQL
-indexes, with the same totals and pages (relevance order may differ, see
-the README), and publication searches from collections read from the
+records of its changes, is not read). While no current index is ready
+(the first build without a file: about 14 s at 1M titles here; a
+rebuild), searches wait for it, each at most 30 s, then get 503 with
+Retry-After. Publication searches in a language whose order is still
+being built are answered from collections read from the
 store: those are kept in memory, about 100 bytes a title, rebuilt after
 any change of the customer's holdings or any import; --pf-cache-titles
 bounds the titles kept in all (least recently used collections go
@@ -196,7 +197,6 @@ in any Go program.`,
 			fs.IntVar(&o.answerMB, "answer-cache-mb", int(httpapi.DefaultAnswerCacheBytes>>20), "`MiB` of finished answers (a title, resource, vendor or package) the holdings service keeps in memory, valid while the store's version is current; 0 keeps none")
 			fs.IntVar(&o.keptTitles, "kept-titles", kbsql.DefaultKeptTitles, "`number` of finished titles of search pages (title searches the index answers, publication searches) kept in memory, each valid while the store's version is current; 0 keeps none")
 			fs.StringVar(&o.indexFile, "search-index-file", "auto", "`file` the search index is kept in between runs (read at start and caught up with the store's changes since, written after each build); auto: the SQLite file's name with .search-index added, none with PostgreSQL; \"\": none")
-			fs.BoolVar(&o.searchIndex, "search-index", true, "answer title searches and publication searches from an in-memory index of the knowledge base, built at start and kept in step with imports and custom title changes (the store answers until it is ready); false: always the store")
 			fs.BoolVar(&o.stale, "pf-stale", false, "answer publication searches from the previous collection while a changed one rebuilds (counts and facets lag the change)")
 			fs.StringVar(&o.tlsCert, "tls-cert", "", "serve HTTPS with the certificate chain in this PEM `file` (with --tls-key)")
 			fs.StringVar(&o.tlsKey, "tls-key", "", "the private key of --tls-cert, a PEM `file`")
@@ -333,23 +333,20 @@ func (c *cli) serve(o serveOptions) error {
 	}
 
 	st.KeepTitles(o.keptTitles)
-	if o.searchIndex {
-		file := o.indexFile
-		if file == "auto" {
-			file = ""
-			if !store.IsPostgres(c.db) {
-				file = c.db + ".search-index"
-			}
+	file := o.indexFile
+	if file == "auto" {
+		file = ""
+		if !store.IsPostgres(c.db) {
+			file = c.db + ".search-index"
 		}
-		ictx, stopIndex := context.WithCancel(c.ctx)
-		idx := search.NewLive(ictx, st, search.Options{Logger: logger, File: file})
-		st.UseTitleIndex(idx)
-		idx.Start()
-		defer func() { // before the store closes
-			stopIndex()
-			idx.Wait()
-		}()
 	}
+	ictx, stopIndex := context.WithCancel(c.ctx)
+	idx := search.Use(ictx, st, search.Options{Logger: logger, File: file})
+	idx.Start()
+	defer func() { // before the store closes
+		stopIndex()
+		idx.Wait()
+	}()
 
 	ln, err := (&net.ListenConfig{}).Listen(c.ctx, "tcp", o.addr)
 	if errors.Is(err, syscall.EADDRINUSE) {

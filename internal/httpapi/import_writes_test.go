@@ -16,6 +16,7 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
+	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 // TestWritesDuringImport: customers' writes (a title's selection, a
@@ -29,8 +30,8 @@ func TestWritesDuringImport(t *testing.T) {
 		t.Skip("imports 20,000 rows twice; skipped with -short")
 	}
 	dsn := testdb.NewDSN(t)
-	server := testdb.OpenDSN(t, dsn)
-	importer := testdb.OpenDSN(t, dsn)
+	server := testindex.OpenDSN(t, dsn)
+	importer := testindex.OpenDSN(t, dsn)
 	ctx := t.Context()
 	small := storetest.Import(t, server, "Vendor", "Package", kb.ContentEJournal, []storetest.Row{
 		{Title: "Journal A", First: "2001-01-01", URL: "https://x.example/a", Type: "serial"},

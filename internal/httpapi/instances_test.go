@@ -14,6 +14,7 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
+	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 // TestTwoServersOneDatabase runs two servers over one PostgreSQL database,
@@ -28,7 +29,7 @@ func TestTwoServersOneDatabase(t *testing.T) {
 	}
 	ctx := t.Context()
 	dsn := testdb.NewDSN(t)
-	stA, stB := testdb.OpenDSN(t, dsn), testdb.OpenDSN(t, dsn)
+	stA, stB := testindex.OpenDSN(t, dsn), testindex.OpenDSN(t, dsn)
 	var rows []storetest.Row
 	for i := range 300 {
 		rows = append(rows, storetest.Row{Title: fmt.Sprintf("Title %03d", i), First: "2001-01-01",

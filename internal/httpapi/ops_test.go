@@ -17,6 +17,7 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
+	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 // opsStore returns a store with one imported package, the customer lib
@@ -25,7 +26,7 @@ import (
 func opsStore(t *testing.T) (kb.Store, kb.ImportResult) {
 	t.Helper()
 	ctx := t.Context()
-	st := testdb.Open(t)
+	st := testindex.Open(t)
 	var rows []storetest.Row
 	for i := range 20 {
 		rows = append(rows, storetest.Row{Title: fmt.Sprintf("Journal %02d", i), First: "2001-01-01",
@@ -48,7 +49,7 @@ func opsStore(t *testing.T) (kb.Store, kb.ImportResult) {
 
 func TestHealthAndReadiness(t *testing.T) {
 	dsn := testdb.NewDSN(t)
-	st := testdb.OpenDSN(t, dsn)
+	st := testindex.OpenDSN(t, dsn)
 	var logs strings.Builder
 	logger := slog.New(slog.NewTextHandler(&logs, nil))
 	srv := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: st, Logger: logger}))
@@ -251,7 +252,7 @@ func TestRateLimitSharedByInstances(t *testing.T) {
 		t.Skip("rate limits are shared by instances over PostgreSQL; on SQLite each process keeps its own (see TestRateLimit)")
 	}
 	dsn := testdb.NewDSN(t)
-	stA, stB := testdb.OpenDSN(t, dsn), testdb.OpenDSN(t, dsn)
+	stA, stB := testindex.OpenDSN(t, dsn), testindex.OpenDSN(t, dsn)
 	ctx := context.Background()
 	if _, err := stA.AddCustomer(ctx, "lib", "A Library"); err != nil {
 		t.Fatal(err)

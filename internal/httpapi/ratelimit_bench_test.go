@@ -10,7 +10,7 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/testdb"
+	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 // BenchmarkKeyRateLimit measures what the API key's rate limit adds to a
@@ -20,7 +20,7 @@ import (
 // in the database on PostgreSQL). Run with KBSERVER_TEST_STORE=postgres
 // for the shared buckets.
 func BenchmarkKeyRateLimit(b *testing.B) {
-	st := testdb.Open(b)
+	st := testindex.Open(b)
 	ctx := b.Context()
 	if _, err := st.AddCustomer(ctx, "lib", "A Library"); err != nil {
 		b.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
+	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 // The replay's customer and its key. Never a real key.
@@ -84,7 +85,7 @@ func newReplayFixture(t *testing.T, wire web.Wire) *replayFixture {
 	t.Helper()
 	ctx := t.Context()
 	dsn := testdb.NewDSN(t)
-	st := testdb.OpenDSN(t, dsn)
+	st := testindex.OpenDSN(t, dsn)
 	f := &replayFixture{log: &apitest.Buffer{}, wire: wire}
 	if err := f.seed(ctx, st); err != nil {
 		t.Fatalf("seed the replay fixture: %v", err)

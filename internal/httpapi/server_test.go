@@ -11,7 +11,7 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/testdb"
+	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 // newServer runs the server with the given deps over a new store of the
@@ -20,7 +20,7 @@ import (
 func newServer(t *testing.T, deps httpapi.Deps) *httptest.Server {
 	t.Helper()
 	ctx := t.Context()
-	st := testdb.Open(t)
+	st := testindex.Open(t)
 	if _, err := st.AddCustomer(ctx, "lib", "A Library"); err != nil {
 		t.Fatal(err)
 	}

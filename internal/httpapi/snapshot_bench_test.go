@@ -19,6 +19,7 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/testdb"
+	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 var snapshotDB = flag.String("snapshot-db", "",
@@ -127,7 +128,7 @@ func openGeneratedKB(b *testing.B, dsn string, titles int) kb.Store {
 	if dsn == "" {
 		dsn = testdb.NewDSN(b)
 	}
-	st := testdb.OpenDSN(b, dsn)
+	st := testindex.OpenDSN(b, dsn)
 	if l, err := st.Packages(ctx, "", kb.PackageQuery{Page: kb.Page{Count: 1, Number: 1}}); err != nil || l.Total == 0 {
 		if _, err := gen.Generate(ctx, st, gen.Options{Titles: titles, Seed: 1}, nil); err != nil {
 			b.Fatal(err)

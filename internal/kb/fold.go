@@ -41,8 +41,9 @@ func Fold(s string) string {
 	return b.String()
 }
 
-// Words splits a search string into the words the FTS5 unicode61 tokenizer
-// would index: runs of letters and digits.
+// Words splits a text into its words: runs of letters, digits and
+// combining marks (the words of SQLite FTS5's unicode61 tokenizer, which
+// the search semantics were first written for).
 func Words(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool {
 		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r))

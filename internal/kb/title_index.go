@@ -119,15 +119,14 @@ type TitleChoice struct {
 type TitleIndex interface {
 	// SearchTitles answers the search q (q.Search not blank; a package,
 	// when q names one, that the customer may see) with the exact total
-	// and the ids of the page's titles in order. ok is false when the
-	// index cannot answer at the store's current version: the caller
-	// answers from the store.
-	SearchTitles(ctx context.Context, custID string, q TitleQuery) (ids []int64, total int, ok bool, err error)
+	// and the ids of the page's titles in order, at the store's current
+	// version: it waits for the index to get there, and fails with
+	// CodeUnavailable when it cannot in reasonable time.
+	SearchTitles(ctx context.Context, custID string, q TitleQuery) (ids []int64, total int, err error)
 	// MatchTitles calls fn with every title the search of q matches and
-	// its rank, as PublicationStore.TitleMatches does; ok is false (and
-	// fn not called) when the index cannot answer at the store's current
-	// version.
-	MatchTitles(ctx context.Context, custID string, q PubQuery, fn func(id int64, rank float64)) (ok bool, err error)
+	// its rank, as PublicationStore.TitleMatches does, waiting as
+	// SearchTitles does.
+	MatchTitles(ctx context.Context, custID string, q PubQuery, fn func(id int64, rank float64)) error
 	// SearchCollection answers the publication search q over the
 	// customer's collection, ordered under loc; see
 	// PublicationStore.SearchCollection.

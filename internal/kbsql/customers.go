@@ -30,9 +30,6 @@ func (s *Store) AddCustomer(ctx context.Context, id, name string) (kb.Customer, 
 			name, kb.Fold(name), id).Scan(&c.VendorID); err != nil {
 			return err
 		}
-		if err := tx.Reindex(ctx, IndexVendor, c.VendorID); err != nil {
-			return err
-		}
 		_, err = tx.Exec(ctx, `INSERT INTO customers(id, name, vendor_id) VALUES ($1, $2, $3)`, id, name, c.VendorID)
 		return err
 	})

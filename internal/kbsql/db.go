@@ -73,22 +73,7 @@ type Tx interface {
 	// column in each row, by the engine's bulk path (SQLite's prepared
 	// single-row inserts, PostgreSQL's COPY).
 	CopyRows(ctx context.Context, table string, columns []string, rows [][]any) error
-	// Reindex brings the engine's search index of vendors, packages or
-	// titles (by id) in line with their rows, removing the entries of rows
-	// that are gone. On PostgreSQL, whose search columns are generated from
-	// the rows, it does nothing.
-	Reindex(ctx context.Context, kind IndexKind, ids ...int64) error
 }
-
-// IndexKind names what Tx.Reindex indexes.
-type IndexKind int
-
-// The kinds of Tx.Reindex.
-const (
-	IndexVendor IndexKind = iota
-	IndexPackage
-	IndexTitle
-)
 
 // Engine is what the shared store needs of a database engine.
 type Engine interface {
@@ -109,8 +94,6 @@ type Engine interface {
 	Import() ImportEngine
 	// Dialect returns the SQL fragments the engine writes its own way.
 	Dialect() Dialect
-	// Search returns the engine's translation of searches.
-	Search() Search
 }
 
 // Dialect gives the SQL fragments whose text differs between the engines,

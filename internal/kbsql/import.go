@@ -46,10 +46,6 @@ type ImportEngine interface {
 	// TitleIDs reserves n new title ids, never given before, in a
 	// transaction of its own: other systems keep them.
 	TitleIDs(ctx context.Context, n int) ([]int64, error)
-	// CreateTitles inserts the titles the import staged (import_titles)
-	// into titles, owned by the package, and indexes them for search, in
-	// the apply transaction.
-	CreateTitles(ctx context.Context, tx Tx, importID, packageID int64) error
 }
 
 // errDryRun rolls a dry run's apply transaction back.

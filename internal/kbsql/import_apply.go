@@ -23,7 +23,11 @@ func (imp *importer) apply(ctx context.Context, tx Tx) error {
 	imp.res.VendorID, imp.res.PackageID, imp.res.ImportID = imp.vendorID, imp.packageID, imp.id
 	P, I := imp.packageID, imp.id
 	now := time.Now().UTC()
-	if err := imp.ie.CreateTitles(ctx, tx, I, P); err != nil {
+	// The titles the import staged, owned by the package.
+	if _, err := tx.Exec(ctx, `INSERT INTO titles(id, name, sort_name, publisher, sort_publisher, pub_type, description, peer_reviewed,
+		subjects, contributors, match_hash, source_package_id)
+		SELECT id, name, sort_name, publisher, sort_publisher, pub_type, description, peer_reviewed, subjects, contributors, match_hash, $2
+		FROM import_titles WHERE import_id = $1`, I, P); err != nil {
 		return fmt.Errorf("create titles: %w", err)
 	}
 	d := func(kind int) string { return strconv.Itoa(kind) }
@@ -88,9 +92,6 @@ func (imp *importer) apply(ctx context.Context, tx Tx) error {
 		if _, err := tx.Exec(ctx, s.sql, s.args...); err != nil {
 			return fmt.Errorf("%s: %w", s.what, err)
 		}
-	}
-	if err := imp.reindexRenamed(ctx, tx); err != nil {
-		return err
 	}
 	if err := imp.removeOrphans(ctx, tx); err != nil {
 		return err
@@ -164,17 +165,11 @@ func (imp *importer) ensurePackage(ctx context.Context, tx Tx) error {
 			spec.VendorName, kb.Fold(spec.VendorName)).Scan(&imp.vendorID); err != nil {
 			return fmt.Errorf("create vendor: %w", err)
 		}
-		if err := tx.Reindex(ctx, IndexVendor, imp.vendorID); err != nil {
-			return fmt.Errorf("create vendor: %w", err)
-		}
 	}
 	ct := kb.StoredContentType(spec.ContentType)
 	if imp.packageID == 0 {
 		if err := tx.QueryRow(ctx, `INSERT INTO packages(vendor_id, name, sort_name, content_type, package_type) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
 			imp.vendorID, spec.PackageName, kb.Fold(spec.PackageName), int(ct), int(spec.PackageType)).Scan(&imp.packageID); err != nil {
-			return fmt.Errorf("create package: %w", err)
-		}
-		if err := tx.Reindex(ctx, IndexPackage, imp.packageID); err != nil {
 			return fmt.Errorf("create package: %w", err)
 		}
 	}
@@ -183,18 +178,6 @@ func (imp *importer) ensurePackage(ctx context.Context, tx Tx) error {
 		return fmt.Errorf("update package: %w", err)
 	}
 	return nil
-}
-
-// reindexRenamed brings the search index of the renamed titles up to date.
-func (imp *importer) reindexRenamed(ctx context.Context, tx Tx) error {
-	if imp.res.TitlesRenamed == 0 {
-		return nil
-	}
-	ids, err := queryAll(ctx, tx, `SELECT title_id FROM import_delta WHERE import_id = $1 AND kind = `+strconv.Itoa(deltaTitle), []any{imp.id}, scanInt64)
-	if err != nil {
-		return fmt.Errorf("renamed titles: %w", err)
-	}
-	return tx.Reindex(ctx, IndexTitle, ids...)
 }
 
 // removeOrphans deletes the managed titles that left their last package

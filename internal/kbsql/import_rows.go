@@ -162,23 +162,6 @@ func TitleJSON(row *kb.ImportRow) (subjects, contributors string) {
 	return subjects, contributors
 }
 
-// SortSubjects returns the folded subject names joined by spaces: the
-// searchable form of a title's subjects.
-func SortSubjects(ss []kb.Subject) string {
-	var b strings.Builder
-	for _, s := range ss {
-		f := kb.Fold(s.Name)
-		if f == "" {
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(f)
-	}
-	return b.String()
-}
-
 // CoverageJSON returns a KBART row's managed coverage range as JSON
 // [begin,end], or nil when the row has no begin date.
 func CoverageJSON(v *[kb.KBARTFieldCount]string) json.RawMessage {

@@ -122,7 +122,7 @@ func (imp *importer) stage(ctx context.Context, rows []kb.ImportRow) error {
 	for _, nt := range created {
 		p := nt.p
 		subjects, contributors := TitleJSON(p.Row)
-		b.titles = append(b.titles, []any{imp.id, nt.id, p.Name, kb.Fold(p.Name), p.Publisher, kb.Fold(p.Publisher), SortSubjects(p.Row.Subjects),
+		b.titles = append(b.titles, []any{imp.id, nt.id, p.Name, kb.Fold(p.Name), p.Publisher, kb.Fold(p.Publisher),
 			int(p.PubType), p.Row.Description, p.Row.PeerReviewed, subjects, contributors, p.Match})
 	}
 	for i := range ps {
@@ -139,7 +139,7 @@ func (imp *importer) stage(ctx context.Context, rows []kb.ImportRow) error {
 			cols  []string
 			rows  [][]any
 		}{
-			{"import_titles", []string{"import_id", "id", "name", "sort_name", "publisher", "sort_publisher", "sort_subjects", "pub_type",
+			{"import_titles", []string{"import_id", "id", "name", "sort_name", "publisher", "sort_publisher", "pub_type",
 				"description", "peer_reviewed", "subjects", "contributors", "match_hash"}, b.titles},
 			{"import_idents", []string{"import_id", "title_id", "type", "subtype", "value", "norm", "valid"}, b.idents},
 			{"import_rows", []string{"import_id", "seq", "title_id", "provider_id", "url", "name", "publisher", "pub_type", "kbart", "keep"}, b.rows},

@@ -9,25 +9,16 @@ import (
 )
 
 // The searches of the holdings service (vendor, package and title lists)
-// and the title matches of publication search, written once: an engine
-// translates the search itself into its index queries (Search).
+// and the title matches of publication search. Vendor and package names
+// are matched by SQL over their folded names (package_search.go), titles
+// by the title index (kb.TitleIndex): the stores keep no text index.
 
-// Search translates searches into an engine's index queries.
-type Search interface {
-	// TitleMatch restricts titles t to those q.Search matches in q.Field
-	// by q.Type, ranked unless q orders by name.
-	TitleMatch(q kb.TitleQuery, args *Args) (Match, error)
-}
-
-// Match is how a search restricts and ranks rows: a subquery of (id,
-// rank) rows joined as m, or a condition on the rows. The rank orders the
-// best matches first; it is "" when there is none. Arguments have gone to
-// the Args the search was given.
+// Match is how a name search restricts and ranks rows: a condition on the
+// rows and the rank that orders the best matches first ("" for none).
+// Arguments have gone to the Args the search was given.
 type Match struct {
-	Sub  string // SELECT id, rank …, joined as m; "" when Cond is used
-	Cond string // condition on the rows
-	Rank string // rank expression (m.rank with Sub); "" for none
-	None bool   // the search can match nothing
+	Cond string
+	Rank string
 }
 
 // orderBy returns the ORDER BY of matches: rank first when there is one.
@@ -50,9 +41,6 @@ func nameList[T any](ctx context.Context, s *Store, alias, columns, from string,
 		return 0, []T{}, nil
 	}
 	order := alias + ".sort_name, " + alias + ".id"
-	if m.Sub != "" {
-		from += ` JOIN (` + m.Sub + `) m ON m.id = ` + alias + `.id`
-	}
 	if m.Cond != "" {
 		where = append(where, m.Cond)
 	}
@@ -188,46 +176,19 @@ func (s *Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.
 		}
 		total = PackageTitleTotal(p, q)
 	}
-	args := Args{custID}
-	where := []string{sqlTitleVisible}
-	from, order := `titles t`, "t.sort_name, t.id"
-	search := strings.TrimSpace(q.Search) != ""
-	var m Match
-	switch {
-	case search:
+	if strings.TrimSpace(q.Search) != "" {
 		if err := kb.CheckSearch("Search", q.Search); err != nil {
 			return list, err
 		}
-		titles, n, ok, err := s.indexedTitles(ctx, custID, at, q)
-		if err != nil {
-			return list, err
-		}
-		if ok {
-			list.Titles, list.Total = titles, n
-			return list, nil
-		}
-		if m, err = s.e.Search().TitleMatch(q, &args); err != nil {
-			return list, err
-		}
-		if m.None {
-			return list, nil
-		}
-		if m.Sub != "" {
-			from = `(` + m.Sub + `) m JOIN titles t ON t.id = m.id`
-		} else {
-			where = append(where, m.Cond)
-		}
-		if q.OrderBy != kb.OrderName {
-			order = m.orderBy(order)
-		}
-		if q.PackageID != 0 {
-			from += ` JOIN resources r ON r.title_id = t.id`
-		}
-	case q.PackageID != 0:
+		list.Titles, list.Total, err = s.indexedTitles(ctx, custID, at, q)
+		return list, err
+	}
+	args := Args{custID}
+	where := []string{sqlTitleVisible}
+	from, order := `titles t`, "t.sort_name, t.id"
+	if q.PackageID != 0 {
 		// The package's resources in name order: one index range.
 		from, order = `resources r JOIN titles t ON t.id = r.title_id`, "r.sort_name, r.title_id"
-	}
-	if q.PackageID != 0 {
 		where = append(where, "r.package_id = "+args.Add(q.PackageID))
 		if f := SelectionFilter(q.Selection, SQLResourceSelected); f != "" {
 			where = append(where, f)
@@ -250,7 +211,7 @@ func (s *Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.
 	read := s.e.Read()
 	if total >= 0 {
 		list.Total = total
-	} else if err := read.QueryRow(ctx, countTitles(from, w, m, q), args...).Scan(&list.Total); err != nil {
+	} else if err := read.QueryRow(ctx, `SELECT count(*) FROM `+from+` WHERE `+w, args...).Scan(&list.Total); err != nil {
 		return list, fmt.Errorf("count titles: %w", err)
 	}
 	if list.Total <= q.Page.Offset() {
@@ -270,64 +231,20 @@ func (s *Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.
 	return list, nil
 }
 
-// countTitles returns the query that counts a title list's matches. A
-// search subquery with no other filter is counted without joining a title
-// row to each match (the join was most of the count's cost on SQLite):
-// every match is visible but the custom titles of other customers, which
-// are few and found by their own index.
-func countTitles(from, where string, m Match, q kb.TitleQuery) string {
-	if m.Sub != "" && q.PackageID == 0 && len(q.PackageIDs) == 0 && q.Selection == kb.SelectionAll && q.ResourceType == kb.ResourceAll {
-		return `SELECT count(*) FROM (` + m.Sub + `) m
-			WHERE m.id NOT IN (SELECT id FROM titles WHERE customer_id IS NOT NULL AND customer_id <> $1)`
-	}
-	return `SELECT count(*) FROM ` + from + ` WHERE ` + where
-}
-
 // TitleMatches calls fn with every title the search of q matches and its
-// rank (lower is better; 0 when q orders by name), through the same
-// indexes as the title search of the holdings service; it does not look at
-// the customer's collection. The matches stream: a broad search holds no
-// list of them.
+// rank (lower is better; 0 when q orders by name), from the title index
+// as the title search of the holdings service; it does not look at the
+// customer's collection.
 func (s *Store) TitleMatches(ctx context.Context, custID string, q kb.PubQuery, fn func(id int64, rank float64)) error {
 	if strings.TrimSpace(q.Search) == "" {
 		return nil
 	}
-	tq := kb.TitleQuery{Search: q.Search, Field: q.Field, Type: q.Type}
-	if q.ByName {
-		tq.OrderBy = kb.OrderName // no rank needed
-	}
 	if err := kb.CheckSearch("Search", q.Search); err != nil {
 		return err
 	}
-	if ix := s.titleIndex(); ix != nil {
-		if ok, err := ix.MatchTitles(ctx, custID, q, fn); ok || err != nil {
-			return err
-		}
-	}
-	var args Args
-	m, err := s.e.Search().TitleMatch(tq, &args)
-	if err != nil || m.None {
+	ix, err := s.needIndex()
+	if err != nil {
 		return err
 	}
-	query := `SELECT m.id, CAST(m.rank AS DOUBLE PRECISION) FROM (` + m.Sub + `) m`
-	if m.Sub == "" {
-		rank := "0"
-		if m.Rank != "" && !q.ByName {
-			rank = m.Rank
-		}
-		query = `SELECT t.id, CAST(` + rank + ` AS DOUBLE PRECISION) FROM titles t WHERE ` + m.Cond
-	}
-	err = eachRow(ctx, s.e.Read(), query, args, func(r Rows) error {
-		var id int64
-		var rank float64
-		if err := r.Scan(&id, &rank); err != nil {
-			return err
-		}
-		fn(id, rank)
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("title matches: %w", err)
-	}
-	return nil
+	return ix.MatchTitles(ctx, custID, q, fn)
 }

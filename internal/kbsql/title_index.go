@@ -3,6 +3,7 @@ package kbsql
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -382,23 +383,33 @@ func (s *Store) CollectionMenu(ctx context.Context, custID string, rt kb.Resourc
 	return ix.CollectionMenu(ctx, custID, rt, m)
 }
 
-// indexedTitles answers a title search from the title index when there is
-// one and it is current: the total and the page's titles, finished, in
-// the index's order. ok is false when the store must answer.
-func (s *Store) indexedTitles(ctx context.Context, custID string, at customerAt, q kb.TitleQuery) (titles []kb.Title, total int, ok bool, err error) {
-	ix := s.titleIndex()
-	if ix == nil {
-		return nil, 0, false, nil
+// indexedTitles answers a title search from the title index: the total
+// and the page's titles, finished, in the index's order.
+func (s *Store) indexedTitles(ctx context.Context, custID string, at customerAt, q kb.TitleQuery) (titles []kb.Title, total int, err error) {
+	ix, err := s.needIndex()
+	if err != nil {
+		return nil, 0, err
 	}
-	ids, total, ok, err := ix.SearchTitles(ctx, custID, q)
-	if err != nil || !ok || len(ids) == 0 {
-		return []kb.Title{}, total, ok, err
+	ids, total, err := ix.SearchTitles(ctx, custID, q)
+	if err != nil || len(ids) == 0 {
+		return []kb.Title{}, total, err
 	}
 	// A title deleted since the index's version is left out (the next
 	// search sees a new version).
 	titles, err = s.finishedTitles(ctx, custID, at, ids, q.PackageID)
 	if err != nil {
-		return nil, 0, false, err
+		return nil, 0, err
 	}
-	return titles, total, true, nil
+	return titles, total, nil
+}
+
+// needIndex returns the title index that answers title searches: every
+// server and test that searches titles gives the store one
+// (UseTitleIndex).
+func (s *Store) needIndex() (kb.TitleIndex, error) {
+	ix := s.titleIndex()
+	if ix == nil {
+		return nil, errors.New("title search: the store has no title index (UseTitleIndex)")
+	}
+	return ix, nil
 }

@@ -84,9 +84,6 @@ func renameCustomPackage(ctx context.Context, tx Tx, p writePackage, name string
 		if _, err := tx.Exec(ctx, `UPDATE packages SET name = $1, sort_name = $2 WHERE id = $3`, name, kb.Fold(name), p.ID); err != nil {
 			return fmt.Errorf("rename package %d: %w", p.ID, err)
 		}
-		if err := tx.Reindex(ctx, IndexPackage, p.ID); err != nil {
-			return err
-		}
 	}
 	if ct != kb.ContentAll {
 		if _, err := tx.Exec(ctx, `UPDATE packages SET content_type = $1 WHERE id = $2`, int(ct), p.ID); err != nil {
@@ -143,9 +140,6 @@ func (s *Store) CreateCustomPackage(ctx context.Context, custID string, vendorID
 			own, cp.Name, kb.Fold(cp.Name), custID, int(ct), int(kb.PackageCustom)).Scan(&id); err != nil {
 			return fmt.Errorf("create package %q: %w", cp.Name, err)
 		}
-		if err := tx.Reindex(ctx, IndexPackage, id); err != nil {
-			return err
-		}
 		c, err := beginChange(ctx, tx, custID, id, fmt.Sprintf("package %d", id), "create", packageState(custID, id))
 		if err != nil {
 			return err
@@ -197,9 +191,6 @@ func deleteCustomPackage(ctx context.Context, tx Tx, custID string, p writePacka
 			return fmt.Errorf("delete package %d: %w", p.ID, err)
 		}
 	}
-	if err := tx.Reindex(ctx, IndexPackage, p.ID); err != nil {
-		return err
-	}
 	if err := removeOrphanTitles(ctx, tx, custID, titles); err != nil {
 		return err
 	}
@@ -214,7 +205,7 @@ func deleteCustomPackage(ctx context.Context, tx Tx, custID string, p writePacka
 // removeOrphanTitles deletes those of the titles that are in no package
 // any more and belong to owner: the customer's custom titles, or managed
 // titles when owner is "". Their identifiers go with them (ON DELETE
-// CASCADE), and their search index entries.
+// CASCADE).
 func removeOrphanTitles(ctx context.Context, tx Tx, owner string, titles []int64) error {
 	if len(titles) == 0 {
 		return nil
@@ -223,9 +214,8 @@ func removeOrphanTitles(ctx context.Context, tx Tx, owner string, titles []int64
 	if owner != "" {
 		q, args = `DELETE FROM titles WHERE `+tx.Dialect().InIDs("id", "$1")+` AND customer_id = $2`, []any{titles, owner}
 	}
-	gone, err := queryAll(ctx, tx, q+` AND NOT EXISTS (SELECT 1 FROM resources r WHERE r.title_id = titles.id) RETURNING id`, args, scanInt64)
-	if err != nil {
+	if _, err := tx.Exec(ctx, q+` AND NOT EXISTS (SELECT 1 FROM resources r WHERE r.title_id = titles.id)`, args...); err != nil {
 		return fmt.Errorf("remove orphan titles: %w", err)
 	}
-	return tx.Reindex(ctx, IndexTitle, gone...)
+	return nil
 }

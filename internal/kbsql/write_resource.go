@@ -198,7 +198,6 @@ func (s *Store) CreateCustomTitle(ctx context.Context, custID string, vendorID, 
 		if err := checkCustomTitleName(ctx, tx, custID, packageID, ct.Name, 0); err != nil {
 			return err
 		}
-		// A custom title has no subjects: sort_subjects stays ''.
 		if err := tx.QueryRow(ctx, `INSERT INTO titles(name, sort_name, pub_type, customer_id) VALUES ($1, $2, $3, $4) RETURNING id`,
 			ct.Name, kb.Fold(ct.Name), int(ct.PubType), custID).Scan(&id); err != nil {
 			return fmt.Errorf("create title %q: %w", ct.Name, err)
@@ -249,9 +248,6 @@ func writeTitleFields(ctx context.Context, tx Tx, id int64, f *kb.TitleFields) e
 	if _, err := tx.Exec(ctx, `UPDATE resources SET sort_name = $1, pub_type = $2 WHERE title_id = $3`,
 		kb.Fold(f.Name), int(f.PubType), id); err != nil {
 		return fmt.Errorf("update resources of title %d: %w", id, err)
-	}
-	if err := tx.Reindex(ctx, IndexTitle, id); err != nil {
-		return err
 	}
 	if err := bumpTitles(ctx, tx, id); err != nil {
 		return err

@@ -47,8 +47,6 @@ func (e engine) Write(ctx context.Context, custID string, fn func(kbsql.Tx) erro
 
 func (engine) Dialect() kbsql.Dialect { return dialect{} }
 
-func (engine) Search() kbsql.Search { return search{} }
-
 // pgxQuerier is what pgx's pool and transactions have in common.
 type pgxQuerier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
@@ -134,10 +132,6 @@ func (t txQuerier) CopyRows(ctx context.Context, table string, columns []string,
 	}
 	return nil
 }
-
-// Reindex does nothing: the search columns (fts) are generated from the
-// rows.
-func (txQuerier) Reindex(context.Context, kbsql.IndexKind, ...int64) error { return nil }
 
 // dialect is PostgreSQL's SQL for what the engines write differently.
 type dialect struct{}

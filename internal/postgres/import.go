@@ -33,15 +33,6 @@ func (ie importEngine) TitleIDs(ctx context.Context, n int) ([]int64, error) {
 	return pgx.CollectRows(rows, pgx.RowTo[int64])
 }
 
-// CreateTitles inserts the staged titles.
-func (importEngine) CreateTitles(ctx context.Context, tx kbsql.Tx, importID, packageID int64) error {
-	_, err := tx.Exec(ctx, `INSERT INTO titles(id, name, sort_name, publisher, sort_publisher, sort_subjects, pub_type, description,
-		peer_reviewed, subjects, contributors, match_hash, source_package_id)
-		SELECT id, name, sort_name, publisher, sort_publisher, sort_subjects, pub_type, description, peer_reviewed, subjects, contributors,
-			match_hash, $2 FROM import_titles WHERE import_id = $1`, importID, packageID)
-	return err
-}
-
 // ImportPackage imports a package (kbsql.Store.ImportPackage), then
 // refreshes the planner's statistics when imports have changed enough
 // rows since (analyze.go).

@@ -1,9 +1,8 @@
 // Package postgres is kbserver's store on PostgreSQL: a pgx connection pool,
 // hand-written SQL, embedded numbered migrations applied under an advisory
-// lock (several instances may start at once), a weighted tsvector and
-// pg_trgm indexes for search and COPY for imports. It implements kb.Store
-// and passes the same conformance suite (internal/storetest) as the SQLite
-// store.
+// lock (several instances may start at once), and COPY for imports. It
+// implements kb.Store and passes the same conformance suite
+// (internal/storetest) as the SQLite store.
 package postgres
 
 import (

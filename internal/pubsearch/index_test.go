@@ -15,6 +15,7 @@ import (
 	"github.com/kbserver/kbserver/internal/kbsql"
 	"github.com/kbserver/kbserver/internal/search"
 	"github.com/kbserver/kbserver/internal/testdb"
+	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 // collectionPath is a publication store that answers no search or menu
@@ -39,8 +40,8 @@ func (collectionPath) CollectionMenu(context.Context, string, kb.ResourceType, *
 // the collection path, and requires the same answers: totals, pages,
 // records and facets. (The collection path's matches come from the
 // index too, as in the server: relevance is the index's, see
-// docs/search-engine.md; TestSearchLikeStore compares the matches with
-// the store's SQL.) Between rounds, random selection changes
+// docs/search-engine.md; TestSearchLikeReference compares the matches with
+// a slow reference.) Between rounds, random selection changes
 // (packages and titles selected, deselected and hidden) move customer
 // c1's collection; then a re-import of every package moves the
 // knowledge base.
@@ -51,7 +52,7 @@ func TestCollectionLikeStore(t *testing.T) {
 	}
 	ctx := context.Background()
 	dsn := testdb.NewDSN(t)
-	st := testdb.OpenDSN(t, dsn)
+	st := testindex.OpenDSN(t, dsn)
 	if _, err := gen.Generate(ctx, st, gen.Options{Titles: n, Seed: 5, Packages: 16, Vendors: 4}, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -5,16 +5,19 @@
 // the first matching ordinals past the offset.
 //
 // The index is built from a stream of titles (Builder) and answers the
-// holdings service's title searches (Index.Titles) with the semantics of
-// the SQLite store's FTS5 translation (internal/sqlite/search.go): the
-// seven search types over the four fields, the selection, resource-type
-// and package filters, any offset. docs/search-engine.md holds the design
-// and, in its "As built" section, what this package does differently.
+// holdings service's title searches (Index.Titles) with the semantics the
+// SQLite store's FTS5 translation had before the stores' text indexes
+// were dropped: the seven search types over the four fields, the
+// selection, resource-type and package filters, any offset.
+// docs/search-engine.md holds the design and, in its "As built" sections,
+// what this package does differently; reference_test.go is a slow
+// reference that the property tests hold it to.
 //
 // Live keeps an index in step with a store (kb.TitleFeed): it answers a
 // search only when its index holds the store's current version of the
-// indexed data, rebuilding it when that version moves on, and reads each
-// customer's selected set at the customer's version. The stores'
-// Titles asks it first (kb.TitleIndex) and answers with SQL when it
-// declines.
+// indexed data, catching up with the changes or rebuilding it when that
+// version moves on (searches wait for the rebuild, and are refused with
+// kb.CodeUnavailable when it takes too long), and reads each customer's
+// selected set at the customer's version. The stores' title searches go
+// to it (kb.TitleIndex): they have no other.
 package search

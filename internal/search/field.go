@@ -100,8 +100,8 @@ func (f *field) listTokens(l uint32, buf []uint32) []uint32 {
 	return buf
 }
 
-// fieldTokens cuts a field's text into the words the SQLite store's FTS5
-// tokenizer indexes, folded (lower case, diacritics removed). Words that
+// fieldTokens cuts a field's text into its words (kb.Words), folded
+// (lower case, diacritics removed). Words that
 // fold to nothing are dropped.
 func fieldTokens(text string, out []string) []string {
 	for _, w := range kb.Words(text) {

@@ -19,10 +19,13 @@ import (
 // Options configure a Live index.
 type Options struct {
 	// Inline rebuilds a stale index inside the search that finds it
-	// stale, so that every search is answered from the index (tests);
-	// otherwise the rebuild runs in the background and the store answers
-	// meanwhile.
+	// stale (tests); otherwise the rebuild runs in the background and
+	// searches wait for it, at most Wait each.
 	Inline bool
+	// Wait is how long a search waits for the index to be built or
+	// rebuilt before it is refused with kb.CodeUnavailable (503 with
+	// Retry-After); 0 means DefaultWait.
+	Wait time.Duration
 	// Logger receives a line for every build; nil discards them.
 	Logger *slog.Logger
 	// File is where the index is kept between runs ("": nowhere). The
@@ -63,6 +66,44 @@ type Live struct {
 
 	workMu  sync.Mutex
 	stopped bool // Wait was called: no background work starts
+
+	builtMu sync.Mutex
+	builtCh chan struct{} // closed when the running background build ends
+}
+
+// DefaultWait is how long a search waits for the index by default: more
+// than a build from the store takes at 1M titles here (13.5 s), less than
+// clients' usual request timeouts.
+const DefaultWait = 30 * time.Second
+
+// errNotReady refuses a search that found no current index in time.
+var errNotReady = &kb.Error{Code: kb.CodeUnavailable,
+	Message: "The search index is being built after a start or a large import; retry shortly."}
+
+// errBuildFailed refuses a search while a failed build waits to be tried
+// again.
+var errBuildFailed = &kb.Error{Code: kb.CodeUnavailable,
+	Message: "The search index could not be built (the server's log says why); retry shortly."}
+
+// builtSignal returns a channel closed when the background build running
+// now, or the next one, ends.
+func (l *Live) builtSignal() <-chan struct{} {
+	l.builtMu.Lock()
+	defer l.builtMu.Unlock()
+	if l.builtCh == nil {
+		l.builtCh = make(chan struct{})
+	}
+	return l.builtCh
+}
+
+// signalBuilt wakes the searches waiting for a background build.
+func (l *Live) signalBuilt() {
+	l.builtMu.Lock()
+	defer l.builtMu.Unlock()
+	if l.builtCh != nil {
+		close(l.builtCh)
+		l.builtCh = nil
+	}
 }
 
 // built is an index, with the delta of the titles changed since it was
@@ -135,6 +176,14 @@ func NewLive(ctx context.Context, feed kb.TitleFeed, opts Options) *Live {
 	return &Live{feed: feed, opts: opts, ctx: ctx, sel: map[string]*selEntry{}, views: map[string]*viewEntry{}}
 }
 
+// Use returns a new Live over st that answers st's title searches
+// (st.UseTitleIndex).
+func Use(ctx context.Context, st kb.IndexedStore, opts Options) *Live {
+	l := NewLive(ctx, st, opts)
+	st.UseTitleIndex(l)
+	return l
+}
+
 // Build builds the index from the store now, unless the one it holds is
 // at version or newer.
 func (l *Live) Build(ctx context.Context, version int64) error {
@@ -167,6 +216,7 @@ func (l *Live) Build(ctx context.Context, version int64) error {
 	b := &built{x: x, base: v, version: v}
 	l.cur.Store(b)
 	l.forget()
+	l.signalBuilt() // title searches need not wait for the view below
 	// The build's garbage is several times the index: give it back to
 	// the system now rather than when the scavenger gets to it.
 	debug.FreeOSMemory()
@@ -192,15 +242,6 @@ var defaultLocale = func() *alpha.Locale {
 // Answered returns the number of searches the index has answered.
 func (l *Live) Answered() int64 { return l.answered.Load() }
 
-// AnsweredBy returns the number of searches the indexes answered.
-func AnsweredBy(lives []*Live) int64 {
-	n := int64(0)
-	for _, l := range lives {
-		n += l.Answered()
-	}
-	return n
-}
-
 // Version returns the version of the indexed data the index holds; ok is
 // false before the first build.
 func (l *Live) Version() (v int64, ok bool) {
@@ -210,81 +251,121 @@ func (l *Live) Version() (v int64, ok bool) {
 	return 0, false
 }
 
-// current returns the index if it holds the store's current version of
-// the indexed data, catching it up with a delta first when the store can
-// name the changes (nil otherwise, after starting a rebuild, or
-// rebuilding inline with Options.Inline), and the customer's version.
+// current returns the index once it holds the store's current version of
+// the indexed data, and the customer's version. It catches the index up
+// with a delta when the store can name the changes; otherwise it waits
+// for a rebuild in the background, at most Options.Wait (with
+// Options.Inline it rebuilds the index itself), and refuses the search
+// with kb.CodeUnavailable when none is ready by then.
 func (l *Live) current(ctx context.Context, custID string) (*built, int64, error) {
 	titlesV, customerV, err := l.feed.IndexVersions(ctx, custID)
 	if err != nil {
 		return nil, 0, err
 	}
-	b := l.cur.Load()
-	if b != nil && b.version >= titlesV {
-		return b, customerV, nil
+	wait := l.opts.Wait
+	if wait <= 0 {
+		wait = DefaultWait
 	}
-	if b != nil {
-		nb, err := l.catchUp(ctx, titlesV)
-		if nb != nil || err != nil {
-			return nb, customerV, err
+	var timeout <-chan time.Time
+	for {
+		// The signal is taken before the index is looked at, so that
+		// a build ending in between is not missed.
+		built := l.builtSignal()
+		b := l.cur.Load()
+		if b != nil && b.version >= titlesV {
+			return b, customerV, nil
+		}
+		if b != nil {
+			nb, err := l.catchUp(ctx, titlesV)
+			if nb != nil || err != nil {
+				return nb, customerV, err
+			}
+		}
+		if l.opts.Inline {
+			if err := l.Build(ctx, titlesV); err != nil {
+				return nil, 0, err
+			}
+			continue
+		}
+		l.rebuild(titlesV)
+		if !l.building.Load() {
+			select {
+			case <-built: // a build ended just now: look again
+				continue
+			default:
+				return nil, 0, errBuildFailed
+			}
+		}
+		if timeout == nil {
+			t := time.NewTimer(wait)
+			defer t.Stop()
+			timeout = t.C
+		}
+		select {
+		case <-built:
+		case <-timeout:
+			return nil, 0, errNotReady
+		case <-ctx.Done():
+			return nil, 0, ctx.Err()
 		}
 	}
-	if !l.opts.Inline {
-		l.rebuild(titlesV)
-		return nil, 0, nil
-	}
-	if err := l.Build(ctx, titlesV); err != nil {
-		return nil, 0, err
-	}
-	if b = l.cur.Load(); b == nil || b.version < titlesV {
-		return nil, 0, nil
-	}
-	return b, customerV, nil
 }
 
-// MatchTitles calls fn with the matches of q's search when the index is
-// current; see kb.TitleIndex.
-func (l *Live) MatchTitles(ctx context.Context, custID string, q kb.PubQuery, fn func(id int64, rank float64)) (bool, error) {
+// MatchTitles calls fn with the matches of q's search; see
+// kb.TitleIndex.
+func (l *Live) MatchTitles(ctx context.Context, custID string, q kb.PubQuery, fn func(id int64, rank float64)) error {
 	b, _, err := l.current(ctx, custID)
-	if b == nil || err != nil {
-		return false, err
+	if err != nil {
+		return err
 	}
 	tq := kb.TitleQuery{Search: q.Search, Field: q.Field, Type: q.Type}
 	if b.d != nil {
 		if ok, err := b.d.matches(b.x, custID, tq, q.ByName, fn); !ok || err != nil {
-			return false, err
+			return l.unmerged(b, err)
 		}
 	} else if err := b.x.Matches(custID, tq, q.ByName, fn); err != nil {
-		return false, err
+		return err
 	}
 	l.answered.Add(1)
-	return true, nil
+	return nil
 }
 
-// SearchTitles answers q from the index when it is current; see
-// kb.TitleIndex.
-func (l *Live) SearchTitles(ctx context.Context, custID string, q kb.TitleQuery) (ids []int64, total int, ok bool, err error) {
+// SearchTitles answers q from the index; see kb.TitleIndex.
+func (l *Live) SearchTitles(ctx context.Context, custID string, q kb.TitleQuery) (ids []int64, total int, err error) {
 	b, customerV, err := l.current(ctx, custID)
-	if b == nil || err != nil {
-		return nil, 0, false, err
+	if err != nil {
+		return nil, 0, err
 	}
 	var selected, dselected *roaring.Bitmap
 	if q.Selection == kb.SelectionSelected || q.Selection == kb.SelectionNotSelected {
 		if selected, dselected, err = l.selected(ctx, b, custID, q.PackageID, customerV); err != nil {
-			return nil, 0, false, err
+			return nil, 0, err
 		}
 	}
 	var res Result
 	if b.d != nil {
 		var ok bool
 		if res, ok, err = b.d.titles(b.x, custID, q, selected, dselected); !ok || err != nil {
-			return nil, 0, false, err
+			return nil, 0, l.unmerged(b, err)
 		}
 	} else if res, err = b.x.Titles(custID, q, selected); err != nil {
-		return nil, 0, false, err
+		return nil, 0, err
 	}
 	l.answered.Add(1)
-	return res.IDs, res.Total, true, nil
+	return res.IDs, res.Total, nil
+}
+
+// unmerged returns err, or, when there is none, the refusal of a search
+// whose answers in b's index and in its delta could not be merged (the
+// two compiled the search differently, which they should not), after
+// starting a build of a new index without a delta.
+func (l *Live) unmerged(b *built, err error) error {
+	if err != nil {
+		return err
+	}
+	l.opts.Logger.Warn("a search could not merge the index and its delta; rebuilding the index", "version", b.version)
+	l.rebuild(b.version + 1)
+	return errNotReady
 }
 
 // Start builds the index in the background; searches are answered by the
@@ -298,11 +379,12 @@ func (l *Live) rebuild(version int64) {
 		return
 	}
 	started := l.background(func() {
+		defer l.signalBuilt()
 		defer l.building.Store(false)
 		for {
 			if err := l.Build(l.ctx, version); err != nil {
 				if !errors.Is(err, context.Canceled) {
-					l.opts.Logger.Error("title index build failed; the store answers title searches", "err", err)
+					l.opts.Logger.Error("title index build failed; searches are refused until it is built", "err", err)
 				}
 				l.failedAt.Store(time.Now().UnixNano())
 				return

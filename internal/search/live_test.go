@@ -36,12 +36,12 @@ func waitBuilt(t *testing.T, l *Live, s kb.TitleFeed) {
 
 // TestLiveFollowsStore checks that a live index answers only at the
 // store's current version: before its first build, and after a change
-// whose titles the store did not record, it declines (the store answers)
-// and rebuilds in the background; a custom title's change and an import
-// are caught up with at once by a delta, and a customer's selection
-// change needs no rebuild: each shows in the next search; and its
-// answers (title and publication searches) are the store's own or those
-// of an index built anew.
+// whose titles the store did not record, it waits for a rebuild in the
+// background and refuses the search when none is ready in time; a custom
+// title's change and an import are caught up with at once by a delta,
+// and a customer's selection change needs no rebuild: each shows in the
+// next search; and its answers (title and publication searches) are
+// those of an index built anew.
 func TestLiveFollowsStore(t *testing.T) {
 	ctx := context.Background()
 	dsn := testdb.NewDSN(t)
@@ -52,34 +52,34 @@ func TestLiveFollowsStore(t *testing.T) {
 	if _, err := gen.Customers(ctx, s, 3, []gen.CustomerSpec{{ID: "c1", Holdings: 100}}, nil); err != nil {
 		t.Fatal(err)
 	}
-	l := NewLive(ctx, s, Options{})
+	// Builds wait while held is locked; a search waits 100 ms for them.
+	held := &heldFeed{TitleFeed: s}
+	l := NewLive(ctx, held, Options{Wait: 100 * time.Millisecond})
 	q := kb.TitleQuery{Search: "journal", Type: kb.SearchContains, OrderBy: kb.OrderName, Page: kb.Page{Count: 20, Number: 1}}
 	same := func(what string, q kb.TitleQuery) {
 		t.Helper()
-		ids, total, ok, err := l.SearchTitles(ctx, "c1", q)
-		if err != nil || !ok {
-			t.Fatalf("%s: ok %v, err %v; want an answer from the index", what, ok, err)
+		ids, total, err := l.SearchTitles(ctx, "c1", q)
+		if err != nil {
+			t.Fatalf("%s: %v; want an answer from the index", what, err)
 		}
-		want, err := s.Titles(ctx, "c1", q)
+		wids, wtotal, err := NewLive(ctx, s, Options{Inline: true}).SearchTitles(ctx, "c1", q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantIDs := make([]int64, len(want.Titles))
-		for i, tt := range want.Titles {
-			wantIDs[i] = tt.ID
-		}
-		if g, w := fmt.Sprint(total, ids), fmt.Sprint(want.Total, wantIDs); g != w {
-			t.Errorf("%s: index %s, store %s", what, g, w)
+		if g, w := fmt.Sprint(total, ids), fmt.Sprint(wtotal, wids); g != w {
+			t.Errorf("%s: index %s, built anew %s", what, g, w)
 		}
 	}
-	declines := func(what string) {
+	refused := func(what string) {
 		t.Helper()
-		if _, _, ok, err := l.SearchTitles(ctx, "c1", q); ok || err != nil {
-			t.Fatalf("%s: ok %v, err %v; want the store to answer", what, ok, err)
+		held.mu.Lock()
+		defer held.mu.Unlock()
+		if _, _, err := l.SearchTitles(ctx, "c1", q); kb.ErrorCode(err) != kb.CodeUnavailable {
+			t.Fatalf("%s, the build held: %v; want CodeUnavailable", what, err)
 		}
 	}
 
-	declines("before the first build")
+	refused("before the first build")
 	waitBuilt(t, l, s)
 	same("after the build", q)
 
@@ -171,7 +171,7 @@ func TestLiveFollowsStore(t *testing.T) {
 	// An import changing a few hundred titles is caught up with too.
 	// (Customer c9, who searches only before it, keeps a selection
 	// entry, which must not keep the replaced delta.)
-	if _, _, _, err := l.SearchTitles(ctx, "c9", sel); err != nil {
+	if _, _, err := l.SearchTitles(ctx, "c9", sel); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := gen.Generate(ctx, s, gen.Options{Titles: 450, Seed: 3}, nil); err != nil {
@@ -194,8 +194,8 @@ func TestLiveFollowsStore(t *testing.T) {
 	l.selMu.Unlock()
 
 	// Without the records of what changed (pruned, or an import of more
-	// titles than are recorded), the index is rebuilt, the store
-	// answering meanwhile.
+	// titles than are recorded), the index is rebuilt, searches waiting
+	// for it.
 	if _, err := testdb.DB(t, dsn).Exec(`DELETE FROM title_changes`); err != nil {
 		t.Fatal(err)
 	}
@@ -219,14 +219,60 @@ func TestLiveFollowsStore(t *testing.T) {
 	if counted.changes.Load() != 1 {
 		t.Errorf("catch-up without the records read the store %d times, want once", counted.changes.Load())
 	}
-	l.feed = s
-	declines("without the records of the changes")
+	l.feed = held
+	refused("without the records of the changes")
 	waitBuilt(t, l, s)
 	if b := l.cur.Load(); b.x == x0 || b.d != nil {
 		t.Errorf("without the records of the changes: want a new index without a delta")
 	}
 	same("after the rebuild", q)
 	same("the custom titles, after the rebuild", zyzzyva)
+}
+
+// heldFeed is a feed whose builds (FeedTitles) wait while mu is locked.
+type heldFeed struct {
+	kb.TitleFeed
+	mu sync.RWMutex
+}
+
+func (f *heldFeed) FeedTitles(ctx context.Context, pkg func(kb.IndexedPackage), order func(id int64), title func(kb.IndexedTitle)) (int64, error) {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return f.TitleFeed.FeedTitles(ctx, pkg, order, title)
+}
+
+// TestLiveWaitsForBuild checks that a search that finds no index waits for
+// the build in the background and is answered once it ends; and that the
+// waiting ends with the search's context.
+func TestLiveWaitsForBuild(t *testing.T) {
+	ctx := context.Background()
+	f := &fakeFeed{titlesV: 1, state: kb.SelectionState{Packages: []int64{1}}}
+	held := &heldFeed{TitleFeed: f}
+	l := NewLive(ctx, held, Options{})
+	q := kb.TitleQuery{Search: "alpha", OrderBy: kb.OrderName, Page: kb.Page{Count: 10, Number: 1}}
+	held.mu.Lock()
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, _, err := l.SearchTitles(cctx, "c", q); err != context.Canceled {
+		t.Errorf("a search whose context ended: %v, want context.Canceled", err)
+	}
+	done := make(chan error)
+	go func() {
+		_, total, err := l.SearchTitles(ctx, "c", q)
+		if err == nil && total == 0 {
+			err = fmt.Errorf("no titles found")
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("the search ended (%v) before the build did", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	held.mu.Unlock()
+	if err := <-done; err != nil {
+		t.Fatalf("the search that waited: %v", err)
+	}
 }
 
 // countingFeed is a feed that counts its FeedChanges calls.
@@ -322,7 +368,7 @@ func TestLiveSelectionAcrossRebuild(t *testing.T) {
 	hold, reading := f.hold, f.reading
 	done := make(chan error)
 	go func() {
-		_, _, _, err := l.SearchTitles(ctx, "c", q)
+		_, _, err := l.SearchTitles(ctx, "c", q)
 		done <- err
 	}()
 	<-reading
@@ -333,9 +379,9 @@ func TestLiveSelectionAcrossRebuild(t *testing.T) {
 	f.mu.Unlock()
 	check := func(when string) {
 		t.Helper()
-		ids, total, ok, err := l.SearchTitles(ctx, "c", q)
-		if err != nil || !ok || total != 1 || fmt.Sprint(ids) != "[1]" {
-			t.Errorf("%s: %v %d %v %v, want [1] (title 2 deselected)", when, ids, total, ok, err)
+		ids, total, err := l.SearchTitles(ctx, "c", q)
+		if err != nil || total != 1 || fmt.Sprint(ids) != "[1]" {
+			t.Errorf("%s: %v %d %v, want [1] (title 2 deselected)", when, ids, total, err)
 		}
 	}
 	check("after the rebuild")
@@ -471,8 +517,8 @@ func TestLiveFileCatchUp(t *testing.T) {
 		fresh := NewLive(ctx, s, Options{Inline: true})
 		q := kb.TitleQuery{Search: "journal", Type: kb.SearchContains, Page: kb.Page{Count: 30, Number: 1}}
 		pq := kb.PubQuery{Search: "journal", Type: kb.SearchContains, Facets: true, Page: kb.Page{Count: 30, Number: 1}}
-		ids, total, _, err1 := l.SearchTitles(ctx, "c1", q)
-		wids, wtotal, _, err2 := fresh.SearchTitles(ctx, "c1", q)
+		ids, total, err1 := l.SearchTitles(ctx, "c1", q)
+		wids, wtotal, err2 := fresh.SearchTitles(ctx, "c1", q)
 		page, _, err3 := l.SearchCollection(ctx, "c1", defaultLocale, pq)
 		wpage, _, err4 := fresh.SearchCollection(ctx, "c1", defaultLocale, pq)
 		if g, w := fmt.Sprint(total, ids, err1, page.Total, page.IDs, facetString(page.Counts, 0), err3),

@@ -46,8 +46,6 @@ func (e engine) Write(ctx context.Context, _ string, fn func(kbsql.Tx) error) er
 
 func (engine) Dialect() kbsql.Dialect { return dialect{} }
 
-func (engine) Search() kbsql.Search { return search{} }
-
 // sqlQuerier is what database/sql's *DB and *Tx have in common.
 type sqlQuerier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
@@ -168,41 +166,6 @@ func (t txQuerier) CopyRows(ctx context.Context, table string, columns []string,
 	}
 	return nil
 }
-
-// Reindex rewrites the FTS5 entries of vendors, packages or titles from
-// their rows (none for a row that is gone), a few set-based statements
-// whatever the number of ids.
-func (t txQuerier) Reindex(ctx context.Context, kind kbsql.IndexKind, ids ...int64) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	in := dialect{}.InIDs("rowid", "$1")
-	from := dialect{}.InIDs("id", "$1")
-	var stmts []string
-	switch kind {
-	case kbsql.IndexVendor:
-		stmts = []string{`DELETE FROM vendor_fts WHERE ` + in,
-			`INSERT INTO vendor_fts(rowid, name) SELECT id, name FROM vendors WHERE ` + from}
-	case kbsql.IndexPackage:
-		stmts = []string{`DELETE FROM package_fts WHERE ` + in,
-			`INSERT INTO package_fts(rowid, name) SELECT id, name FROM packages WHERE ` + from}
-	case kbsql.IndexTitle:
-		stmts = []string{`DELETE FROM title_fts WHERE ` + in, `DELETE FROM title_tri WHERE ` + in,
-			`INSERT INTO title_fts(rowid, name, publisher, subjects) SELECT id, name, publisher, ` + sqlSubjectWords + ` FROM titles WHERE ` + from,
-			`INSERT INTO title_tri(rowid, name, publisher) SELECT id, name, publisher FROM titles WHERE ` + from}
-	}
-	for _, q := range stmts {
-		if _, err := t.Exec(ctx, q, ids); err != nil {
-			return fmt.Errorf("index %d rows: %w", len(ids), err)
-		}
-	}
-	return nil
-}
-
-// sqlSubjectWords is the subjects column of title_fts for a title row: its
-// subject names (stored as JSON [[type,name],...]) joined by " ; ".
-const sqlSubjectWords = `COALESCE((SELECT group_concat(json_extract(value, '$[1]'), ' ; ')
-	FROM json_each(CASE WHEN subjects = '' THEN '[]' ELSE subjects END)), '')`
 
 // sqlArgs converts the shared store's arguments to what the driver binds:
 // a time as RFC 3339 UTC text with nine fraction digits (fixed width, so

@@ -49,26 +49,3 @@ func (ie importEngine) TitleIDs(ctx context.Context, n int) ([]int64, error) {
 	}
 	return ids, nil
 }
-
-// CreateTitles inserts the staged titles and indexes them with one
-// set-based statement per index (much faster than a row at a time).
-func (importEngine) CreateTitles(ctx context.Context, tx kbsql.Tx, importID, packageID int64) error {
-	const staged = `(SELECT id FROM import_titles WHERE import_id = $1)`
-	for _, st := range []struct {
-		sql  string
-		args []any
-	}{
-		{`INSERT INTO titles(id, name, sort_name, publisher, sort_publisher, pub_type, description, peer_reviewed, subjects, contributors,
-			match_hash, source_package_id)
-			SELECT id, name, sort_name, publisher, sort_publisher, pub_type, description, peer_reviewed, subjects, contributors, match_hash, $2
-			FROM import_titles WHERE import_id = $1`, []any{importID, packageID}},
-		{`INSERT INTO title_fts(rowid, name, publisher, subjects) SELECT id, name, publisher, ` + sqlSubjectWords + ` FROM titles
-			WHERE id IN ` + staged, []any{importID}},
-		{`INSERT INTO title_tri(rowid, name, publisher) SELECT id, name, publisher FROM titles WHERE id IN ` + staged, []any{importID}},
-	} {
-		if _, err := tx.Exec(ctx, st.sql, st.args...); err != nil {
-			return err
-		}
-	}
-	return nil
-}

@@ -1,6 +1,6 @@
 // Package sqlite is kbserver's embedded store: one SQLite file (WAL mode)
 // with one writer connection and a pool of readers, embedded numbered
-// migrations, and FTS5 indexes for search. It implements kb.Store.
+// migrations. It implements kb.Store.
 package sqlite
 
 import (

@@ -18,24 +18,8 @@ func open(t *testing.T) kb.Store {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
+	search.Use(t.Context(), s, search.Options{Inline: true})
 	return s
 }
 
 func TestConformance(t *testing.T) { storetest.Run(t, open) }
-
-// TestConformanceIndexed runs the suite's searches with the title index in
-// use, rebuilt inside any search that finds it stale: every title search
-// is then answered from the index.
-func TestConformanceIndexed(t *testing.T) {
-	var lives []*search.Live
-	storetest.RunSearches(t, func(t *testing.T) kb.Store {
-		s := open(t)
-		l := search.NewLive(t.Context(), s, search.Options{Inline: true})
-		lives = append(lives, l)
-		s.UseTitleIndex(l)
-		return s
-	})
-	if len(lives) > 0 && search.AnsweredBy(lives) == 0 { // none when the suite was skipped
-		t.Error("the index answered no search: the suite ran on the store's SQL alone")
-	}
-}

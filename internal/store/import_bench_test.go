@@ -13,6 +13,7 @@ import (
 	"github.com/kbserver/kbserver/internal/realdata"
 	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
+	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 // The import benchmarks of BENCHMARKS.md: re-importing a package while a
@@ -56,7 +57,7 @@ func BenchmarkReimportTenth(b *testing.B) {
 func benchReimport(b *testing.B, first []kb.ImportRow, version func(int) []kb.ImportRow) {
 	ctx := context.Background()
 	dsn := testdb.NewDSN(b)
-	server, importer := testdb.OpenDSN(b, dsn), testdb.OpenDSN(b, dsn)
+	server, importer := testindex.OpenDSN(b, dsn), testindex.OpenDSN(b, dsn)
 	spec := kb.PackageSpec{VendorName: "Bench Vendor", PackageName: "Bench Package"}
 	src := func(rows []kb.ImportRow) func() (kb.ImportRow, error) {
 		return storetest.RowsOf(len(rows), func(i int) kb.ImportRow { return rows[i] })

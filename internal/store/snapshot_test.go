@@ -10,6 +10,7 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
+	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 // waitCompleted waits for the customer's snapshot build to end and fails
@@ -57,7 +58,7 @@ func fillPackage(t testing.TB, s kb.Store, n int) (vendorID, packageID int64) {
 func TestSnapshotConflictAndForce(t *testing.T) {
 	ctx := context.Background()
 	dsn := testdb.NewDSN(t)
-	s := testdb.OpenDSN(t, dsn)
+	s := testindex.OpenDSN(t, dsn)
 	v, p := fillPackage(t, s, 50)
 	if err := s.UpdatePackage(ctx, "c", v, p, kb.PackageUpdate{Selected: true}); err != nil {
 		t.Fatal(err)
@@ -85,7 +86,7 @@ func TestSnapshotConflictAndForce(t *testing.T) {
 func TestSnapshotResumesAfterRestart(t *testing.T) {
 	ctx := context.Background()
 	dsn := testdb.NewDSN(t)
-	s := testdb.OpenDSN(t, dsn)
+	s := testindex.OpenDSN(t, dsn)
 	v, p := fillPackage(t, s, 30)
 	if err := s.UpdatePackage(ctx, "c", v, p, kb.PackageUpdate{Selected: true}); err != nil {
 		t.Fatal(err)
@@ -102,7 +103,7 @@ func TestSnapshotResumesAfterRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	s = testdb.OpenDSN(t, dsn)
+	s = testindex.OpenDSN(t, dsn)
 	if st, _ := s.SnapshotStatus(ctx, "c"); st.Status != kb.SnapshotInProgress {
 		t.Fatalf("before resuming: %+v", st)
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/storetest"
-	"github.com/kbserver/kbserver/internal/testdb"
+	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 // BenchmarkRequestReads measures the store reads of a GET title answered
@@ -19,7 +19,7 @@ import (
 //	KBSERVER_TEST_STORE=postgres KBSERVER_TEST_POSTGRES=postgres://… go test -run '^$' -bench RequestReads ./internal/store
 func BenchmarkRequestReads(b *testing.B) {
 	ctx := context.Background()
-	s := testdb.Open(b)
+	s := testindex.Open(b)
 	storetest.LoadFixture(b, s)
 	h := kb.HashAPIKey("key-c1")
 	b.Run("key+version", func(b *testing.B) {

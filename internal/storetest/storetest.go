@@ -12,16 +12,15 @@ import (
 	"github.com/kbserver/kbserver/internal/kbart"
 )
 
-// Opener returns a new, empty store for one test; it registers its own
-// cleanup with t.
+// Opener returns a new, empty store for one test, with a title index in
+// use that answers its title searches (search.Use with Options.Inline);
+// it registers its own cleanup with t.
 type Opener func(t *testing.T) kb.Store
 
-// part is one part of the suite; search marks the parts that search
-// titles or change what a title search finds.
+// part is one part of the suite.
 type part struct {
-	name   string
-	run    func(t *testing.T, open Opener)
-	search bool
+	name string
+	run  func(t *testing.T, open Opener)
 }
 
 // on adapts a test of one new store to a part.
@@ -31,53 +30,41 @@ func on(test func(t *testing.T, s kb.Store)) func(t *testing.T, open Opener) {
 
 // parts is the suite, in order.
 var parts = []part{
-	{"Customers", on(testCustomers), false},
-	{"APIKeys", on(testAPIKeys), false},
-	{"KeyEnvironments", on(testKeyEnvironments), false},
-	{"Ready", on(testReady), false},
-	{"Stats", on(testStats), false},
-	{"Profiles", on(testProfiles), false},
-	{"Sessions", on(testSessions), false},
-	{"ListCustomersAndKeys", on(testListCustomersAndKeys), false},
-	{"Notes", on(testNotes), false},
-	{"Import", on(testImport), true},
-	{"Reimport", on(testReimport), true},
-	{"ImportRollback", on(testImportRollback), false},
-	{"KBUpdates", on(testKBUpdates), true},
-	{"ImportIdentity", on(testImportIdentity), true},
-	{"Vendors", on(testVendors), false},
-	{"Packages", on(testPackages), false},
-	{"PackageLists", on(testPackageLists), false},
-	{"TitleSearch", on(testTitleSearch), true},
-	{"Selection", on(testSelection), true},
-	{"Isolation", on(testIsolation), true},
-	{"Writes", testWrites, true},
-	{"Snapshot", on(testSnapshot), false},
-	{"Reports", on(testReports), false},
-	{"ReportDeltas", on(testReportDeltas), false},
-	{"LinkOut", on(testLinkOut), false},
-	{"Publications", on(testPublications), true},
-	{"Versions", on(testVersions), false},
-	{"ERM", on(testERM), false},
-	{"Limits", on(testLimits), true},
+	{"Customers", on(testCustomers)},
+	{"APIKeys", on(testAPIKeys)},
+	{"KeyEnvironments", on(testKeyEnvironments)},
+	{"Ready", on(testReady)},
+	{"Stats", on(testStats)},
+	{"Profiles", on(testProfiles)},
+	{"Sessions", on(testSessions)},
+	{"ListCustomersAndKeys", on(testListCustomersAndKeys)},
+	{"Notes", on(testNotes)},
+	{"Import", on(testImport)},
+	{"Reimport", on(testReimport)},
+	{"ImportRollback", on(testImportRollback)},
+	{"KBUpdates", on(testKBUpdates)},
+	{"ImportIdentity", on(testImportIdentity)},
+	{"Vendors", on(testVendors)},
+	{"Packages", on(testPackages)},
+	{"PackageLists", on(testPackageLists)},
+	{"TitleSearch", on(testTitleSearch)},
+	{"Selection", on(testSelection)},
+	{"Isolation", on(testIsolation)},
+	{"Writes", testWrites},
+	{"Snapshot", on(testSnapshot)},
+	{"Reports", on(testReports)},
+	{"ReportDeltas", on(testReportDeltas)},
+	{"LinkOut", on(testLinkOut)},
+	{"Publications", on(testPublications)},
+	{"Versions", on(testVersions)},
+	{"ERM", on(testERM)},
+	{"Limits", on(testLimits)},
 }
 
 // Run runs the whole suite against stores made by open.
 func Run(t *testing.T, open Opener) {
 	for _, p := range parts {
 		t.Run(p.name, func(t *testing.T) { p.run(t, open) })
-	}
-}
-
-// RunSearches runs the parts of the suite that search titles or change
-// what a title search finds (imports, selections, custom titles,
-// isolation) against stores made by open: with a title index in use, it
-// holds the index to the store's answers.
-func RunSearches(t *testing.T, open Opener) {
-	for _, p := range parts {
-		if p.search {
-			t.Run(p.name, func(t *testing.T) { p.run(t, open) })
-		}
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/testdb"
+	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 // Keys of the fixture's customers. Never real keys.
@@ -38,7 +38,7 @@ type fixture struct {
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	ctx := t.Context()
-	st := testdb.Open(t)
+	st := testindex.Open(t)
 	for _, c := range []struct{ id, key string }{{"cust1", key1}, {"cust2", key2}} {
 		if _, err := st.AddCustomer(ctx, c.id, "Library "+c.id); err != nil {
 			t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/search"
 	"github.com/kbserver/kbserver/internal/testdb"
+	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 var azDB = flag.String("az-db", "",
@@ -38,7 +39,7 @@ func BenchmarkAZPage(b *testing.B) {
 	if dsn == "" {
 		dsn = testdb.NewDSN(b)
 	}
-	st := testdb.OpenDSN(b, dsn)
+	st := testindex.OpenDSN(b, dsn)
 	profile := kb.ProfileID{CustomerID: "demo", GroupID: "main", ProfileID: "az"}
 	if _, err := st.LookupProfile(ctx, profile); kb.ErrorCode(err) == kb.CodeNotFound {
 		demoKB(ctx, b, st, profile)

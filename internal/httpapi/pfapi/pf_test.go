@@ -18,7 +18,7 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/search"
 	"github.com/kbserver/kbserver/internal/storetest"
-	"github.com/kbserver/kbserver/internal/testdb"
+	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 // pfFixture is a real server over a real store (of the test run's kind,
@@ -54,7 +54,7 @@ type pfFixture struct {
 func newPFFixture(t *testing.T) *pfFixture {
 	t.Helper()
 	ctx := t.Context()
-	st := testdb.Open(t)
+	st := testindex.Open(t)
 	f := &pfFixture{store: st, ids: map[string]int64{}, pkgs: map[string]int64{}}
 	for _, c := range []string{"1001", "2002"} {
 		if _, err := st.AddCustomer(ctx, c, "Library "+c); err != nil {
@@ -1000,7 +1000,7 @@ func TestRecordFieldsForTypedClients(t *testing.T) {
 // finds again; subjectfacetschemafilter keeps one scheme's headings.
 func TestSubjectFacetsOnGeneratedKB(t *testing.T) {
 	ctx := t.Context()
-	st := testdb.Open(t)
+	st := testindex.Open(t)
 	sum, err := gen.Generate(ctx, st, gen.Options{Titles: 2000, Seed: 7}, nil)
 	if err != nil {
 		t.Fatal(err)

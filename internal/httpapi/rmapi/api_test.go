@@ -24,6 +24,7 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
+	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -94,7 +95,7 @@ const (
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	dsn := testdb.NewDSN(t)
-	st := testdb.OpenDSN(t, dsn)
+	st := testindex.OpenDSN(t, dsn)
 	f, err := buildFixture(t.Context(), st, dsn)
 	if err != nil {
 		t.Fatalf("build fixture: %v", err)

@@ -22,7 +22,7 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/search"
-	"github.com/kbserver/kbserver/internal/testdb"
+	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 // TestAnswerCacheFollowsEveryWrite makes each kind of write that can
@@ -43,9 +43,9 @@ func TestAnswerCacheFollowsEveryWrite(t *testing.T) {
 		return st
 	}
 	indexed(f.store)
-	otherStore := indexed(testdb.OpenDSN(t, f.dsn))
+	otherStore := indexed(testindex.OpenDSN(t, f.dsn))
 	other := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: otherStore, Logger: quiet}))
-	ref := indexed(testdb.OpenDSN(t, f.dsn))
+	ref := indexed(testindex.OpenDSN(t, f.dsn))
 	ref.KeepTitles(0)
 	uncached := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: ref, Logger: quiet, AnswerCacheBytes: -1}))
 	servers := []*httptest.Server{f.srv, other}

@@ -13,7 +13,7 @@ import (
 	"github.com/kbserver/kbserver/internal/gen"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/testdb"
+	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 // benchKey is the API key of the benchmarks' customer "bench".
@@ -28,7 +28,7 @@ const benchKey = "bench-key"
 func openBenchStore(b *testing.B) kb.Store {
 	b.Helper()
 	ctx := context.Background()
-	s := testdb.Open(b)
+	s := testindex.Open(b)
 	sum, err := gen.Generate(ctx, s, gen.Options{Titles: 5000, Seed: 1}, nil)
 	if err != nil {
 		b.Fatal(err)
