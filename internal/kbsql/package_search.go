@@ -27,13 +27,17 @@ func nameMatch(alias, search string, args *Args) (m Match, ok bool) {
 	if len(words) == 0 {
 		return Match{}, strings.TrimSpace(search) == ""
 	}
-	name := alias + ".sort_name"
 	parts := make([]string, len(words))
 	for i, w := range words {
-		parts[i] = `(' ' || ` + name + `) LIKE ` + args.Add("% "+EscapeLike(w)+"%") + ` ESCAPE '\'`
+		parts[i] = `(' ' || sort_name) LIKE ` + args.Add("% "+EscapeLike(w)+"%") + ` ESCAPE '\'`
 	}
 	// The folded name's words are separated by single spaces (kb.Fold).
-	return Match{Cond: strings.Join(parts, " AND "), Rank: `LENGTH(` + name + `) - LENGTH(REPLACE(` + name + `, ' ', ''))`}, true
+	// The names are matched in their (sort_name, id) index, narrower
+	// than the table.
+	table := map[string]string{"v": "vendors", "p": "packages"}[alias]
+	name := alias + ".sort_name"
+	return Match{Cond: alias + `.id IN (SELECT id FROM ` + table + ` WHERE ` + strings.Join(parts, " AND ") + `)`,
+		Rank: `LENGTH(` + name + `) - LENGTH(REPLACE(` + name + `, ' ', ''))`}, true
 }
 
 // foldedWords returns the folded words of a search, those that fold to
