@@ -12,9 +12,8 @@ import (
 // word's weight is its inverse document frequency over the knowledge
 // base, its frequency in the title's field saturates, and a short field
 // scores above a long one. Words under a NOT do not count. Ties go in name
-// order. The SQLite store ranks by FTS5's bm25 over the whole title row
-// (every column's length), so pages in relevance order may differ from
-// its; totals do not.
+// order. (The SQLite store's own search, before migration 021 dropped it,
+// ranked by FTS5's bm25 over the whole title row.)
 const (
 	bm25K1 = 1.2
 	bm25B  = 0.75
