@@ -105,10 +105,17 @@ func (s *Store) customerAt(ctx context.Context, custID string) (customerAt, erro
 
 // versionsOf returns the knowledge base's version and the customer's.
 func (s *Store) versionsOf(ctx context.Context, custID string) (kbv, cv int64, err error) {
-	err = s.e.Read().QueryRow(ctx, `SELECT COALESCE((SELECT n FROM versions WHERE name = '`+KBVersion+`'), 0),
-		COALESCE((SELECT n FROM versions WHERE name = $1), 0)`, CustomerVersion(custID)).Scan(&kbv, &cv)
+	return s.counterAndCustomer(ctx, KBVersion, custID)
+}
+
+// counterAndCustomer reads the version counter name (a constant) and the
+// customer's version in one statement of two rows' reads; 0 for a
+// counter never bumped.
+func (s *Store) counterAndCustomer(ctx context.Context, name, custID string) (n, cv int64, err error) {
+	err = s.e.Read().QueryRow(ctx, `SELECT COALESCE((SELECT n FROM versions WHERE name = '`+name+`'), 0),
+		COALESCE((SELECT n FROM versions WHERE name = $1), 0)`, CustomerVersion(custID)).Scan(&n, &cv)
 	if err != nil {
-		return 0, 0, fmt.Errorf("versions of %s: %w", custID, err)
+		return 0, 0, fmt.Errorf("read versions %s and %s's: %w", name, custID, err)
 	}
-	return kbv, cv, nil
+	return n, cv, nil
 }

@@ -32,12 +32,7 @@ func (s *Store) titleIndex() kb.TitleIndex {
 // IndexVersions returns the title index's version counter and the
 // customer's: one read of two rows of the versions table.
 func (s *Store) IndexVersions(ctx context.Context, custID string) (titles, customer int64, err error) {
-	err = s.e.Read().QueryRow(ctx, `SELECT COALESCE((SELECT n FROM versions WHERE name = '`+TitlesVersion+`'), 0),
-		COALESCE((SELECT n FROM versions WHERE name = $1), 0)`, CustomerVersion(custID)).Scan(&titles, &customer)
-	if err != nil {
-		return 0, 0, fmt.Errorf("read index versions: %w", err)
-	}
-	return titles, customer, nil
+	return s.counterAndCustomer(ctx, TitlesVersion, custID)
 }
 
 // FeedTitles calls pkg with every package, order with every title id in
