@@ -142,6 +142,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--nope"}, "flag provided but not defined: -nope"},
 		{[]string{"serve", "--nope"}, "flag provided but not defined: -nope"},
 		{[]string{"serve", "extra"}, `unexpected argument "extra"`},
+		{[]string{"serve", "--db", db, "--search-wait", "0s"}, "--search-wait must be between 1s and 10m (got 0s)"},
+		{[]string{"serve", "--search-index=false"}, "flag provided but not defined: -search-index"},
 		{[]string{"help", "frobnicate"}, `no help for "frobnicate"`},
 		{[]string{"import", "kbart", "--db", db, "--package", "P", "f.txt"}, "--vendor is required"},
 		{[]string{"import", "kbart", "--db", db, "--vendor", "V", "f.txt"}, "--package is required"},

@@ -46,6 +46,7 @@ type serveOptions struct {
 	keptTitles   int // finished titles of search pages the store keeps
 	stale        bool
 	indexFile    string // where the index is kept between runs; "auto": beside a SQLite file
+	searchWait   time.Duration
 	tlsCert      string
 	tlsKey       string
 	insecureHTTP bool
@@ -153,8 +154,9 @@ of building, catching it up with the titles changed since when the store
 has changed (a file of another database, or older than the store's
 records of its changes, is not read). While no current index is ready
 (the first build without a file: about 14 s at 1M titles here; a
-rebuild), searches wait for it, each at most 30 s, then get 503 with
-Retry-After. Publication searches in a language whose order is still
+rebuild), searches wait for it, each at most --search-wait, then get 503
+with Retry-After, and /readyz answers 503 until the first index is
+ready. Publication searches in a language whose order is still
 being built are answered from collections read from the
 store: those are kept in memory, about 100 bytes a title, rebuilt after
 any change of the customer's holdings or any import; --pf-cache-titles
@@ -196,6 +198,7 @@ in any Go program.`,
 			fs.IntVar(&o.cacheTitles, "pf-cache-titles", pubsearch.DefaultMaxTitles, "`number` of titles of the collections publication search keeps in memory, in all")
 			fs.IntVar(&o.answerMB, "answer-cache-mb", int(httpapi.DefaultAnswerCacheBytes>>20), "`MiB` of finished answers (a title, resource, vendor or package) the holdings service keeps in memory, valid while the store's version is current; 0 keeps none")
 			fs.IntVar(&o.keptTitles, "kept-titles", kbsql.DefaultKeptTitles, "`number` of finished titles of search pages (title searches the index answers, publication searches) kept in memory, each valid while the store's version is current; 0 keeps none")
+			fs.DurationVar(&o.searchWait, "search-wait", search.DefaultWait, "how long a title or publication search waits for the search index while it is being built (at start without its file, or rebuilt after a change the store cannot name) before it is refused with 503 and Retry-After (a `duration`)")
 			fs.StringVar(&o.indexFile, "search-index-file", "auto", "`file` the search index is kept in between runs (read at start and caught up with the store's changes since, written after each build); auto: the SQLite file's name with .search-index added, none with PostgreSQL; \"\": none")
 			fs.BoolVar(&o.stale, "pf-stale", false, "answer publication searches from the previous collection while a changed one rebuilds (counts and facets lag the change)")
 			fs.StringVar(&o.tlsCert, "tls-cert", "", "serve HTTPS with the certificate chain in this PEM `file` (with --tls-key)")
@@ -243,6 +246,8 @@ func (o *serveOptions) check() error {
 		return usageErrorf("serve", "--insecure-http is for plain HTTP: it cannot go with --tls-cert")
 	case o.reportRetention < time.Hour:
 		return usageErrorf("serve", "--report-retention must be at least 1h (got %s): a transaction must outlive its build and its reading", o.reportRetention)
+	case o.searchWait < time.Second || o.searchWait > 10*time.Minute:
+		return usageErrorf("serve", "--search-wait must be between 1s and 10m (got %s)", o.searchWait)
 	}
 	for _, l := range []struct {
 		name  string
@@ -341,7 +346,7 @@ func (c *cli) serve(o serveOptions) error {
 		}
 	}
 	ictx, stopIndex := context.WithCancel(c.ctx)
-	idx := search.Use(ictx, st, search.Options{Logger: logger, File: file})
+	idx := search.Use(ictx, st, search.Options{Logger: logger, File: file, Wait: o.searchWait})
 	idx.Start()
 	defer func() { // before the store closes
 		stopIndex()

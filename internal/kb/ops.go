@@ -8,9 +8,10 @@ import (
 // OpsStore is what a running server asks of its store beyond the APIs:
 // readiness for /readyz and statistics for /metrics.
 type OpsStore interface {
-	// Ready returns nil when the store answers and its schema is the one
-	// this build expects, and an error saying what is wrong otherwise
-	// (the database is unreachable or gone, migrations are missing).
+	// Ready returns nil when the store answers, its schema is the one
+	// this build expects and its title index has been built once, and an
+	// error saying what is wrong otherwise (the database is unreachable
+	// or gone, migrations are missing, the index is still being built).
 	Ready(ctx context.Context) error
 	// Stats returns the store's statistics. It is called at every scrape
 	// of /metrics, so it must be cheap: no scan of a large table.

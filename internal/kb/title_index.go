@@ -131,6 +131,11 @@ type TitleIndex interface {
 	// customer's collection, ordered under loc; see
 	// PublicationStore.SearchCollection.
 	SearchCollection(ctx context.Context, custID string, loc *alpha.Locale, q PubQuery) (page CollectionPage, ok bool, err error)
+	// Ready reports whether the index has been built once since the
+	// server started (an index built inside the searches that need it is
+	// always ready): until then a server is not ready for traffic, as
+	// every title search would wait.
+	Ready() bool
 	// CollectionMenu counts the names of the customer's collection (of
 	// type rt unless ResourceAll) into m, as PublicationStore's
 	// CollectionMenu does.

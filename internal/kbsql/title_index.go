@@ -398,6 +398,17 @@ func (s *Store) indexedTitles(ctx context.Context, custID string, at customerAt,
 	return titles, total, nil
 }
 
+// IndexReady returns an error while the title index in use has not been
+// built once since the server started: the server is not ready for
+// traffic (its /readyz), as every title search would wait. A store
+// without an index (a command that does not search) is ready.
+func (s *Store) IndexReady() error {
+	if ix := s.titleIndex(); ix != nil && !ix.Ready() {
+		return errors.New("the search index is being built (title and publication searches wait for it)")
+	}
+	return nil
+}
+
 // needIndex returns the title index that answers title searches: every
 // server and test that searches titles gives the store one
 // (UseTitleIndex).

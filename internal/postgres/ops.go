@@ -16,8 +16,9 @@ var errClosed = errors.New("the store is closed")
 // not exist.
 const codeUndefinedTable = "42P01"
 
-// Ready returns nil when the database answers and its schema is at the
-// newest migration this build knows.
+// Ready returns nil when the database answers, its schema is at the
+// newest migration this build knows and the title index in use, if any,
+// has been built once (kbsql.Store.IndexReady).
 func (s *Store) Ready(ctx context.Context) error {
 	if s.closed.Load() {
 		return errClosed
@@ -32,7 +33,10 @@ func (s *Store) Ready(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("database %s: read the schema version: %w", s.name, err)
 	}
-	return kbsql.SchemaCurrent(applied, known)
+	if err := kbsql.SchemaCurrent(applied, known); err != nil {
+		return err
+	}
+	return s.IndexReady()
 }
 
 // Stats returns the store's statistics: the pool's from pgxpool, the

@@ -69,7 +69,13 @@ type Live struct {
 
 	builtMu sync.Mutex
 	builtCh chan struct{} // closed when the running background build ends
+	ready   atomic.Bool   // an index was installed once
 }
+
+// Ready reports whether an index has been installed once (always true
+// with Options.Inline, which builds inside the searches); see
+// kb.TitleIndex.
+func (l *Live) Ready() bool { return l.opts.Inline || l.ready.Load() }
 
 // DefaultWait is how long a search waits for the index by default: more
 // than a build from the store takes at 1M titles here (13.5 s), less than
@@ -96,8 +102,12 @@ func (l *Live) builtSignal() <-chan struct{} {
 	return l.builtCh
 }
 
-// signalBuilt wakes the searches waiting for a background build.
+// signalBuilt wakes the searches waiting for a background build: one
+// ended, or an index was installed.
 func (l *Live) signalBuilt() {
+	if l.cur.Load() != nil {
+		l.ready.Store(true)
+	}
 	l.builtMu.Lock()
 	defer l.builtMu.Unlock()
 	if l.builtCh != nil {
@@ -147,7 +157,7 @@ type selEntry struct {
 }
 
 // maxDelta is the most changed titles a delta holds: past it the index is
-// rebuilt from the store, the store answering meanwhile.
+// rebuilt from the store, searches waiting for it.
 const maxDelta = 20000
 
 // foldDelta is the size of a delta past which a new index is built in
@@ -358,18 +368,22 @@ func (l *Live) SearchTitles(ctx context.Context, custID string, q kb.TitleQuery)
 // unmerged returns err, or, when there is none, the refusal of a search
 // whose answers in b's index and in its delta could not be merged (the
 // two compiled the search differently, which they should not), after
-// starting a build of a new index without a delta.
+// starting a build of a new index without a delta; with Options.Inline
+// (tests), an error that says so.
 func (l *Live) unmerged(b *built, err error) error {
 	if err != nil {
 		return err
+	}
+	if l.opts.Inline {
+		return fmt.Errorf("title index at version %d: a search's answers in the index and its delta cannot be merged", b.version)
 	}
 	l.opts.Logger.Warn("a search could not merge the index and its delta; rebuilding the index", "version", b.version)
 	l.rebuild(b.version + 1)
 	return errNotReady
 }
 
-// Start builds the index in the background; searches are answered by the
-// store until it is ready.
+// Start builds the index in the background (or reads it from
+// Options.File); searches wait for it.
 func (l *Live) Start() { l.rebuild(0) }
 
 // rebuild starts a background build of version unless one is running or

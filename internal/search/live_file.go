@@ -129,6 +129,7 @@ func (l *Live) install(old, nb *built, views []*View) bool {
 		l.viewMu.Unlock()
 		return false
 	}
+	defer l.signalBuilt() // searches waiting for an index need not wait for a fold
 	clear(l.views)
 	for _, v := range views {
 		l.views[v.locale] = &viewEntry{x: x, view: v}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -79,8 +80,17 @@ func TestLiveFollowsStore(t *testing.T) {
 		}
 	}
 
+	// The store, its searches going to l, is not ready before the first
+	// build (its /readyz), and is after.
+	s.UseTitleIndex(l)
+	if err := s.Ready(ctx); err == nil || !strings.Contains(err.Error(), "search index") {
+		t.Errorf("the store before the index's first build: Ready = %v, want the search index named", err)
+	}
 	refused("before the first build")
 	waitBuilt(t, l, s)
+	if err := s.Ready(ctx); err != nil {
+		t.Errorf("the store after the index's first build: %v", err)
+	}
 	same("after the build", q)
 
 	// A selection change bumps only the customer's version.
@@ -269,9 +279,15 @@ func TestLiveWaitsForBuild(t *testing.T) {
 		t.Fatalf("the search ended (%v) before the build did", err)
 	case <-time.After(50 * time.Millisecond):
 	}
+	if l.Ready() {
+		t.Error("Ready before the first build ended")
+	}
 	held.mu.Unlock()
 	if err := <-done; err != nil {
 		t.Fatalf("the search that waited: %v", err)
+	}
+	if !l.Ready() {
+		t.Error("not Ready after the first build")
 	}
 }
 

@@ -533,7 +533,7 @@ func (p *propertyKB) compare(t *testing.T, searches int, seed int64) {
 			off := min(q.Page.Offset(), len(ref.ids))
 			page := ref.ids[off:min(len(ref.ids), off+max(q.Page.Count, 0))]
 			w, g := answer(len(ref.ids), page, nil), answer(got.Total, got.IDs, nil)
-			if w != g && (ref.scores == nil || len(ref.ids) != got.Total || !ref.samePage(got.IDs, off)) {
+			if w != g && (ref.scores == nil || len(ref.ids) != got.Total || !ref.samePage(got.IDs, off, q.Page.Count)) {
 				differ(class, q, w, g)
 			}
 		}

@@ -431,17 +431,22 @@ func (ref *refKB) scores(e *refExpr, field int, titles []*refTitle) map[int64]fl
 	return out
 }
 
-// samePage reports whether got is the page want of a relevance order:
-// the same titles, or titles whose relevance equals, within rounding,
-// the relevance of the title the reference has at each place (ties of
-// equal scores computed in another order).
-func (a refAnswer) samePage(got []int64, off int) bool {
+// samePage reports whether got is the page of count titles from off of a
+// relevance order: as many titles, none twice, each the reference's title
+// at its place or a match whose relevance equals, within rounding, that
+// title's (ties of equal scores computed in another order).
+func (a refAnswer) samePage(got []int64, off, count int) bool {
 	want := a.ids[min(off, len(a.ids)):]
-	want = want[:min(len(want), len(got))]
+	want = want[:min(len(want), max(count, 0))]
 	if len(want) != len(got) {
 		return false
 	}
+	seen := map[int64]bool{}
 	for i := range got {
+		if seen[got[i]] {
+			return false
+		}
+		seen[got[i]] = true
 		if got[i] == want[i] {
 			continue
 		}

@@ -1,7 +1,7 @@
 // Package opsapi serves what operators and their tools ask a running
 // server, outside the three APIs: GET /healthz (the process answers),
-// GET /readyz (the store answers and its schema is current: send traffic
-// here) and GET /metrics (Prometheus). None needs a key; a proxy in front
+// GET /readyz (the store answers, its schema is current and the search
+// index has been built: send traffic here) and GET /metrics (Prometheus). None needs a key; a proxy in front
 // of kbserver should keep /metrics to the monitoring network (see
 // docs/nginx).
 package opsapi
