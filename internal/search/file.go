@@ -182,15 +182,27 @@ func ReadFile(path string, stamp Stamp) (*Index, []*View, error) {
 	return x, views, err
 }
 
-// ReadFileSince reads an index written by WriteFile for the database of
-// stamp at its version or an older one, and its views, and returns the
-// file's stamp: a caller catches an older index up with the changes
-// since. A file of another database, a newer version, another program or
-// layout is not read past its header: the error wraps errStale.
-func ReadFileSince(path string, stamp Stamp) (*Index, []*View, Stamp, error) {
+// ReadFileSince reads an index written by WriteFile for the database db
+// at version or an older one, and its views, and returns the file's
+// stamp: a caller catches an older index up with the changes since. A
+// file of another database, a newer version, another program or layout is
+// not read past its header: the error wraps errStale. fingerprint (the
+// store's IndexFingerprint, which counts tables) is asked only of a file
+// at version, whose fingerprint must be the store's.
+func ReadFileSince(path, db string, version int64, fingerprint func() (string, error)) (*Index, []*View, Stamp, error) {
 	return readFile(path, func(h Stamp) error {
-		if h.DB != stamp.DB || h.Version > stamp.Version || h.Version == stamp.Version && h.Store != stamp.Store {
-			return fmt.Errorf("%w: %+v, the store is at %+v", errStale, h, stamp)
+		if h.DB != db || h.Version > version {
+			return fmt.Errorf("%w: %+v, the store is %s at version %d", errStale, h, db, version)
+		}
+		if h.Version < version {
+			return nil
+		}
+		fp, err := fingerprint()
+		if err != nil {
+			return err
+		}
+		if h.Store != fp {
+			return fmt.Errorf("%w: %+v, the store holds %s", errStale, h, fp)
 		}
 		return nil
 	})

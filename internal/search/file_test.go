@@ -38,6 +38,29 @@ func TestFileRoundTrip(t *testing.T) {
 			t.Fatalf("read at %+v: %v, want errStale", other, err)
 		}
 	}
+	// ReadFileSince reads a file of the same database at the store's
+	// version when the fingerprints agree, at an older version without
+	// asking for the fingerprint (counting tables is slow), and nothing
+	// newer or of another database.
+	for _, c := range []struct {
+		db      string
+		version int64
+		fp      string
+		ok      bool
+		asked   bool
+	}{
+		{"", 42, "3 titles", true, true},
+		{"", 42, "4 titles", false, true},
+		{"", 43, "", true, false},
+		{"", 41, "", false, false},
+		{"other", 43, "", false, false},
+	} {
+		asked := false
+		_, _, _, err := ReadFileSince(path, c.db, c.version, func() (string, error) { asked = true; return c.fp, nil })
+		if (err == nil) != c.ok || err != nil && !errors.Is(err, errStale) || asked != c.asked {
+			t.Errorf("ReadFileSince(%q, %d, %q): %v, fingerprint asked %v; want ok %v, asked %v", c.db, c.version, c.fp, err, asked, c.ok, c.asked)
+		}
+	}
 	x, views, err := ReadFile(path, stamp)
 	if err != nil {
 		t.Fatal(err)

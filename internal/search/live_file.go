@@ -20,12 +20,19 @@ func (l *Live) load(ctx context.Context, start time.Time) (ok bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	stamp, err := l.stamp(ctx, version)
+	db, err := l.feed.StoreIdentity(ctx)
 	if err != nil {
 		return false, err
 	}
-	x, views, h, err := ReadFileSince(l.opts.File, stamp)
+	var fpErr error
+	x, views, h, err := ReadFileSince(l.opts.File, db, version, func() (string, error) {
+		fp, err := l.feed.IndexFingerprint(ctx)
+		fpErr = err
+		return fp, err
+	})
 	switch {
+	case fpErr != nil:
+		return false, fpErr
 	case errors.Is(err, fs.ErrNotExist):
 		return false, nil
 	case errors.Is(err, errStale):
