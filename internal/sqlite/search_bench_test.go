@@ -90,7 +90,7 @@ func BenchmarkTitleSearch(b *testing.B) {
 // word a prefix of a word of the folded name, SQL over the names) over the
 // knowledge base of -search-db (the generated 3M one has 20,000 packages),
 // or the demo one, in relevance order, reporting the median and 99th
-// percentile latency.
+// percentile latency; beside them, the package list without a search.
 func BenchmarkNameSearch(b *testing.B) {
 	ctx := context.Background()
 	path := *searchDB
@@ -116,6 +116,11 @@ func BenchmarkNameSearch(b *testing.B) {
 		terms []string
 		run   func(search string) error
 	}{
+		// The list without a search: the floor of a search's cost.
+		{"packages-no-search", []string{""}, func(search string) error {
+			_, err := s.Packages(ctx, "bench", kb.PackageQuery{Search: search, Page: page})
+			return err
+		}},
 		{"packages", []string{"journal", "med", "science collection", "zz", "a"}, func(search string) error {
 			_, err := s.Packages(ctx, "bench", kb.PackageQuery{Search: search, Page: page})
 			return err
