@@ -23,23 +23,7 @@ var searchDB = flag.String("search-db", "", "BenchmarkTitleSearch: search this e
 // (e.g. -benchtime=300x) for stable percentiles.
 func BenchmarkTitleSearch(b *testing.B) {
 	ctx := context.Background()
-	path := *searchDB
-	if path == "" {
-		path = filepath.Join(b.TempDir(), "demo.db")
-	}
-	s, err := sqlite.Open(ctx, path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	if *searchDB == "" {
-		if _, err := gen.Generate(ctx, s, gen.Options{Titles: 100_000, Seed: 1}, nil); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if _, err := s.AddCustomer(ctx, "bench", ""); err != nil && kb.ErrorCode(err) != kb.CodeDuplicate {
-		b.Fatal(err)
-	}
+	s := openSearchDB(b)
 	// The index is built before the timed searches.
 	if err := search.Use(ctx, s, search.Options{Inline: true}).Build(ctx, 0); err != nil {
 		b.Fatal(err)
@@ -93,23 +77,7 @@ func BenchmarkTitleSearch(b *testing.B) {
 // percentile latency; beside them, the package list without a search.
 func BenchmarkNameSearch(b *testing.B) {
 	ctx := context.Background()
-	path := *searchDB
-	if path == "" {
-		path = filepath.Join(b.TempDir(), "demo.db")
-	}
-	s, err := sqlite.Open(ctx, path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	if *searchDB == "" {
-		if _, err := gen.Generate(ctx, s, gen.Options{Titles: 100_000, Seed: 1}, nil); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if _, err := s.AddCustomer(ctx, "bench", ""); err != nil && kb.ErrorCode(err) != kb.CodeDuplicate {
-		b.Fatal(err)
-	}
+	s := openSearchDB(b)
 	page := kb.Page{Count: 25, Number: 1}
 	for _, c := range []struct {
 		name  string
@@ -144,4 +112,30 @@ func BenchmarkNameSearch(b *testing.B) {
 			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
 		})
 	}
+}
+
+// openSearchDB opens the knowledge base of -search-db, or generates the
+// demo one (100,000 titles, seed 1), with a customer "bench"; the store
+// closes when the benchmark ends.
+func openSearchDB(b *testing.B) *sqlite.Store {
+	b.Helper()
+	ctx := context.Background()
+	path := *searchDB
+	if path == "" {
+		path = filepath.Join(b.TempDir(), "demo.db")
+	}
+	s, err := sqlite.Open(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	if *searchDB == "" {
+		if _, err := gen.Generate(ctx, s, gen.Options{Titles: 100_000, Seed: 1}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := s.AddCustomer(ctx, "bench", ""); err != nil && kb.ErrorCode(err) != kb.CodeDuplicate {
+		b.Fatal(err)
+	}
+	return s
 }
