@@ -98,29 +98,7 @@ func BenchmarkImportUpdate(b *testing.B) {
 // file (see BenchmarkImportUpdate).
 func updateRows(b *testing.B, n int) (base, update []kb.ImportRow) {
 	b.Helper()
-	read := func(rows, seed int) []kb.ImportRow {
-		var file bytes.Buffer
-		if err := gen.WriteKBART(&file, rows, int64(seed)); err != nil {
-			b.Fatal(err)
-		}
-		r, err := kbart.NewReader(&file)
-		if err != nil {
-			b.Fatal(err)
-		}
-		next := storetest.KBARTRows(r)
-		var out []kb.ImportRow
-		for {
-			row, err := next()
-			if err == io.EOF {
-				return out
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-			out = append(out, row)
-		}
-	}
-	base = read(n, 1)
+	base = readRows(b, n)
 	for i, row := range base {
 		switch {
 		case i%50 == 49:
@@ -132,12 +110,41 @@ func updateRows(b *testing.B, n int) (base, update []kb.ImportRow) {
 		}
 		update = append(update, row)
 	}
-	for _, row := range read(n/50, 9) { // new titles: their own ids, no identifiers
+	for _, row := range readSeedRows(b, n/50, 9) { // new titles: their own ids, no identifiers
 		row.KBART[kbart.TitleID] = "n" + row.KBART[kbart.TitleID]
 		row.KBART[kbart.PrintIdentifier], row.KBART[kbart.OnlineIdentifier] = "", ""
 		update = append(update, row)
 	}
 	return base, update
+}
+
+// readRows returns the import rows of the generated KBART file of n rows
+// (seed 1) that BenchmarkImportKBART imports.
+func readRows(b *testing.B, n int) []kb.ImportRow { return readSeedRows(b, n, 1) }
+
+// readSeedRows returns the import rows of a generated KBART file of n rows.
+func readSeedRows(b *testing.B, n int, seed int64) []kb.ImportRow {
+	b.Helper()
+	var file bytes.Buffer
+	if err := gen.WriteKBART(&file, n, seed); err != nil {
+		b.Fatal(err)
+	}
+	r, err := kbart.NewReader(&file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	next := storetest.KBARTRows(r)
+	var out []kb.ImportRow
+	for {
+		row, err := next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, row)
+	}
 }
 
 // rowsOf returns an import's row source over rows.
