@@ -476,18 +476,61 @@ func searchLikeReference(t *testing.T, n, searches int, seed int64) {
 	p.compare(t, searches/3, seed+50)
 	// The same after a re-import of every package from a larger pool of
 	// titles (titles added, dropped and renamed in packages the
-	// customers have state in) and a new index.
-	if _, err := gen.Generate(context.Background(), p.store, gen.Options{Titles: n + n/3, Seed: seed, Packages: 20, Vendors: 5}, nil); err != nil {
+	// customers have state in) and a new index; and through a live index
+	// built before the re-import, which catches up with it by a delta of
+	// the changed titles, as a running server does.
+	ctx := context.Background()
+	live := NewLive(ctx, p.store, Options{Inline: true})
+	if err := live.Build(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gen.Generate(ctx, p.store, gen.Options{Titles: n + n/3, Seed: seed, Packages: 20, Vendors: 5}, nil); err != nil {
 		t.Fatal(err)
 	}
 	p.load(t)
 	t.Logf("after the re-import:")
 	p.compare(t, searches/2, seed+100)
+	t.Logf("after the re-import, through the index caught up by a delta:")
+	p.compareLive(t, live, searches/2, seed+200)
+	if b := live.cur.Load(); b == nil || b.d == nil || b.d.x.Len() == 0 {
+		t.Error("the live index did not catch up with the re-import by a delta")
+	}
 }
 
 // compare runs random searches against the index and the reference and
 // requires the same answers.
 func (p *propertyKB) compare(t *testing.T, searches int, seed int64) {
+	t.Helper()
+	// The index derives the selected titles from the selection state as
+	// the server does; the reference reads them with the store's SQL.
+	state, err := p.store.SelectionOf(context.Background(), "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.compareWith(t, searches, seed,
+		func(q kb.TitleQuery) (Result, error) { return p.x.Titles("c1", q, p.x.Selected(state, q.PackageID)) },
+		func(q kb.TitleQuery, fn func(int64, float64)) error { return p.x.Matches("c1", q, true, fn) })
+}
+
+// compareLive is compare with the answers of a live index (which reads
+// the customer's selection itself).
+func (p *propertyKB) compareLive(t *testing.T, l *Live, searches int, seed int64) {
+	t.Helper()
+	ctx := context.Background()
+	p.compareWith(t, searches, seed,
+		func(q kb.TitleQuery) (Result, error) {
+			ids, total, err := l.SearchTitles(ctx, "c1", q)
+			return Result{Total: total, IDs: ids}, err
+		},
+		func(q kb.TitleQuery, fn func(int64, float64)) error {
+			return l.MatchTitles(ctx, "c1", kb.PubQuery{Search: q.Search, Field: q.Field, Type: q.Type, ByName: true}, fn)
+		})
+}
+
+// compareWith runs random searches against titles and matches and the
+// reference and requires the same answers.
+func (p *propertyKB) compareWith(t *testing.T, searches int, seed int64, titles func(kb.TitleQuery) (Result, error),
+	matches func(kb.TitleQuery, func(int64, float64)) error) {
 	t.Helper()
 	start := time.Now()
 	ctx := context.Background()
@@ -496,12 +539,6 @@ func (p *propertyKB) compare(t *testing.T, searches int, seed int64) {
 	var examples []string
 	nonEmpty := 0
 	var indexTime, refTime time.Duration
-	// The index derives the selected titles from the selection state as
-	// the server does; the reference reads them with the store's SQL.
-	state, err := p.store.SelectionOf(ctx, "c1")
-	if err != nil {
-		t.Fatal(err)
-	}
 	differ := func(class string, q kb.TitleQuery, w, g string) {
 		mismatch[class]++
 		if len(examples) < 30 {
@@ -517,7 +554,7 @@ func (p *propertyKB) compare(t *testing.T, searches int, seed int64) {
 		}
 		class := fmt.Sprintf("%v/%v", q.Field, q.Type)
 		t0 := time.Now()
-		got, gerr := p.x.Titles("c1", q, p.x.Selected(state, q.PackageID))
+		got, gerr := titles(q)
 		indexTime += time.Since(t0)
 		t0 = time.Now()
 		ref, rerr := p.ref.search("c1", q, refSel)
@@ -540,7 +577,7 @@ func (p *propertyKB) compare(t *testing.T, searches int, seed int64) {
 		if i%5 == 0 && strings.TrimSpace(q.Search) != "" {
 			// Publication search's matches: the same set of titles.
 			var im []int64
-			ierr := p.x.Matches("c1", kb.TitleQuery{Search: q.Search, Field: q.Field, Type: q.Type}, true, func(id int64, _ float64) { im = append(im, id) })
+			ierr := matches(kb.TitleQuery{Search: q.Search, Field: q.Field, Type: q.Type}, func(id int64, _ float64) { im = append(im, id) })
 			rm, rerr := p.ref.search("c1", kb.TitleQuery{Search: q.Search, Field: q.Field, Type: q.Type, OrderBy: kb.OrderName}, nil)
 			slices.Sort(im)
 			slices.Sort(rm.ids)
