@@ -1,6 +1,7 @@
 package kbsql
 
 import (
+	"context"
 	"strings"
 
 	"github.com/kbserver/kbserver/internal/kb"
@@ -15,29 +16,38 @@ import (
 
 // nameMatch restricts the rows of alias (v, a vendor, or p, a package) to
 // those whose name holds every word of search as a word prefix, the same
-// on both engines. ok is false when search can match nothing (only
-// punctuation); the Match is empty when there is no search.
+// on both engines. none is true when search matches nothing (only
+// punctuation, or no name); the Match is empty when there is no search.
+//
+// The matching ids are read first, in one pass over the names'
+// (sort_name, id) index: the list's count and its page then look ids up
+// rather than each matching every name again (at 20,000 packages a broad
+// word's pass is about 5 ms), and a search that matches no name ends
+// here.
 //
 // Relevance: every match holds every word, so what tells matches apart is
 // what else their names hold; a name of fewer words ranks first (ties in
 // name order). It is BM25's order over the matches without repeated
 // words, where every word's document frequency is the number of matches.
-func nameMatch(alias, search string, args *Args) (m Match, ok bool) {
+func (s *Store) nameMatch(ctx context.Context, alias, search string, args *Args) (m Match, none bool, err error) {
 	words := foldedWords(search)
 	if len(words) == 0 {
-		return Match{}, strings.TrimSpace(search) == ""
+		return Match{}, strings.TrimSpace(search) != "", nil
 	}
+	var match Args
 	parts := make([]string, len(words))
 	for i, w := range words {
-		parts[i] = `(' ' || sort_name) LIKE ` + args.Add("% "+EscapeLike(w)+"%") + ` ESCAPE '\'`
+		// The folded name's words are separated by single spaces
+		// (kb.Fold).
+		parts[i] = `(' ' || sort_name) LIKE ` + match.Add("% "+EscapeLike(w)+"%") + ` ESCAPE '\'`
 	}
-	// The folded name's words are separated by single spaces (kb.Fold).
-	// The names are matched in their (sort_name, id) index, narrower
-	// than the table.
 	table := map[string]string{"v": "vendors", "p": "packages"}[alias]
+	ids, err := queryAll(ctx, s.e.Read(), `SELECT id FROM `+table+` WHERE `+strings.Join(parts, " AND "), match, scanInt64)
+	if err != nil || len(ids) == 0 {
+		return Match{}, err == nil, err
+	}
 	name := alias + ".sort_name"
-	return Match{Cond: alias + `.id IN (SELECT id FROM ` + table + ` WHERE ` + strings.Join(parts, " AND ") + `)`,
-		Rank: `LENGTH(` + name + `) - LENGTH(REPLACE(` + name + `, ' ', ''))`}, true
+	return Match{Cond: s.d.InIDs(alias+".id", args.Add(ids)), Rank: `LENGTH(` + name + `) - LENGTH(REPLACE(` + name + `, ' ', ''))`}, false, nil
 }
 
 // foldedWords returns the folded words of a search, those that fold to

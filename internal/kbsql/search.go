@@ -37,8 +37,11 @@ func nameList[T any](ctx context.Context, s *Store, alias, columns, from, countF
 	if err := kb.CheckSearch("Search", search); err != nil {
 		return 0, nil, err
 	}
-	m, ok := nameMatch(alias, search, &args)
-	if !ok {
+	m, none, err := s.nameMatch(ctx, alias, search, &args)
+	if err != nil {
+		return 0, nil, fmt.Errorf("match names: %w", err)
+	}
+	if none {
 		return 0, []T{}, nil
 	}
 	order := alias + ".sort_name, " + alias + ".id"
