@@ -175,8 +175,7 @@ func runStore(ctx context.Context, o options, ops []operation, stderr io.Writer)
 // before closing st.
 func useTitleIndex(ctx context.Context, st kb.Store, dsn string, stderr io.Writer) (stop func(), err error) {
 	opts := search.Options{Inline: true, Logger: slog.New(slog.NewTextHandler(stderr, nil))}
-	if !store.IsPostgres(dsn) {
-		file := dsn + ".search-index"
+	if file := store.IndexFile(dsn); file != "" {
 		if _, err := os.Stat(file); err == nil {
 			opts.File = file
 		}

@@ -340,10 +340,7 @@ func (c *cli) serve(o serveOptions) error {
 	st.KeepTitles(o.keptTitles)
 	file := o.indexFile
 	if file == "auto" {
-		file = ""
-		if !store.IsPostgres(c.db) {
-			file = c.db + ".search-index"
-		}
+		file = store.IndexFile(c.db)
 	}
 	ictx, stopIndex := context.WithCancel(c.ctx)
 	idx := search.Use(ictx, st, search.Options{Logger: logger, File: file, Wait: o.searchWait})

@@ -39,7 +39,7 @@ func (s *Store) nameMatch(ctx context.Context, alias, search string, args *Args)
 	for i, w := range words {
 		// The folded name's words are separated by single spaces
 		// (kb.Fold).
-		parts[i] = `(' ' || sort_name) LIKE ` + match.Add("% "+EscapeLike(w)+"%") + ` ESCAPE '\'`
+		parts[i] = wordPrefix("sort_name", w, &match)
 	}
 	table := map[string]string{"v": "vendors", "p": "packages"}[alias]
 	ids, err := queryAll(ctx, s.e.Read(), `SELECT id FROM `+table+` WHERE `+strings.Join(parts, " AND "), match, scanInt64)
@@ -48,6 +48,13 @@ func (s *Store) nameMatch(ctx context.Context, alias, search string, args *Args)
 	}
 	name := alias + ".sort_name"
 	return Match{Cond: s.d.InIDs(alias+".id", args.Add(ids)), Rank: `LENGTH(` + name + `) - LENGTH(REPLACE(` + name + `, ' ', ''))`}, false, nil
+}
+
+// wordPrefix is the condition that a word of the folded name expr begins
+// with the folded word w (kb.Fold separates a name's words by single
+// spaces), adding its argument to args.
+func wordPrefix(expr, w string, args *Args) string {
+	return `(' ' || ` + expr + `) LIKE ` + args.Add("% "+EscapeLike(w)+"%") + ` ESCAPE '\'`
 }
 
 // foldedWords returns the folded words of a search, those that fold to
@@ -91,7 +98,7 @@ func packageTextMatch(q kb.PackageQuery, args *Args) (cond string, none bool) {
 	prefixes := func(sep string) string {
 		parts := make([]string, len(words))
 		for i, w := range words {
-			parts[i] = anyName(func(n string) string { return like(`(' ' || `+n+`)`, "% "+EscapeLike(w)+"%") })
+			parts[i] = anyName(func(n string) string { return wordPrefix(n, w, args) })
 		}
 		return strings.Join(parts, sep)
 	}

@@ -20,6 +20,16 @@ func IsPostgres(dsn string) bool {
 	return strings.HasPrefix(lower, "postgres://") || strings.HasPrefix(lower, "postgresql://")
 }
 
+// IndexFile returns the file the search index of the store dsn names is
+// kept in by default: beside a SQLite file, as FILE.search-index; none
+// ("") for PostgreSQL.
+func IndexFile(dsn string) string {
+	if IsPostgres(dsn) {
+		return ""
+	}
+	return dsn + ".search-index"
+}
+
 // Open opens (and migrates) the store dsn names.
 func Open(ctx context.Context, dsn string) (kb.Store, error) {
 	if strings.TrimSpace(dsn) == "" {
