@@ -34,6 +34,7 @@ type importOptions struct {
 	dryRun        bool
 	allowRejected bool
 	report        string
+	bulk          string
 }
 
 // exitRejected is the exit status of an import that applied its rows but
@@ -69,13 +70,24 @@ imported; repaired and rejected rows are listed on stderr (the first 50;
 transaction at the end, so a running server's readers see it before or
 after, and its writers wait at most that long.
 
+A package's first import (the package does not exist yet) may take the bulk
+path instead: its rows go straight into the store in one transaction, two to
+three times as fast on SQLite (a quarter faster on PostgreSQL), with the same
+result. Readers still see the package whole or
+not at all, but on SQLite that transaction holds the store's one writer until
+the last row, so a running server answers its writes 503 meanwhile. --bulk
+auto (the default) takes it on PostgreSQL, whose writers go on beside it,
+and not on SQLite; --bulk on takes it on both (for a first load before the
+server runs), --bulk off on neither.
+
 Exit status: 0 when every row was imported; 3 when the import was applied
 but rows were rejected (0 with --allow-rejected); 1 when nothing was
 imported; 2 for a usage error.`,
 		example: `kbserver import kbart --vendor "Example Press" --package "Example Journals" --content-type ejournal titles.txt
 kbserver import kbart --vendor V --package P --dry-run titles-2026-12.txt
 kbserver import kbart --vendor V --package P --report problems.tsv --allow-rejected part1.txt part2.txt.gz
-zcat list.txt.gz | kbserver import kbart --vendor V --package P --quiet -`,
+zcat list.txt.gz | kbserver import kbart --vendor V --package P --quiet -
+kbserver import kbart --db kb.db --vendor V --package "All Titles" --bulk on all-titles.txt`,
 		setup: func(c *cli, fs *flag.FlagSet) func([]string) error {
 			var o importOptions
 			fs.StringVar(&o.vendor, "vendor", "", "vendor `name` (required)")
@@ -86,6 +98,7 @@ zcat list.txt.gz | kbserver import kbart --vendor V --package P --quiet -`,
 			fs.BoolVar(&o.dryRun, "dry-run", false, "read and match the rows and print what the import would do, changing nothing")
 			fs.BoolVar(&o.allowRejected, "allow-rejected", false, "exit 0, not 3, when rows were rejected")
 			fs.StringVar(&o.report, "report", "", "write every repaired, flagged and rejected row to `FILE` (tab-separated)")
+			fs.StringVar(&o.bulk, "bulk", "auto", "a new package's first import in one transaction, without staging: `mode` auto (on PostgreSQL only), on or off")
 			return func(files []string) error { return c.importKBART(o, files) }
 		},
 	}
@@ -121,6 +134,16 @@ func (o importOptions) spec(files []string) (kb.PackageSpec, error) {
 	}
 	if stdins > 1 {
 		return spec, usageErrorf(cmd, "standard input (-) can be read only once")
+	}
+	switch strings.ToLower(strings.TrimSpace(o.bulk)) {
+	case "auto", "":
+		spec.Bulk = kb.BulkAuto
+	case "on":
+		spec.Bulk = kb.BulkOn
+	case "off":
+		spec.Bulk = kb.BulkOff
+	default:
+		return spec, usageErrorf(cmd, "--bulk %q is not valid: use auto, on or off", o.bulk)
 	}
 	spec.ContentType, spec.PackageType = ct, pt
 	return spec, nil

@@ -106,6 +106,10 @@ func TestImport(t *testing.T) {
 		{name: "gzip", files: []string{gz}, read: 5, imported: 4, rejected: 1, repaired: 1,
 			extra: []string{"--content-type", "ebook", "--package-type", "Variable"}, content: kb.ContentEBook, ptype: kb.PackageVariable},
 		{name: "two files", files: []string{plain, more}, read: 6, imported: 5, rejected: 1, repaired: 1, content: kb.ContentUnknown, ptype: kb.PackageSelectable},
+		{name: "bulk on", files: []string{plain, more}, extra: []string{"--bulk", "on"}, read: 6, imported: 5, rejected: 1, repaired: 1,
+			content: kb.ContentUnknown, ptype: kb.PackageSelectable},
+		{name: "bulk off", files: []string{plain, more}, extra: []string{"--bulk", "OFF"}, read: 6, imported: 5, rejected: 1, repaired: 1,
+			content: kb.ContentUnknown, ptype: kb.PackageSelectable},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -170,6 +174,14 @@ func TestImportRefused(t *testing.T) {
 	}
 	if _, ok := packageByName(t, openDB(t, db), "Refused"); ok {
 		t.Error("a refused import created the package")
+	}
+}
+
+func TestImportBadBulk(t *testing.T) {
+	good := writeFile(t, "good.txt", fixture(), false)
+	r := kbs(t, "--db", tempDB(t), "import", "kbart", "--vendor", "V", "--package", "P", "--bulk", "yes", good)
+	if r.code != 2 || !strings.Contains(r.stderr, `--bulk "yes" is not valid: use auto, on or off`) {
+		t.Errorf("exit %d, stderr:\n%s", r.code, r.stderr)
 	}
 }
 

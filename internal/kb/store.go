@@ -111,8 +111,9 @@ type Importer interface {
 	// with them. Every change is recorded with the import's id. The
 	// package changes in one short transaction at the end: readers see it
 	// before the import or after, and customers' writes are held up only
-	// that long. With spec.DryRun nothing is changed, and the result
-	// counts what the import would do.
+	// that long. A new package's first import may instead take the bulk
+	// path (spec.Bulk), with the same result. With spec.DryRun nothing is
+	// changed, and the result counts what the import would do.
 	ImportPackage(ctx context.Context, spec PackageSpec, next func() (ImportRow, error)) (ImportResult, error)
 }
 
@@ -137,7 +138,23 @@ type PackageSpec struct {
 	// DryRun reads and matches the rows and counts what the import would
 	// do, changing nothing.
 	DryRun bool
+	// Bulk says whether the first import of a package that does not
+	// exist yet takes the bulk path: its rows go straight into the store
+	// in one transaction, faster than staging them, with the same result.
+	Bulk BulkMode
 }
+
+// BulkMode says whether a new package's first import takes the bulk path.
+// That path's one transaction holds SQLite's one writer from the first row
+// to the last, so that other writers wait (a server answers their requests
+// 503), while PostgreSQL's other writers go on beside it.
+type BulkMode int
+
+const (
+	BulkAuto BulkMode = iota // on PostgreSQL, not on SQLite
+	BulkOn                   // on both
+	BulkOff                  // the staged path always
+)
 
 // KBARTFieldCount is the number of fields of a KBART Phase II row.
 const KBARTFieldCount = 25

@@ -36,16 +36,27 @@ import (
 // true when the third applies it; customers' writes never change the
 // knowledge base's managed titles or packages. A dry run runs all three
 // phases and rolls the third back. The staging tables are emptied when an
-// import ends and when the next one begins (after a crash).
+// import ends and when the next one begins (after a crash). A new
+// package's first import may take the bulk path instead (import_bulk.go):
+// the first phase's matching, written straight into the final tables in
+// one transaction.
 
 // ImportEngine is an engine's part of an import.
 type ImportEngine interface {
 	// BatchSize is how many rows an import stages at a time: the
 	// importer's memory is bounded by it, not by the package's size.
 	BatchSize() int
-	// TitleIDs reserves n new title ids, never given before, in a
-	// transaction of its own: other systems keep them.
-	TitleIDs(ctx context.Context, n int) ([]int64, error)
+	// TitleIDs reserves n new title ids, never given before, in
+	// ascending order: in a transaction of its own when tx is nil (other
+	// systems keep them), else in tx (a bulk load's).
+	TitleIDs(ctx context.Context, tx Tx, n int) ([]int64, error)
+	// BulkBegin readies tx for a bulk load (SQLite: a larger page
+	// cache); done undoes it, in tx.
+	BulkBegin(ctx context.Context, tx Tx) (done func() error, err error)
+	// BulkAlways reports whether a new package's first import takes the
+	// bulk path (import_bulk.go) unasked: where its one long write
+	// transaction holds no other writer back.
+	BulkAlways() bool
 }
 
 // errDryRun rolls a dry run's apply transaction back.
@@ -57,12 +68,12 @@ func (s *Store) ImportPackage(ctx context.Context, spec kb.PackageSpec, next fun
 	if err := checkImportSpec(spec); err != nil {
 		return kb.ImportResult{}, err
 	}
-	unlock, err := s.lockImports(ctx)
+	holder, unlock, err := s.lockImports(ctx)
 	if err != nil {
 		return kb.ImportResult{}, fmt.Errorf("import %s / %s: %w", spec.VendorName, spec.PackageName, err)
 	}
 	defer unlock()
-	imp := &importer{s: s, ie: s.e.Import(), spec: spec, id: newImportID()}
+	imp := &importer{s: s, ie: s.e.Import(), spec: spec, id: newImportID(), holder: holder}
 	res, err := imp.run(ctx, next)
 	if cerr := imp.clearStage(context.WithoutCancel(ctx)); err == nil && cerr != nil {
 		err = cerr
@@ -137,7 +148,9 @@ type importer struct {
 	kbartRows     int64
 	resourceCount int64
 	marksChange   bool
-	backfilled    int64 // the last title whose provider id backfillProviderIDs read
+	backfilled    int64     // the last title whose provider id backfillProviderIDs read
+	bulk          *bulkLoad // set while a bulk load runs (import_bulk.go)
+	holder        string    // the holder of the import lock's lease
 }
 
 func (imp *importer) run(ctx context.Context, next func() (kb.ImportRow, error)) (kb.ImportResult, error) {
@@ -146,6 +159,9 @@ func (imp *importer) run(ctx context.Context, next func() (kb.ImportRow, error))
 	}
 	if err := imp.findPackage(ctx); err != nil {
 		return kb.ImportResult{}, err
+	}
+	if imp.takesBulk() {
+		return imp.runBulk(ctx, next)
 	}
 	if err := imp.backfillProviderIDs(ctx); err != nil {
 		return kb.ImportResult{}, err

@@ -34,22 +34,12 @@ func (imp *importer) apply(ctx context.Context, tx Tx) error {
 	inDelta := func(kind int) string {
 		return `(SELECT title_id FROM import_delta WHERE import_id = $2 AND kind = ` + d(kind) + `)`
 	}
-	steps := []struct {
-		what string
-		sql  string
-		args []any
-	}{
+	steps := []applyStep{
 		{"add identifiers", `INSERT INTO title_identifiers(title_id, type, subtype, value, norm, valid)
 			SELECT title_id, type, subtype, value, norm, valid FROM import_idents WHERE import_id = $1 ON CONFLICT DO NOTHING`, []any{I}},
-		{"remove identifiers", `DELETE FROM title_identifiers WHERE title_id IN (SELECT title_id FROM import_delta WHERE import_id = $1 AND kind = ` + d(deltaUnident) + `)
-			AND EXISTS (SELECT 1 FROM import_delta d WHERE d.import_id = $1 AND d.kind = ` + d(deltaUnident) + ` AND d.title_id = title_identifiers.title_id
-			AND d.ident_type = title_identifiers.type AND d.ident_subtype = title_identifiers.subtype AND d.ident_value = title_identifiers.value)`, []any{I}},
-		{"update titles", `UPDATE titles SET (name, sort_name, publisher, sort_publisher, pub_type, match_hash) =
-			(SELECT d.name, d.sort_name, d.publisher, d.sort_publisher, d.pub_type, d.match_hash FROM import_delta d
-				WHERE d.import_id = $1 AND d.kind = ` + d(deltaTitle) + ` AND d.title_id = titles.id)
-			WHERE id IN (SELECT title_id FROM import_delta WHERE import_id = $1 AND kind = ` + d(deltaTitle) + `)`, []any{I}},
-		{"update titles' resources", `UPDATE resources SET (sort_name, pub_type) = (SELECT t.sort_name, t.pub_type FROM titles t WHERE t.id = resources.title_id)
-			WHERE title_id IN (SELECT title_id FROM import_delta WHERE import_id = $1 AND kind = ` + d(deltaTitle) + `)`, []any{I}},
+	}
+	steps = append(steps, titleSteps(I)...)
+	steps = append(steps, []applyStep{
 		{"claim titles", `UPDATE titles SET source_package_id = $1 WHERE source_package_id IS NULL AND customer_id IS NULL
 			AND id IN (SELECT title_id FROM import_rows WHERE import_id = $2 AND keep = FALSE)`, []any{P, I}},
 		// Titles leaving the package: their keys and the customers' state
@@ -83,16 +73,18 @@ func (imp *importer) apply(ctx context.Context, tx Tx) error {
 			(SELECT d.url, d.coverage, d.embargo_unit, d.embargo_value, d.kbart, d.kbart_hash, d.provider_id FROM import_delta d
 				WHERE d.import_id = $2 AND d.kind = ` + d(deltaUpdate) + ` AND d.title_id = resources.title_id)
 			WHERE package_id = $1 AND title_id IN ` + inDelta(deltaUpdate), []any{P, I}},
-		{"record changes", `INSERT INTO changes(customer_id, at, key_id, object, action, before, after, import_id, package_id)
-			SELECT '', $3, 0, object, action, before, after, $2, $1 FROM import_delta WHERE import_id = $2 AND action <> '' ORDER BY kind, title_id`,
-			[]any{P, I, now}},
-		{"count titles", `UPDATE packages SET title_count = (SELECT count(*) FROM resources WHERE package_id = $1) WHERE id = $1`, []any{P}},
+	}...)
+	steps = append(steps, recordSteps(P, I, now)...)
+	if err := runSteps(ctx, tx, steps); err != nil {
+		return err
 	}
-	for _, s := range steps {
-		if _, err := tx.Exec(ctx, s.sql, s.args...); err != nil {
-			return fmt.Errorf("%s: %w", s.what, err)
-		}
-	}
+	return imp.finishApply(ctx, tx, now)
+}
+
+// finishApply ends an import's transaction: the orphaned titles go, the
+// snapshot marks and the imports log are written, and the counters move.
+func (imp *importer) finishApply(ctx context.Context, tx Tx, now time.Time) error {
+	P, I := imp.packageID, imp.id
 	if err := imp.removeOrphans(ctx, tx); err != nil {
 		return err
 	}
@@ -118,6 +110,52 @@ func (imp *importer) apply(ctx context.Context, tx Tx) error {
 	return bumpVersion(ctx, tx, KBVersion)
 }
 
+// applyStep is one statement of an import's transaction.
+type applyStep struct {
+	what string
+	sql  string
+	args []any
+}
+
+// runSteps runs the steps in order.
+func runSteps(ctx context.Context, tx Tx, steps []applyStep) error {
+	for _, s := range steps {
+		if _, err := tx.Exec(ctx, s.sql, s.args...); err != nil {
+			return fmt.Errorf("%s: %w", s.what, err)
+		}
+	}
+	return nil
+}
+
+// titleSteps change the titles the package owns as the diff staged them
+// in import_delta (import I): identifiers lost, names, publishers and
+// types, and the sort keys of every package's resources of the renamed.
+func titleSteps(I int64) []applyStep {
+	d := func(kind int) string { return strconv.Itoa(kind) }
+	return []applyStep{
+		{"remove identifiers", `DELETE FROM title_identifiers WHERE title_id IN (SELECT title_id FROM import_delta WHERE import_id = $1 AND kind = ` + d(deltaUnident) + `)
+			AND EXISTS (SELECT 1 FROM import_delta d WHERE d.import_id = $1 AND d.kind = ` + d(deltaUnident) + ` AND d.title_id = title_identifiers.title_id
+			AND d.ident_type = title_identifiers.type AND d.ident_subtype = title_identifiers.subtype AND d.ident_value = title_identifiers.value)`, []any{I}},
+		{"update titles", `UPDATE titles SET (name, sort_name, publisher, sort_publisher, pub_type, match_hash) =
+			(SELECT d.name, d.sort_name, d.publisher, d.sort_publisher, d.pub_type, d.match_hash FROM import_delta d
+				WHERE d.import_id = $1 AND d.kind = ` + d(deltaTitle) + ` AND d.title_id = titles.id)
+			WHERE id IN (SELECT title_id FROM import_delta WHERE import_id = $1 AND kind = ` + d(deltaTitle) + `)`, []any{I}},
+		{"update titles' resources", `UPDATE resources SET (sort_name, pub_type) = (SELECT t.sort_name, t.pub_type FROM titles t WHERE t.id = resources.title_id)
+			WHERE title_id IN (SELECT title_id FROM import_delta WHERE import_id = $1 AND kind = ` + d(deltaTitle) + `)`, []any{I}},
+	}
+}
+
+// recordSteps write the change records import I staged and the package's
+// title count.
+func recordSteps(P, I int64, now time.Time) []applyStep {
+	return []applyStep{
+		{"record changes", `INSERT INTO changes(customer_id, at, key_id, object, action, before, after, import_id, package_id)
+			SELECT '', $3, 0, object, action, before, after, $2, $1 FROM import_delta WHERE import_id = $2 AND action <> '' ORDER BY kind, title_id`,
+			[]any{P, I, now}},
+		{"count titles", `UPDATE packages SET title_count = (SELECT count(*) FROM resources WHERE package_id = $1) WHERE id = $1`, []any{P}},
+	}
+}
+
 // bumpTitles moves the titles counter on when the import changed what a
 // title index holds: the titles that joined or left the package (new ones
 // among them, and those deleted with it), were renamed, or gained or lost
@@ -125,8 +163,14 @@ func (imp *importer) apply(ctx context.Context, tx Tx) error {
 // titleChangesListed of them, so that an index catches up with a delta.
 func (imp *importer) bumpTitles(ctx context.Context, tx Tx) error {
 	kinds := strconv.Itoa(deltaAdd) + ", " + strconv.Itoa(deltaRemove) + ", " + strconv.Itoa(deltaTitle) + ", " + strconv.Itoa(deltaUnident)
-	ids, err := queryAll(ctx, tx, `SELECT title_id FROM import_delta WHERE import_id = $1 AND kind IN (`+kinds+`)
-		UNION SELECT title_id FROM import_idents WHERE import_id = $1 LIMIT `+strconv.Itoa(titleChangesListed+1), []any{imp.id}, scanInt64)
+	q, args := `SELECT title_id FROM import_delta WHERE import_id = $1 AND kind IN (`+kinds+`)
+		UNION SELECT title_id FROM import_idents WHERE import_id = $1`, []any{imp.id}
+	if imp.bulk != nil {
+		// Every title of a bulk load's new package joined it, and holds
+		// all that the load changed.
+		q, args = `SELECT title_id FROM resources WHERE package_id = $1`, []any{imp.packageID}
+	}
+	ids, err := queryAll(ctx, tx, q+` LIMIT `+strconv.Itoa(titleChangesListed+1), args, scanInt64)
 	switch {
 	case err != nil:
 		return fmt.Errorf("titles changed: %w", err)

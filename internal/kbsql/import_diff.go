@@ -161,46 +161,9 @@ func (df *differ) chunk(ctx context.Context, rows []stagedRow, lo, hi int64) err
 			ids = append(ids, r.title)
 		}
 	}
-	titles := map[int64]*liveTitle{}
-	if len(ids) > 0 {
-		err := eachRow(ctx, q, `SELECT id, name, publisher, pub_type, source_package_id FROM titles WHERE `+d.InIDs("id", "$1")+` AND customer_id IS NULL`,
-			[]any{ids}, func(r Rows) error {
-				var id int64
-				var pt int
-				t := &liveTitle{}
-				if err := r.Scan(&id, &t.name, &t.publisher, &pt, &t.source); err != nil {
-					return err
-				}
-				t.pubType = kb.ResourceType(pt)
-				titles[id] = t
-				return nil
-			})
-		if err != nil {
-			return fmt.Errorf("diff: titles: %w", err)
-		}
-		var owned []int64
-		for id, t := range titles {
-			if owns, _ := kb.TitleSource(t.source, P); owns {
-				owned = append(owned, id)
-			}
-		}
-		if len(owned) > 0 {
-			err := eachRow(ctx, q, `SELECT title_id, type, subtype, value, norm, valid FROM title_identifiers WHERE `+d.InIDs("title_id", "$1"),
-				[]any{owned}, func(r Rows) error {
-					var id int64
-					var x Ident
-					var t, st int
-					if err := r.Scan(&id, &t, &st, &x.Value, &x.Norm, &x.Valid); err != nil {
-						return err
-					}
-					x.Type, x.Subtype = kb.IdentifierType(t), kb.IdentifierSubtype(st)
-					titles[id].idents = append(titles[id].idents, x)
-					return nil
-				})
-			if err != nil {
-				return fmt.Errorf("diff: identifiers: %w", err)
-			}
-		}
+	titles, err := readTitles(ctx, q, d, P, ids)
+	if err != nil {
+		return err
 	}
 	restorable := map[int64]bool{}
 	if P != 0 && len(ids) > 0 {
@@ -242,6 +205,54 @@ func (df *differ) chunk(ctx context.Context, rows []stagedRow, lo, hi int64) err
 		}
 	}
 	return nil
+}
+
+// readTitles reads the managed titles among ids (new ones are staged, and
+// not read), with the identifiers of those that package P owns.
+func readTitles(ctx context.Context, q Querier, d Dialect, P int64, ids []int64) (map[int64]*liveTitle, error) {
+	titles := map[int64]*liveTitle{}
+	if len(ids) == 0 {
+		return titles, nil
+	}
+	err := eachRow(ctx, q, `SELECT id, name, publisher, pub_type, source_package_id FROM titles WHERE `+d.InIDs("id", "$1")+` AND customer_id IS NULL`,
+		[]any{ids}, func(r Rows) error {
+			var id int64
+			var pt int
+			t := &liveTitle{}
+			if err := r.Scan(&id, &t.name, &t.publisher, &pt, &t.source); err != nil {
+				return err
+			}
+			t.pubType = kb.ResourceType(pt)
+			titles[id] = t
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("diff: titles: %w", err)
+	}
+	var owned []int64
+	for id, t := range titles {
+		if owns, _ := kb.TitleSource(t.source, P); owns {
+			owned = append(owned, id)
+		}
+	}
+	if len(owned) > 0 {
+		err := eachRow(ctx, q, `SELECT title_id, type, subtype, value, norm, valid FROM title_identifiers WHERE `+d.InIDs("title_id", "$1"),
+			[]any{owned}, func(r Rows) error {
+				var id int64
+				var x Ident
+				var t, st int
+				if err := r.Scan(&id, &t, &st, &x.Value, &x.Norm, &x.Valid); err != nil {
+					return err
+				}
+				x.Type, x.Subtype = kb.IdentifierType(t), kb.IdentifierSubtype(st)
+				titles[id].idents = append(titles[id].idents, x)
+				return nil
+			})
+		if err != nil {
+			return nil, fmt.Errorf("diff: identifiers: %w", err)
+		}
+	}
+	return titles, nil
 }
 
 // title diffs one title's staged rows with the package's resource l (had:

@@ -6,6 +6,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/kbserver/kbserver/internal/kb"
 )
 
 // The import lock keeps imports one at a time, across the many short
@@ -23,20 +25,22 @@ const (
 )
 
 // lockImports takes the import lock, waiting while another import holds
-// it, and returns the function that releases it.
-func (s *Store) lockImports(ctx context.Context) (unlock func(), err error) {
-	holder := fmt.Sprintf("%s pid %d %d", hostname(), os.Getpid(), time.Now().UnixNano())
+// it, and returns the lease's holder and the function that releases it.
+// A store too busy to answer (SQLite's writer held by a bulk load) is an
+// import still running: it waits too.
+func (s *Store) lockImports(ctx context.Context) (holder string, unlock func(), err error) {
+	holder = fmt.Sprintf("%s pid %d %d", hostname(), os.Getpid(), time.Now().UnixNano())
 	for {
 		ok, err := s.tryLease(ctx, holder)
-		if err != nil {
-			return nil, fmt.Errorf("import lock: %w", err)
+		if err != nil && kb.ErrorCode(err) != kb.CodeUnavailable {
+			return "", nil, fmt.Errorf("import lock: %w", err)
 		}
 		if ok {
 			break
 		}
 		select {
 		case <-ctx.Done():
-			return nil, fmt.Errorf("import lock: waiting for the running import: %w", ctx.Err())
+			return "", nil, fmt.Errorf("import lock: waiting for the running import: %w", ctx.Err())
 		case <-time.After(importPoll):
 		}
 	}
@@ -61,7 +65,7 @@ func (s *Store) lockImports(ctx context.Context) (unlock func(), err error) {
 			}
 		}
 	}()
-	return func() {
+	return holder, func() {
 		close(done)
 		wg.Wait()
 		s.e.Write(context.WithoutCancel(ctx), "", func(tx Tx) error {
@@ -69,6 +73,17 @@ func (s *Store) lockImports(ctx context.Context) (unlock func(), err error) {
 			return err
 		})
 	}, nil
+}
+
+// renewLease renews holder's lease in tx. A bulk load does, since on
+// SQLite its transaction holds the one writer that the renewals of
+// lockImports wait for: its commit leaves the lease renewed.
+func renewLease(ctx context.Context, tx Tx, holder string) error {
+	if _, err := tx.Exec(ctx, `UPDATE import_lock SET expires = $1 WHERE id = 1 AND holder = $2`,
+		time.Now().Add(importLease).UTC(), holder); err != nil {
+		return fmt.Errorf("import lock: renew: %w", err)
+	}
+	return nil
 }
 
 // tryLease takes the lease when no one holds it or its holder's lease has

@@ -99,7 +99,7 @@ func (imp *importer) stage(ctx context.Context, rows []kb.ImportRow) error {
 		}
 	}
 	if need > 0 {
-		ids, err := imp.ie.TitleIDs(ctx, need)
+		ids, err := imp.ie.TitleIDs(ctx, imp.bulkTx(), need)
 		if err != nil {
 			return fmt.Errorf("new title ids: %w", err)
 		}
@@ -132,6 +132,9 @@ func (imp *importer) stage(ctx context.Context, rows []kb.ImportRow) error {
 	}
 	if err := imp.keep(ctx, rejected, &b); err != nil {
 		return err
+	}
+	if imp.bulk != nil {
+		return imp.bulk.write(ctx, imp, &b)
 	}
 	return imp.s.e.Write(ctx, "", func(tx Tx) error {
 		for _, t := range []struct {
@@ -240,13 +243,12 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 		}
 	}
 	q, d, P, I := imp.s.e.Read(), imp.s.d, imp.packageID, imp.id
+	// A bulk load's package is new: what it holds is this import's, read
+	// from its transaction (bulk) instead of the staging tables; it has
+	// no retired titles.
+	bulk := imp.bulk != nil
+	held := P != 0 && !bulk
 	retiredCands := map[int64]bool{}
-	type step struct {
-		on   bool
-		sql  string
-		args []any
-		scan func(Rows) error
-	}
 	var pid string
 	var norm string
 	var hash, t int64
@@ -275,12 +277,12 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 		m.byHash[hash] = append(m.byHash[hash], t)
 		return nil
 	}
-	steps := []step{
-		{len(pids) > 0, `SELECT provider_id, title_id FROM import_rows WHERE import_id = $1 AND provider_id <> '' AND keep = FALSE AND ` + d.InTexts("provider_id", "$2"),
+	steps := []lookupStep{
+		{len(pids) > 0 && !bulk, `SELECT provider_id, title_id FROM import_rows WHERE import_id = $1 AND provider_id <> '' AND keep = FALSE AND ` + d.InTexts("provider_id", "$2"),
 			[]any{I, pids}, addPID},
-		{len(pids) > 0 && P != 0, `SELECT provider_id, title_id FROM resources WHERE package_id = $1 AND provider_id <> '' AND ` + d.InTexts("provider_id", "$2"),
+		{len(pids) > 0 && held, `SELECT provider_id, title_id FROM resources WHERE package_id = $1 AND provider_id <> '' AND ` + d.InTexts("provider_id", "$2"),
 			[]any{P, pids}, addPID},
-		{len(pids) > 0 && P != 0, `SELECT provider_id, title_id, url FROM retired_resources WHERE package_id = $1 AND provider_id <> '' AND ` + d.InTexts("provider_id", "$2"),
+		{len(pids) > 0 && held, `SELECT provider_id, title_id, url FROM retired_resources WHERE package_id = $1 AND provider_id <> '' AND ` + d.InTexts("provider_id", "$2"),
 			[]any{P, pids}, func(r Rows) error {
 				if err := r.Scan(&pid, &t, &key.URL); err != nil {
 					return err
@@ -293,9 +295,9 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 			}},
 		{len(norms) > 0, `SELECT ti.norm, t.id FROM title_identifiers ti JOIN titles t ON t.id = ti.title_id
 			WHERE ` + d.InTexts("ti.norm", "$1") + ` AND ti.valid = TRUE AND t.customer_id IS NULL ORDER BY t.id`, []any{norms}, addNorm},
-		{len(norms) > 0, `SELECT norm, title_id FROM import_idents WHERE import_id = $1 AND valid = TRUE AND ` + d.InTexts("norm", "$2"),
+		{len(norms) > 0 && !bulk, `SELECT norm, title_id FROM import_idents WHERE import_id = $1 AND valid = TRUE AND ` + d.InTexts("norm", "$2"),
 			[]any{I, norms}, addNorm},
-		{len(norms) > 0 && P != 0, `SELECT norm, title_id, provider_id, url FROM retired_resources WHERE package_id = $1 AND norm <> '' AND ` + d.InTexts("norm", "$2"),
+		{len(norms) > 0 && held, `SELECT norm, title_id, provider_id, url FROM retired_resources WHERE package_id = $1 AND norm <> '' AND ` + d.InTexts("norm", "$2"),
 			[]any{P, norms}, func(r Rows) error {
 				if err := r.Scan(&norm, &t, &key.ProviderID, &key.URL); err != nil {
 					return err
@@ -309,9 +311,9 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 			}},
 		{len(hashes) > 0, `SELECT match_hash, id FROM titles WHERE ` + d.InIDs("match_hash", "$1") + ` AND customer_id IS NULL ORDER BY id`,
 			[]any{hashes}, addHash},
-		{len(hashes) > 0, `SELECT match_hash, id FROM import_titles WHERE import_id = $1 AND ` + d.InIDs("match_hash", "$2"),
+		{len(hashes) > 0 && !bulk, `SELECT match_hash, id FROM import_titles WHERE import_id = $1 AND ` + d.InIDs("match_hash", "$2"),
 			[]any{I, hashes}, addHash},
-		{len(hashes) > 0 && P != 0, `SELECT match_hash, title_id, provider_id, url FROM retired_resources WHERE package_id = $1 AND ` + d.InIDs("match_hash", "$2"),
+		{len(hashes) > 0 && held, `SELECT match_hash, title_id, provider_id, url FROM retired_resources WHERE package_id = $1 AND ` + d.InIDs("match_hash", "$2"),
 			[]any{P, hashes}, func(r Rows) error {
 				if err := r.Scan(&hash, &t, &key.ProviderID, &key.URL); err != nil {
 					return err
@@ -324,12 +326,13 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 				return nil
 			}},
 	}
-	for _, s := range steps {
-		if !s.on {
-			continue
-		}
-		if err := eachRow(ctx, q, s.sql, s.args, s.scan); err != nil {
-			return nil, fmt.Errorf("match rows: %w", err)
+	if err := runLookups(ctx, q, steps); err != nil {
+		return nil, err
+	}
+	if bulk {
+		imp.bulk.addExtraPIDs(pids, m.byPID)
+		if err := runLookups(ctx, imp.bulk.tx, imp.bulk.lookups(d, P, pids, norms, hashes, addPID, addNorm, addHash)); err != nil {
+			return nil, err
 		}
 	}
 	// The items the package holds as the candidates: this import's rows
@@ -344,32 +347,40 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 	}
 	if len(cands) > 0 {
 		if P != 0 {
-			err := eachRow(ctx, q, `SELECT title_id, provider_id, url FROM resources WHERE package_id = $1 AND `+d.InIDs("title_id", "$2"),
+			// A bulk load's resources are its rows so far: each keeps its
+			// title's first row's key, as the staged rows would.
+			rq := q
+			if bulk {
+				rq = imp.bulk.tx
+			}
+			err := eachRow(ctx, rq, `SELECT title_id, provider_id, url FROM resources WHERE package_id = $1 AND `+d.InIDs("title_id", "$2"),
 				[]any{P, cands}, func(r Rows) error {
 					if err := r.Scan(&t, &key.ProviderID, &key.URL); err != nil {
 						return err
 					}
-					m.holders[t] = holder{key: key}
+					m.holders[t] = holder{key: key, staged: bulk}
 					return nil
 				})
 			if err != nil {
 				return nil, fmt.Errorf("match rows: %w", err)
 			}
 		}
-		firstStaged := map[int64]bool{}
-		err := eachRow(ctx, q, `SELECT title_id, provider_id, url FROM import_rows WHERE import_id = $1 AND keep = FALSE AND `+d.InIDs("title_id", "$2")+
-			` ORDER BY title_id, seq`, []any{I, cands}, func(r Rows) error {
-			if err := r.Scan(&t, &key.ProviderID, &key.URL); err != nil {
-				return err
+		if !bulk {
+			firstStaged := map[int64]bool{}
+			err := eachRow(ctx, q, `SELECT title_id, provider_id, url FROM import_rows WHERE import_id = $1 AND keep = FALSE AND `+d.InIDs("title_id", "$2")+
+				` ORDER BY title_id, seq`, []any{I, cands}, func(r Rows) error {
+				if err := r.Scan(&t, &key.ProviderID, &key.URL); err != nil {
+					return err
+				}
+				if !firstStaged[t] {
+					firstStaged[t] = true
+					m.holders[t] = holder{key: key, staged: true}
+				}
+				return nil
+			})
+			if err != nil {
+				return nil, fmt.Errorf("match rows: %w", err)
 			}
-			if !firstStaged[t] {
-				firstStaged[t] = true
-				m.holders[t] = holder{key: key, staged: true}
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("match rows: %w", err)
 		}
 	}
 	// Retired titles that no longer exist come back with their ids.
@@ -397,7 +408,11 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 		ids = append(ids, t)
 	}
 	ids = append(ids, cands...)
-	if len(ids) > 0 {
+	if bulk {
+		for _, t := range ids {
+			m.created[t] = imp.bulk.created(t)
+		}
+	} else if len(ids) > 0 {
 		err := eachRow(ctx, q, `SELECT id FROM import_titles WHERE import_id = $1 AND `+d.InIDs("id", "$2"), []any{I, ids}, func(r Rows) error {
 			if err := r.Scan(&t); err != nil {
 				return err
@@ -410,6 +425,27 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 		}
 	}
 	return m, nil
+}
+
+// lookupStep is one query of lookup, run when on.
+type lookupStep struct {
+	on   bool
+	sql  string
+	args []any
+	scan func(Rows) error
+}
+
+// runLookups runs the steps that are on, in order.
+func runLookups(ctx context.Context, q Querier, steps []lookupStep) error {
+	for _, s := range steps {
+		if !s.on {
+			continue
+		}
+		if err := eachRow(ctx, q, s.sql, s.args, s.scan); err != nil {
+			return fmt.Errorf("match rows: %w", err)
+		}
+	}
+	return nil
 }
 
 // appendNew appends the ids of ts not yet seen.
@@ -431,7 +467,7 @@ func (imp *importer) keep(ctx context.Context, rejected []kb.ImportRow, b *stage
 	if len(rejected) == 0 {
 		return nil
 	}
-	if imp.packageID == 0 {
+	if imp.packageID == 0 || imp.bulk != nil {
 		return nil // a new package: nothing to keep
 	}
 	type keys struct {

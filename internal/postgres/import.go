@@ -9,9 +9,8 @@ import (
 	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
-// PostgreSQL's part of an import (kbsql.ImportEngine): batch size, title
-// ids from the titles' identity sequence, and the titles' insert (their
-// search columns are generated from the rows: nothing else to index).
+// PostgreSQL's part of an import (kbsql.ImportEngine): batch size and
+// title ids from the titles' identity sequence.
 
 // importBatch is how many rows an import matches and stages at a time:
 // each batch costs a fixed number of round trips.
@@ -24,9 +23,19 @@ type importEngine struct{ s *Store }
 
 func (importEngine) BatchSize() int { return importBatch }
 
-// TitleIDs takes n new title ids from the titles' identity sequence.
-func (ie importEngine) TitleIDs(ctx context.Context, n int) ([]int64, error) {
-	rows, err := ie.s.pool.Query(ctx, `SELECT nextval(pg_get_serial_sequence('titles', 'id')) FROM generate_series(1, $1)`, n)
+// BulkBegin does nothing: the server's settings serve a bulk load.
+func (importEngine) BulkBegin(context.Context, kbsql.Tx) (func() error, error) {
+	return func() error { return nil }, nil
+}
+
+// BulkAlways is true: a bulk load's transaction writes only its new
+// package's rows until its end, and other writers go on beside it.
+func (importEngine) BulkAlways() bool { return true }
+
+// TitleIDs takes n new title ids from the titles' identity sequence, which
+// no transaction rolls back: tx is not needed.
+func (ie importEngine) TitleIDs(ctx context.Context, _ kbsql.Tx, n int) ([]int64, error) {
+	rows, err := ie.s.pool.Query(ctx, `SELECT nextval(pg_get_serial_sequence('titles', 'id')) FROM generate_series(1, $1) ORDER BY 1`, n)
 	if err != nil {
 		return nil, err
 	}

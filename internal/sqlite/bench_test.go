@@ -21,8 +21,18 @@ var importRows = flag.Int("importrows", 100_000, "rows of the generated KBART fi
 
 // BenchmarkImportKBART imports a generated KBART file (100,000 rows; set
 // -importrows) into an empty store: reader and store together, as
-// `kbserver import kbart` does.
+// `kbserver import kbart` does, by the staged path (SQLite's default) and
+// by the bulk path (`--bulk on`).
 func BenchmarkImportKBART(b *testing.B) {
+	for _, m := range []struct {
+		name string
+		mode kb.BulkMode
+	}{{"staged", kb.BulkOff}, {"bulk", kb.BulkOn}} {
+		b.Run(m.name, func(b *testing.B) { benchmarkImportKBART(b, m.mode) })
+	}
+}
+
+func benchmarkImportKBART(b *testing.B, mode kb.BulkMode) {
 	n := *importRows
 	var file bytes.Buffer
 	if err := gen.WriteKBART(&file, n, 1); err != nil {
@@ -40,7 +50,7 @@ func BenchmarkImportKBART(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		res, err := s.ImportPackage(ctx, kb.PackageSpec{VendorName: "V", PackageName: "P"}, storetest.KBARTRows(r))
+		res, err := s.ImportPackage(ctx, kb.PackageSpec{VendorName: "V", PackageName: "P", Bulk: mode}, storetest.KBARTRows(r))
 		elapsed += time.Since(start)
 		if err != nil {
 			b.Fatal(err)

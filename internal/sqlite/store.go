@@ -55,11 +55,12 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		"temp_store(MEMORY)",
 	}
 	// Page caches are allocated as used: 64 MiB for the writer (a large
-	// import's index inserts), 16 MiB for each reader. (With 32 MiB a
+	// import's index inserts; a bulk load's, 256 MiB while it runs),
+	// 16 MiB for each reader. (With 32 MiB a
 	// reader, four readers searching the 3M-title benchmark KB took the
 	// server to 410 MB; with 8 MiB to 218 MB at the same throughput. The
 	// operating system's file cache holds the pages either way.)
-	w, err := sql.Open("sqlite", dsn(path, append(common, "journal_mode(WAL)", "cache_size(-65536)"), "immediate"))
+	w, err := sql.Open("sqlite", dsn(path, append(common, "journal_mode(WAL)", fmt.Sprintf("cache_size(-%d)", writerCacheKiB)), "immediate"))
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}

@@ -1,0 +1,359 @@
+package kbsql
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// The bulk path of an import: the first import of a package that does not
+// exist yet, when kb.PackageSpec.Bulk asks for it or leaves it to an
+// engine whose other writers go on beside a long transaction. A new package has nothing to
+// compare with: every title its rows name joins it, and none leaves; no
+// customer has state on it, nothing of it was retired. So the diff has
+// nothing to do, and the staging tables only carry rows from one place to
+// another. The bulk path matches the rows as the staged path does (the
+// same lookup, rules and batches), but writes each batch straight into the
+// final tables, in one transaction from the first row to the last: readers
+// see the package whole or not at all. What the staged path reads back
+// from its staging tables (this import's titles, identifiers and rows so
+// far) it reads from that transaction: the new package's resources keep
+// each title's first row's provider title_id and URL, as the staged rows
+// would give them. Its memory stays bounded by a batch: beyond it, it
+// keeps only the provider title_ids of a title's later rows that differ
+// from its first's, and the rows of the titles it claims (titles whose
+// source package no longer lists them, whose names and identifiers it may
+// change at its end).
+
+// bulkLoad is the state of a bulk load.
+type bulkLoad struct {
+	tx Tx
+	// firstNew is the smallest title id the load reserved, 0 until it
+	// reserves one: larger ids are its titles (ids are reserved in
+	// ascending order, and imports run one at a time).
+	firstNew int64
+	// extraPIDs maps the provider title_ids of rows that are not their
+	// title's first row, and differ from its, to the title.
+	extraPIDs map[string]int64
+	// claimed holds the rows of the titles without a source package that
+	// the load lists, in file order: the package becomes their source.
+	claimed map[int64][]stagedRow
+}
+
+// bulkTx returns the bulk load's transaction, or nil for a staged import.
+func (imp *importer) bulkTx() Tx {
+	if imp.bulk == nil {
+		return nil
+	}
+	return imp.bulk.tx
+}
+
+// created reports whether title t is one the load created.
+func (bl *bulkLoad) created(t int64) bool { return bl.firstNew != 0 && t >= bl.firstNew }
+
+// takesBulk reports whether the import takes the bulk path.
+func (imp *importer) takesBulk() bool {
+	if imp.packageID != 0 || imp.spec.DryRun {
+		return false
+	}
+	switch imp.spec.Bulk {
+	case kb.BulkOn:
+		return true
+	case kb.BulkOff:
+		return false
+	}
+	return imp.ie.BulkAlways()
+}
+
+// runBulk imports the rows of a new package by the bulk path.
+func (imp *importer) runBulk(ctx context.Context, next func() (kb.ImportRow, error)) (kb.ImportResult, error) {
+	err := imp.s.e.Write(ctx, "", func(tx Tx) (err error) {
+		imp.bulk = &bulkLoad{tx: tx, extraPIDs: map[string]int64{}, claimed: map[int64][]stagedRow{}}
+		defer func() { imp.bulk = nil }()
+		done, err := imp.ie.BulkBegin(ctx, tx)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if derr := done(); err == nil {
+				err = derr
+			}
+		}()
+		if err := imp.ensurePackage(ctx, tx); err != nil {
+			return err
+		}
+		imp.res.VendorID, imp.res.PackageID, imp.res.ImportID = imp.vendorID, imp.packageID, imp.id
+		renewed := time.Now()
+		err = ImportBatches(ctx, imp.ie.BatchSize(), next, func(rows []kb.ImportRow) error {
+			if time.Since(renewed) > importRenew {
+				if err := renewLease(ctx, tx, imp.holder); err != nil {
+					return err
+				}
+				renewed = time.Now()
+			}
+			return imp.stage(ctx, rows)
+		})
+		if err != nil {
+			return err
+		}
+		if err := renewLease(ctx, tx, imp.holder); err != nil {
+			return err
+		}
+		return imp.finishBulk(ctx, tx)
+	})
+	if err != nil {
+		return kb.ImportResult{}, err
+	}
+	return imp.res, nil
+}
+
+// lookups are the queries by which lookup finds what the load wrote so
+// far, in its transaction: the titles by the provider title_ids of their
+// first rows, by valid identifier and, for the titles it created, by
+// match hash. (lookup adds extraPIDs.)
+func (bl *bulkLoad) lookups(d Dialect, P int64, pids, norms []string, hashes []int64, addPID, addNorm, addHash func(Rows) error) []lookupStep {
+	return []lookupStep{
+		{len(pids) > 0, `SELECT provider_id, title_id FROM resources WHERE package_id = $1 AND provider_id <> '' AND ` + d.InTexts("provider_id", "$2"),
+			[]any{P, pids}, addPID},
+		{len(norms) > 0, `SELECT ti.norm, ti.title_id FROM title_identifiers ti WHERE ` + d.InTexts("ti.norm", "$2") + ` AND ti.valid = TRUE
+			AND EXISTS (SELECT 1 FROM resources r WHERE r.title_id = ti.title_id AND r.package_id = $1) ORDER BY ti.title_id`, []any{P, norms}, addNorm},
+		// (+id: by match hash, not by id, which would pass over every
+		// title the load created so far.)
+		{len(hashes) > 0 && bl.firstNew != 0, `SELECT match_hash, id FROM titles WHERE ` + d.InIDs("match_hash", "$3") +
+			` AND source_package_id = $1 AND +id >= $2 ORDER BY id`, []any{P, bl.firstNew, hashes}, addHash},
+	}
+}
+
+// addExtraPIDs adds to byPID the titles of the later rows' provider
+// title_ids among pids.
+func (bl *bulkLoad) addExtraPIDs(pids []string, byPID map[string]int64) {
+	for _, p := range pids {
+		if t, ok := bl.extraPIDs[p]; ok {
+			if _, ok := byPID[p]; !ok {
+				byPID[p] = t
+			}
+		}
+	}
+}
+
+// titleColumns are the columns of a new title, as a batch stages it
+// (import_titles without the import's id) and then its source package.
+var titleColumns = []string{"id", "name", "sort_name", "publisher", "sort_publisher", "pub_type", "description", "peer_reviewed",
+	"subjects", "contributors", "match_hash", "source_package_id"}
+
+// resourceColumns are the columns of a new resource.
+var resourceColumns = []string{"package_id", "title_id", "sort_name", "pub_type", "url", "coverage", "embargo_unit", "embargo_value",
+	"kbart", "kbart_hash", "gen", "provider_id"}
+
+// write writes a matched batch (as stage would stage it) into the final
+// tables: its new titles, their identifiers, and a resource for each
+// title its rows name, or the rows added to the resource an earlier batch
+// wrote.
+func (bl *bulkLoad) write(ctx context.Context, imp *importer, b *stagedBatch) error {
+	tx, d, P := bl.tx, imp.s.d, imp.packageID
+	type titleKeys struct {
+		sortName string
+		pubType  int
+	}
+	keys := map[int64]titleKeys{} // the batch's titles' sort keys
+	titles := make([][]any, len(b.titles))
+	for i, t := range b.titles {
+		id := t[1].(int64)
+		if bl.firstNew == 0 || id < bl.firstNew {
+			bl.firstNew = id
+		}
+		keys[id] = titleKeys{t[3].(string), t[6].(int)}
+		titles[i] = append(slices.Clone(t[1:]), P)
+	}
+	if err := tx.CopyRows(ctx, "titles", titleColumns, titles); err != nil {
+		return fmt.Errorf("create titles: %w", err)
+	}
+	// A new title's identifiers are new; those of a title an earlier batch
+	// or the store had may be there already.
+	var fresh, more [][]any
+	for _, x := range b.idents {
+		if _, ok := keys[x[1].(int64)]; ok {
+			fresh = append(fresh, x[1:])
+		} else {
+			more = append(more, x[1:])
+		}
+	}
+	if err := tx.CopyRows(ctx, "title_identifiers", identColumns, fresh); err != nil {
+		return fmt.Errorf("add identifiers: %w", err)
+	}
+	if err := addIdents(ctx, tx, more); err != nil {
+		return err
+	}
+	// The batch's rows, title by title in file order.
+	var order []int64
+	rows := map[int64][]stagedRow{}
+	for _, r := range b.rows {
+		s := stagedRow{title: r[2].(int64), seq: r[1].(int64), providerID: r[3].(string), url: r[4].(string), name: r[5].(string),
+			publisher: r[6].(string), pubType: kb.ResourceType(r[7].(int)), kbart: r[8].(string)}
+		if _, ok := rows[s.title]; !ok {
+			order = append(order, s.title)
+		}
+		rows[s.title] = append(rows[s.title], s)
+	}
+	// The titles this batch did not create: their sort keys, whether the
+	// package claims them, and the resources earlier batches wrote.
+	var old []int64
+	for _, t := range order {
+		if _, ok := keys[t]; !ok {
+			old = append(old, t)
+		}
+	}
+	type written struct{ providerID, url, kbart string }
+	had := map[int64]written{}
+	if len(old) > 0 {
+		err := eachRow(ctx, tx, `SELECT id, sort_name, pub_type, source_package_id FROM titles WHERE `+d.InIDs("id", "$1"), []any{old}, func(r Rows) error {
+			var t int64
+			var k titleKeys
+			var source *int64
+			if err := r.Scan(&t, &k.sortName, &k.pubType, &source); err != nil {
+				return err
+			}
+			keys[t] = k
+			if owns, _ := kb.TitleSource(source, P); owns && !bl.created(t) {
+				bl.claimed[t] = append(bl.claimed[t], rows[t]...)
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("bulk load: titles: %w", err)
+		}
+		err = eachRow(ctx, tx, `SELECT title_id, provider_id, url, kbart FROM resources WHERE package_id = $1 AND `+d.InIDs("title_id", "$2"),
+			[]any{P, old}, func(r Rows) error {
+				var t int64
+				var w written
+				if err := r.Scan(&t, &w.providerID, &w.url, &w.kbart); err != nil {
+					return err
+				}
+				had[t] = w
+				return nil
+			})
+		if err != nil {
+			return fmt.Errorf("bulk load: resources: %w", err)
+		}
+	}
+	var added [][]any
+	for _, t := range order {
+		rs := rows[t]
+		w, ok := had[t]
+		if ok {
+			// The rows an earlier batch wrote come first, as in the
+			// staged rows' order.
+			lines := strings.Split(w.kbart, "\n")
+			prev := make([]stagedRow, len(lines), len(lines)+len(rs))
+			for i, l := range lines {
+				prev[i] = stagedRow{title: t, kbart: l}
+			}
+			prev[0].providerID, prev[0].url = w.providerID, w.url
+			rs = append(prev, rs...)
+		}
+		res := aggregate(rs)
+		for _, r := range rs[1:] {
+			if r.providerID != "" && r.providerID != res.providerID {
+				if _, ok := bl.extraPIDs[r.providerID]; !ok {
+					bl.extraPIDs[r.providerID] = t
+				}
+			}
+		}
+		if ok {
+			if _, err := tx.Exec(ctx, `UPDATE resources SET coverage = $3, embargo_unit = $4, embargo_value = $5, kbart = $6, kbart_hash = $7
+				WHERE package_id = $1 AND title_id = $2`, P, t, res.coverageJSON(), int(res.embargoUnit), res.embargoValue,
+				strings.Join(res.lines, "\n"), int64(res.hash)); err != nil {
+				return fmt.Errorf("bulk load: update resource: %w", err)
+			}
+			continue
+		}
+		k := keys[t]
+		added = append(added, []any{P, t, k.sortName, k.pubType, res.url, res.coverageJSON(), int(res.embargoUnit), res.embargoValue,
+			strings.Join(res.lines, "\n"), int64(res.hash), 0, res.providerID})
+	}
+	if err := tx.CopyRows(ctx, "resources", resourceColumns, added); err != nil {
+		return fmt.Errorf("add resources: %w", err)
+	}
+	return nil
+}
+
+// identColumns are the columns of an identifier of a title.
+var identColumns = []string{"title_id", "type", "subtype", "value", "norm", "valid"}
+
+// addIdents adds identifiers (identColumns) that the titles may have
+// already: those they have are left as they are.
+func addIdents(ctx context.Context, tx Tx, idents [][]any) error {
+	for _, x := range idents {
+		if _, err := tx.Exec(ctx, `INSERT INTO title_identifiers(title_id, type, subtype, value, norm, valid) VALUES ($1, $2, $3, $4, $5, $6)
+			ON CONFLICT DO NOTHING`, x...); err != nil {
+			return fmt.Errorf("add identifiers: %w", err)
+		}
+	}
+	return nil
+}
+
+// finishBulk ends a bulk load, in its transaction: the snapshot marks from
+// the package's titles in order, the claimed titles' changes against what
+// they were before the load, the change records and what every import
+// writes at its end (finishApply).
+func (imp *importer) finishBulk(ctx context.Context, tx Tx) error {
+	bl, P, I := imp.bulk, imp.packageID, imp.id
+	now := time.Now().UTC()
+	df := &differ{imp: imp}
+	err := eachRow(ctx, tx, `SELECT title_id, length(kbart) - length(replace(kbart, $2, '')) FROM resources WHERE package_id = $1 ORDER BY title_id`,
+		[]any{P, "\n"}, func(r Rows) error {
+			var t int64
+			var breaks int
+			if err := r.Scan(&t, &breaks); err != nil {
+				return err
+			}
+			df.mark(t, breaks+1)
+			return nil
+		})
+	if err != nil {
+		return fmt.Errorf("bulk load: marks: %w", err)
+	}
+	imp.res.ResourcesAdded = int(df.count)
+	imp.kbartRows, imp.resourceCount, imp.marksChange = df.offset, df.count, df.count > 0
+	claimed := make([]int64, 0, len(bl.claimed))
+	for t := range bl.claimed {
+		claimed = append(claimed, t)
+	}
+	slices.Sort(claimed)
+	if len(claimed) > 0 {
+		// The store's committed state: the titles before the load.
+		titles, err := readTitles(ctx, imp.s.e.Read(), imp.s.d, P, claimed)
+		if err != nil {
+			return err
+		}
+		for _, t := range claimed {
+			if lt := titles[t]; lt != nil {
+				df.titleChanges(t, bl.claimed[t], lt)
+			}
+		}
+	}
+	if err := tx.CopyRows(ctx, "import_delta", deltaColumns, df.delta); err != nil {
+		return fmt.Errorf("bulk load: stage changes: %w", err)
+	}
+	idents := make([][]any, len(df.idents))
+	for i, x := range df.idents {
+		idents[i] = x[1:]
+	}
+	if err := addIdents(ctx, tx, idents); err != nil {
+		return err
+	}
+	steps := titleSteps(I)
+	if len(claimed) > 0 {
+		steps = append(steps, applyStep{"claim titles", `UPDATE titles SET source_package_id = $1 WHERE source_package_id IS NULL
+			AND customer_id IS NULL AND ` + imp.s.d.InIDs("id", "$2"), []any{P, claimed}})
+	}
+	steps = append(steps, recordSteps(P, I, now)...)
+	if err := runSteps(ctx, tx, steps); err != nil {
+		return err
+	}
+	return imp.finishApply(ctx, tx, now)
+}

@@ -1,0 +1,118 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/postgres"
+	"github.com/kbserver/kbserver/internal/search"
+	"github.com/kbserver/kbserver/internal/storetest"
+	"github.com/kbserver/kbserver/internal/testdb"
+)
+
+// TestBulkLoad checks that a new package's bulk load leaves the store as
+// the staged import does.
+func TestBulkLoad(t *testing.T) {
+	storetest.BulkLoad(t, func(t *testing.T) (kb.Store, storetest.DB) {
+		dsn := testdb.NewPostgres(t)
+		s, err := postgres.Open(t.Context(), dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		search.Use(t.Context(), s, search.Options{Inline: true})
+		conn, err := pgx.Connect(t.Context(), dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.Close(context.Background()) })
+		return s, rawDB{conn}
+	})
+}
+
+// rawDB is storetest.DB over a connection of its own to the store's schema.
+type rawDB struct{ conn *pgx.Conn }
+
+func (r rawDB) Exec(q string) error {
+	_, err := r.conn.Exec(context.Background(), q)
+	return err
+}
+
+func (r rawDB) Dump(q string) ([]string, error) {
+	rows, err := r.conn.Query(context.Background(), q)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		vals, err := rows.Values()
+		if err != nil {
+			return nil, err
+		}
+		fs := make([]string, len(vals))
+		for i, v := range vals {
+			fs[i] = fmt.Sprint(v)
+		}
+		out = append(out, strings.Join(fs, "|"))
+	}
+	return out, rows.Err()
+}
+
+// TestBulkLoadBesideWriters checks that a bulk load, taken by default on
+// PostgreSQL, holds no customer's write back while it runs, and shows its
+// package only when it ends.
+func TestBulkLoadBesideWriters(t *testing.T) {
+	st := open(t)
+	search.Use(t.Context(), st, search.Options{Inline: true})
+	f := storetest.LoadFixture(t, st)
+	const n = 5000 // more than a batch: the first is written when the source stalls
+	held, release := make(chan struct{}), make(chan struct{})
+	rows := storetest.RowsOf(n, func(i int) kb.ImportRow {
+		return storetest.Row{Title: fmt.Sprintf("Bulk Title %d", i), ID: fmt.Sprint(i), First: "2001", Type: "serial"}.KBART(i + 2)
+	})
+	next := func() (kb.ImportRow, error) {
+		r, err := rows()
+		if r.Line == n+1 { // the last row: the first batch is written, the transaction open
+			close(held)
+			<-release
+		}
+		return r, err
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := st.ImportPackage(context.Background(), kb.PackageSpec{VendorName: "Bulk Vendor", PackageName: "Bulk New"}, next)
+		done <- err
+	}()
+	select {
+	case <-held:
+	case err := <-done:
+		t.Fatalf("import ended early: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	if err := st.SetPackageState(ctx, "c1", f.AlphaJournals, kb.PackageState{Selected: true}); err != nil {
+		t.Errorf("a selection beside the bulk load: %v", err)
+	}
+	if _, err := st.AddCustomer(ctx, "c3", "Customer Three"); err != nil {
+		t.Errorf("a new customer beside the bulk load: %v", err)
+	}
+	list, err := st.Packages(ctx, "c1", kb.PackageQuery{Search: "Bulk New", Page: kb.Page{Count: 10, Number: 1}})
+	if err != nil || list.Total != 0 {
+		t.Errorf("the package shows before the load ends: %+v, %v", list, err)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	list, err = st.Packages(t.Context(), "c1", kb.PackageQuery{Search: "Bulk New", Page: kb.Page{Count: 10, Number: 1}})
+	if err != nil || len(list.Packages) != 1 || list.Packages[0].TitleCount != n {
+		t.Errorf("after the load: %+v, %v", list, err)
+	}
+}

@@ -1,0 +1,74 @@
+package sqlite_test
+
+import (
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/search"
+	"github.com/kbserver/kbserver/internal/sqlite"
+	"github.com/kbserver/kbserver/internal/storetest"
+)
+
+// TestBulkLoad checks that a new package's bulk load leaves the store as
+// the staged import does.
+func TestBulkLoad(t *testing.T) {
+	storetest.BulkLoad(t, func(t *testing.T) (kb.Store, storetest.DB) {
+		path := filepath.Join(t.TempDir(), "kb.db")
+		s, err := sqlite.Open(t.Context(), path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		search.Use(t.Context(), s, search.Options{Inline: true})
+		db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return s, rawDB{db}
+	})
+}
+
+// rawDB is storetest.DB over a second handle of the store's file.
+type rawDB struct{ db *sql.DB }
+
+func (r rawDB) Exec(q string) error {
+	_, err := r.db.Exec(q)
+	return err
+}
+
+func (r rawDB) Dump(q string) ([]string, error) {
+	rows, err := r.db.Query(q)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		fs := make([]string, len(vals))
+		for i, v := range vals {
+			if b, ok := v.([]byte); ok {
+				v = string(b)
+			}
+			fs[i] = fmt.Sprint(v)
+		}
+		out = append(out, strings.Join(fs, "|"))
+	}
+	return out, rows.Err()
+}
