@@ -264,6 +264,9 @@ func (c *cli) printImport(o importOptions, spec kb.PackageSpec, res kb.ImportRes
 	} else {
 		fmt.Fprintf(w, "Imported %d file(s) into package %q (id %d) of vendor %q (id %d); its changes are import %d.\n",
 			files, spec.PackageName, res.PackageID, spec.VendorName, res.VendorID, res.ImportID)
+		if res.Bulk {
+			fmt.Fprintf(w, "The package was new: its rows went straight into the store in one transaction (--bulk).\n")
+		}
 	}
 	for _, l := range []struct {
 		label string

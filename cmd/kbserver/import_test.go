@@ -10,6 +10,7 @@ import (
 
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbart"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // kbartFile returns a KBART file of the given rows, each a map from field
@@ -128,6 +129,12 @@ func TestImport(t *testing.T) {
 			}
 			if !strings.Contains(r.stdout, "rows/s") {
 				t.Errorf("no speed in summary:\n%s", r.stdout)
+			}
+			// PostgreSQL takes the bulk path unless told not to, SQLite
+			// only when asked.
+			want := c.name == "bulk on" || (testdb.Kind() == "postgres" && c.name != "bulk off")
+			if bulk := strings.Contains(r.stdout, "went straight into the store"); bulk != want {
+				t.Errorf("bulk path taken: %v\n%s", bulk, r.stdout)
 			}
 			for _, w := range []string{"Rejected rows (1):", ":6: line has no tab", "Repaired rows (1):", `:4: date_first_issue_online "2005/03/01"`, "Problems by kind", `1 × date_first_issue_online "…" read as N-N-N`} {
 				if !strings.Contains(r.stderr, w) {

@@ -112,8 +112,10 @@ type Importer interface {
 	// package changes in one short transaction at the end: readers see it
 	// before the import or after, and customers' writes are held up only
 	// that long. A new package's first import may instead take the bulk
-	// path (spec.Bulk), with the same result. With spec.DryRun nothing is
-	// changed, and the result counts what the import would do.
+	// path (spec.Bulk), with the same result, in one transaction from its
+	// first row to its last (on SQLite customers' writes wait that long).
+	// With spec.DryRun nothing is changed, and the result counts what the
+	// import would do.
 	ImportPackage(ctx context.Context, spec PackageSpec, next func() (ImportRow, error)) (ImportResult, error)
 }
 
@@ -194,6 +196,8 @@ type ImportResult struct {
 	ResourcesAdded     int
 	ResourcesUpdated   int
 	ResourcesRemoved   int
+	// Bulk: the import took the bulk path (PackageSpec.Bulk).
+	Bulk bool
 	// ResourcesKept counts the titles not listed that stay in the package
 	// because rejected rows may stand for them (RemovalsHeld), or that a
 	// rejected row stands for.

@@ -48,11 +48,13 @@ type ImportEngine interface {
 	BatchSize() int
 	// TitleIDs reserves n new title ids, never given before, in
 	// ascending order: in a transaction of its own when tx is nil (other
-	// systems keep them), else in tx (a bulk load's).
+	// systems keep them); a bulk load gives its transaction, which an
+	// engine that keeps the ids in a table row (SQLite) must write them in,
+	// and one with a sequence (PostgreSQL) may ignore.
 	TitleIDs(ctx context.Context, tx Tx, n int) ([]int64, error)
 	// BulkBegin readies tx for a bulk load (SQLite: a larger page
-	// cache); done undoes it, in tx.
-	BulkBegin(ctx context.Context, tx Tx) (done func() error, err error)
+	// cache); done undoes it, in tx, even when the load failed.
+	BulkBegin(ctx context.Context, tx Tx) (done func(context.Context) error, err error)
 	// BulkAlways reports whether a new package's first import takes the
 	// bulk path (import_bulk.go) unasked: where its one long write
 	// transaction holds no other writer back.
@@ -151,6 +153,7 @@ type importer struct {
 	backfilled    int64     // the last title whose provider id backfillProviderIDs read
 	bulk          *bulkLoad // set while a bulk load runs (import_bulk.go)
 	holder        string    // the holder of the import lock's lease
+	newNames      bool      // the import created its package (and maybe its vendor)
 }
 
 func (imp *importer) run(ctx context.Context, next func() (kb.ImportRow, error)) (kb.ImportResult, error) {

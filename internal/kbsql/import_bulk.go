@@ -33,8 +33,10 @@ import (
 type bulkLoad struct {
 	tx Tx
 	// firstNew is the smallest title id the load reserved, 0 until it
-	// reserves one: larger ids are its titles (ids are reserved in
-	// ascending order, and imports run one at a time).
+	// reserves one: the managed titles with larger ids in its package
+	// are its own (ids are reserved in ascending order and imports run
+	// one at a time; customers' titles may take ids between, but the
+	// lookups never return one).
 	firstNew int64
 	// extraPIDs maps the provider title_ids of rows that are not their
 	// title's first row, and differ from its, to the title.
@@ -79,17 +81,19 @@ func (imp *importer) runBulk(ctx context.Context, next func() (kb.ImportRow, err
 			return err
 		}
 		defer func() {
-			if derr := done(); err == nil {
+			if derr := done(context.WithoutCancel(ctx)); err == nil {
 				err = derr
 			}
 		}()
 		if err := imp.ensurePackage(ctx, tx); err != nil {
 			return err
 		}
-		imp.res.VendorID, imp.res.PackageID, imp.res.ImportID = imp.vendorID, imp.packageID, imp.id
-		renewed := time.Now()
+		imp.res.VendorID, imp.res.PackageID, imp.res.ImportID, imp.res.Bulk = imp.vendorID, imp.packageID, imp.id, true
+		// Where the load holds the one writer, it renews the import lock's
+		// lease itself (renewLease), last just before its commit.
+		renew, renewed := !imp.ie.BulkAlways(), time.Now()
 		err = ImportBatches(ctx, imp.ie.BatchSize(), next, func(rows []kb.ImportRow) error {
-			if time.Since(renewed) > importRenew {
+			if renew && time.Since(renewed) > importRenew {
 				if err := renewLease(ctx, tx, imp.holder); err != nil {
 					return err
 				}
@@ -100,10 +104,13 @@ func (imp *importer) runBulk(ctx context.Context, next func() (kb.ImportRow, err
 		if err != nil {
 			return err
 		}
-		if err := renewLease(ctx, tx, imp.holder); err != nil {
+		if err := imp.finishBulk(ctx, tx); err != nil {
 			return err
 		}
-		return imp.finishBulk(ctx, tx)
+		if renew {
+			return renewLease(ctx, tx, imp.holder)
+		}
+		return nil
 	})
 	if err != nil {
 		return kb.ImportResult{}, err
@@ -241,6 +248,7 @@ func (bl *bulkLoad) write(ctx context.Context, imp *importer, b *stagedBatch) er
 		}
 	}
 	var added [][]any
+	var updates []Stmt
 	for _, t := range order {
 		rs := rows[t]
 		w, ok := had[t]
@@ -264,11 +272,9 @@ func (bl *bulkLoad) write(ctx context.Context, imp *importer, b *stagedBatch) er
 			}
 		}
 		if ok {
-			if _, err := tx.Exec(ctx, `UPDATE resources SET coverage = $3, embargo_unit = $4, embargo_value = $5, kbart = $6, kbart_hash = $7
-				WHERE package_id = $1 AND title_id = $2`, P, t, res.coverageJSON(), int(res.embargoUnit), res.embargoValue,
-				strings.Join(res.lines, "\n"), int64(res.hash)); err != nil {
-				return fmt.Errorf("bulk load: update resource: %w", err)
-			}
+			updates = append(updates, Stmt{`UPDATE resources SET coverage = $3, embargo_unit = $4, embargo_value = $5, kbart = $6, kbart_hash = $7
+				WHERE package_id = $1 AND title_id = $2`, []any{P, t, res.coverageJSON(), int(res.embargoUnit), res.embargoValue,
+				strings.Join(res.lines, "\n"), int64(res.hash)}})
 			continue
 		}
 		k := keys[t]
@@ -278,6 +284,9 @@ func (bl *bulkLoad) write(ctx context.Context, imp *importer, b *stagedBatch) er
 	if err := tx.CopyRows(ctx, "resources", resourceColumns, added); err != nil {
 		return fmt.Errorf("add resources: %w", err)
 	}
+	if err := execAll(ctx, tx, updates...); err != nil {
+		return fmt.Errorf("bulk load: update resources: %w", err)
+	}
 	return nil
 }
 
@@ -285,13 +294,16 @@ func (bl *bulkLoad) write(ctx context.Context, imp *importer, b *stagedBatch) er
 var identColumns = []string{"title_id", "type", "subtype", "value", "norm", "valid"}
 
 // addIdents adds identifiers (identColumns) that the titles may have
-// already: those they have are left as they are.
+// already: those they have are left as they are. (One batch: one round
+// trip on PostgreSQL.)
 func addIdents(ctx context.Context, tx Tx, idents [][]any) error {
-	for _, x := range idents {
-		if _, err := tx.Exec(ctx, `INSERT INTO title_identifiers(title_id, type, subtype, value, norm, valid) VALUES ($1, $2, $3, $4, $5, $6)
-			ON CONFLICT DO NOTHING`, x...); err != nil {
-			return fmt.Errorf("add identifiers: %w", err)
-		}
+	stmts := make([]Stmt, len(idents))
+	for i, x := range idents {
+		stmts[i] = Stmt{`INSERT INTO title_identifiers(title_id, type, subtype, value, norm, valid) VALUES ($1, $2, $3, $4, $5, $6)
+			ON CONFLICT DO NOTHING`, x}
+	}
+	if err := execAll(ctx, tx, stmts...); err != nil {
+		return fmt.Errorf("add identifiers: %w", err)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package kbsql
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -35,7 +36,7 @@ func (s *Store) lockImports(ctx context.Context) (holder string, unlock func(), 
 		if err != nil && kb.ErrorCode(err) != kb.CodeUnavailable {
 			return "", nil, fmt.Errorf("import lock: %w", err)
 		}
-		if ok {
+		if ok && err == nil {
 			break
 		}
 		select {
@@ -75,12 +76,17 @@ func (s *Store) lockImports(ctx context.Context) (holder string, unlock func(), 
 	}, nil
 }
 
-// renewLease renews holder's lease in tx. A bulk load does, since on
-// SQLite its transaction holds the one writer that the renewals of
-// lockImports wait for: its commit leaves the lease renewed.
+// renewLease renews holder's lease in tx. A bulk load on SQLite does,
+// since its transaction holds the one writer that the renewals of
+// lockImports wait for: its commit leaves the lease renewed. (On
+// PostgreSQL those renewals go on beside it, and a renewal in the load's
+// transaction would lock the lease's row until its end.)
 func renewLease(ctx context.Context, tx Tx, holder string) error {
-	if _, err := tx.Exec(ctx, `UPDATE import_lock SET expires = $1 WHERE id = 1 AND holder = $2`,
-		time.Now().Add(importLease).UTC(), holder); err != nil {
+	n, err := tx.Exec(ctx, `UPDATE import_lock SET expires = $1 WHERE id = 1 AND holder = $2`, time.Now().Add(importLease).UTC(), holder)
+	if err == nil && n == 0 {
+		err = errors.New("the lease is no longer this import's")
+	}
+	if err != nil {
 		return fmt.Errorf("import lock: renew: %w", err)
 	}
 	return nil

@@ -295,8 +295,10 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 			}},
 		{len(norms) > 0, `SELECT ti.norm, t.id FROM title_identifiers ti JOIN titles t ON t.id = ti.title_id
 			WHERE ` + d.InTexts("ti.norm", "$1") + ` AND ti.valid = TRUE AND t.customer_id IS NULL ORDER BY t.id`, []any{norms}, addNorm},
-		{len(norms) > 0 && !bulk, `SELECT norm, title_id FROM import_idents WHERE import_id = $1 AND valid = TRUE AND ` + d.InTexts("norm", "$2"),
-			[]any{I, norms}, addNorm},
+		// This import's candidates in title order, after the store's (the
+		// oldest first, as there): the bulk path's order too.
+		{len(norms) > 0 && !bulk, `SELECT norm, title_id FROM import_idents WHERE import_id = $1 AND valid = TRUE AND ` + d.InTexts("norm", "$2") +
+			` ORDER BY title_id`, []any{I, norms}, addNorm},
 		{len(norms) > 0 && held, `SELECT norm, title_id, provider_id, url FROM retired_resources WHERE package_id = $1 AND norm <> '' AND ` + d.InTexts("norm", "$2"),
 			[]any{P, norms}, func(r Rows) error {
 				if err := r.Scan(&norm, &t, &key.ProviderID, &key.URL); err != nil {
@@ -311,8 +313,8 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 			}},
 		{len(hashes) > 0, `SELECT match_hash, id FROM titles WHERE ` + d.InIDs("match_hash", "$1") + ` AND customer_id IS NULL ORDER BY id`,
 			[]any{hashes}, addHash},
-		{len(hashes) > 0 && !bulk, `SELECT match_hash, id FROM import_titles WHERE import_id = $1 AND ` + d.InIDs("match_hash", "$2"),
-			[]any{I, hashes}, addHash},
+		{len(hashes) > 0 && !bulk, `SELECT match_hash, id FROM import_titles WHERE import_id = $1 AND ` + d.InIDs("match_hash", "$2") +
+			` ORDER BY id`, []any{I, hashes}, addHash},
 		{len(hashes) > 0 && held, `SELECT match_hash, title_id, provider_id, url FROM retired_resources WHERE package_id = $1 AND ` + d.InIDs("match_hash", "$2"),
 			[]any{P, hashes}, func(r Rows) error {
 				if err := r.Scan(&hash, &t, &key.ProviderID, &key.URL); err != nil {

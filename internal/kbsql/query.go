@@ -54,6 +54,9 @@ func eachRow(ctx context.Context, q Querier, query string, args []any, fn func(R
 // execAll runs statements that return no rows as one batch (one round trip
 // on PostgreSQL).
 func execAll(ctx context.Context, q Querier, stmts ...Stmt) error {
+	if len(stmts) == 0 {
+		return nil
+	}
 	res := q.Batch(ctx, stmts...)
 	for range stmts {
 		if _, err := res.Exec(); err != nil {

@@ -9,8 +9,9 @@ import (
 	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
-// PostgreSQL's part of an import (kbsql.ImportEngine): batch size and
-// title ids from the titles' identity sequence.
+// PostgreSQL's part of an import (kbsql.ImportEngine): batch size, title
+// ids from the titles' identity sequence, and the bulk path for every new
+// package.
 
 // importBatch is how many rows an import matches and stages at a time:
 // each batch costs a fixed number of round trips.
@@ -24,8 +25,8 @@ type importEngine struct{ s *Store }
 func (importEngine) BatchSize() int { return importBatch }
 
 // BulkBegin does nothing: the server's settings serve a bulk load.
-func (importEngine) BulkBegin(context.Context, kbsql.Tx) (func() error, error) {
-	return func() error { return nil }, nil
+func (importEngine) BulkBegin(context.Context, kbsql.Tx) (func(context.Context) error, error) {
+	return func(context.Context) error { return nil }, nil
 }
 
 // BulkAlways is true: a bulk load's transaction writes only its new

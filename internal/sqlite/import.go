@@ -8,8 +8,9 @@ import (
 	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
-// SQLite's part of an import (kbsql.ImportEngine): batch size and title
-// ids from the AUTOINCREMENT sequence.
+// SQLite's part of an import (kbsql.ImportEngine): batch size, title ids
+// from the AUTOINCREMENT sequence, and the bulk path only when asked, with
+// a larger page cache while it runs.
 
 // importBatch is how many rows an import matches and stages at a time.
 const importBatch = 2000
@@ -33,11 +34,11 @@ const (
 
 // BulkBegin gives the writer the larger page cache for the bulk load of
 // tx, until done.
-func (importEngine) BulkBegin(ctx context.Context, tx kbsql.Tx) (done func() error, err error) {
+func (importEngine) BulkBegin(ctx context.Context, tx kbsql.Tx) (done func(context.Context) error, err error) {
 	if _, err := tx.Exec(ctx, fmt.Sprintf("PRAGMA cache_size = -%d", bulkCacheKiB)); err != nil {
 		return nil, fmt.Errorf("bulk load: page cache: %w", err)
 	}
-	return func() error {
+	return func(ctx context.Context) error {
 		if _, err := tx.Exec(ctx, fmt.Sprintf("PRAGMA cache_size = -%d", writerCacheKiB)); err != nil {
 			return fmt.Errorf("bulk load: page cache: %w", err)
 		}

@@ -63,8 +63,22 @@ func dump(t *testing.T, db DB) map[string][]string {
 // results and every table they write must be equal. The packages are
 // larger than an import's batch, and their rows name titles of the
 // knowledge base, each other's, and their own earlier rows in every way the
-// identity rules know.
+// identity rules know. It runs over three draws: identifiers and
+// provider title_ids from spaces so small that many rows share them, and
+// not.
 func BulkLoad(t *testing.T, open func(t *testing.T) (kb.Store, DB)) {
+	for _, c := range []struct {
+		seed       uint64
+		issns, ids int // how many ISSNs and provider title_ids rows draw from
+	}{{22, 9_999_999, 1e9}, {1, 800, 3000}, {2, 200, 500}} {
+		t.Run(fmt.Sprintf("seed %d, %d ISSNs, %d title_ids", c.seed, c.issns, c.ids), func(t *testing.T) {
+			g := bulkGen{r: rand.New(rand.NewPCG(c.seed, 1)), issns: c.issns, ids: c.ids}
+			bulkLoad(t, open, &g)
+		})
+	}
+}
+
+func bulkLoad(t *testing.T, open func(t *testing.T) (kb.Store, DB), g *bulkGen) {
 	ctx := context.Background()
 	type side struct {
 		s  kb.Store
@@ -74,12 +88,11 @@ func BulkLoad(t *testing.T, open func(t *testing.T) (kb.Store, DB)) {
 	for i := range sides {
 		sides[i].s, sides[i].db = open(t)
 	}
-	r := rand.New(rand.NewPCG(22, 1))
-	base := bulkRows(r, 3000, nil)
-	other := bulkRows(r, 600, base)
-	fresh := bulkRows(r, 9000, append(base, other...))
-	fresh2 := bulkRows(r, 5000, append(base, fresh...))
-	update := bulkRows(r, 1000, fresh)
+	base := g.rows(3000, nil)
+	other := g.rows(600, base)
+	fresh := g.rows(9000, append(base, other...))
+	fresh2 := g.rows(5000, append(base, fresh...))
+	update := g.rows(1000, fresh)
 	update = append(update, fresh[:7000]...)
 	for i, sd := range sides {
 		for _, p := range []struct {
@@ -112,7 +125,10 @@ func BulkLoad(t *testing.T, open func(t *testing.T) (kb.Store, DB)) {
 			if err != nil {
 				t.Fatalf("%s, bulk mode %d: %v", step.name, modes[i], err)
 			}
-			res[i].ImportID = 0
+			if want := step.bulk && modes[i] == kb.BulkOn; res[i].Bulk != want {
+				t.Errorf("%s, bulk mode %d: took the bulk path %v, want %v", step.name, modes[i], res[i].Bulk, want)
+			}
+			res[i].ImportID, res[i].Bulk = 0, false
 		}
 		if diff := cmp.Diff(res[0], res[1]); diff != "" {
 			t.Errorf("%s: results differ (-staged +bulk):\n%s", step.name, diff)
@@ -135,14 +151,22 @@ func BulkLoad(t *testing.T, open func(t *testing.T) (kb.Store, DB)) {
 	}
 }
 
-// bulkRows makes n rows of a package: new titles, some with identifiers
-// that are invalid or shared with another of their titles, some without
-// any; titles of known (another package's rows) by identifier or by name,
-// under other names; and rows that repeat an earlier row's title (by
-// provider title_id, far later, with other coverage), or the whole row.
-func bulkRows(r *rand.Rand, n int, known []Row) []Row {
+// bulkGen draws the rows of BulkLoad's packages.
+type bulkGen struct {
+	r          *rand.Rand
+	issns, ids int // the sizes of the spaces ISSNs and provider title_ids are drawn from
+}
+
+// rows makes n rows of a package: new titles, some with identifiers that
+// are invalid or shared with another of their titles, some without any;
+// some rows without a URL, most without a provider title_id; titles of
+// known (another package's rows) by identifier or by name, under other
+// names; and rows that repeat an earlier row's title (by provider
+// title_id, far later, with other coverage), or the whole row.
+func (g *bulkGen) rows(n int, known []Row) []Row {
+	r := g.r
 	issn := func() string {
-		d := r.IntN(9_999_999)
+		d := r.IntN(g.issns)
 		s := fmt.Sprintf("%07d", d)
 		sum := 0
 		for i := range 7 {
@@ -164,8 +188,11 @@ func bulkRows(r *rand.Rand, n int, known []Row) []Row {
 		year := 1990 + r.IntN(30)
 		row := Row{Title: fmt.Sprintf("Title %d %d", r.IntN(n), r.IntN(3)), Publisher: fmt.Sprintf("Publisher %d", r.IntN(40)),
 			First: fmt.Sprint(year), Type: "serial", URL: fmt.Sprintf("https://example.org/%d/%d", r.IntN(1e9), i)}
-		if r.IntN(4) > 0 {
-			row.ID = fmt.Sprintf("id-%d", r.IntN(1e9))
+		if r.IntN(3) == 0 {
+			row.URL = ""
+		}
+		if r.IntN(3) == 0 {
+			row.ID = fmt.Sprintf("id-%d", r.IntN(g.ids))
 		}
 		switch k := r.IntN(20); {
 		case k < 6 && len(known) > 0: // a known title, by identifier, maybe renamed
@@ -185,7 +212,7 @@ func bulkRows(r *rand.Rand, n int, known []Row) []Row {
 			row = o
 			row.First, row.Last = fmt.Sprint(year), fmt.Sprint(year+1)
 			if r.IntN(3) == 0 {
-				row.ID = fmt.Sprintf("id-%d", r.IntN(1e9)) // another provider title_id for it
+				row.ID = fmt.Sprintf("id-%d", r.IntN(g.ids)) // another provider title_id for it
 			}
 			if r.IntN(3) == 0 {
 				row.URL = fmt.Sprintf("https://example.org/again/%d", i)
