@@ -30,8 +30,10 @@ func (s *Store) AddCustomer(ctx context.Context, id, name string) (kb.Customer, 
 			name, kb.Fold(name), id).Scan(&c.VendorID); err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, `INSERT INTO customers(id, name, vendor_id) VALUES ($1, $2, $3)`, id, name, c.VendorID)
-		return err
+		if _, err := tx.Exec(ctx, `INSERT INTO customers(id, name, vendor_id) VALUES ($1, $2, $3)`, id, name, c.VendorID); err != nil {
+			return err
+		}
+		return bumpVersion(ctx, tx, NamesVersion)
 	})
 	if err != nil {
 		return kb.Customer{}, fmt.Errorf("add customer %s: %w", id, err)

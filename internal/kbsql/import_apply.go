@@ -107,6 +107,14 @@ func (imp *importer) finishApply(ctx context.Context, tx Tx, now time.Time) erro
 	if err := imp.bumpTitles(ctx, tx); err != nil {
 		return err
 	}
+	// The names counter moves last: a bulk load's transaction, which
+	// created the package at its start, holds the counter's row from
+	// here to its commit only, not for the whole load.
+	if imp.newNames {
+		if err := bumpVersion(ctx, tx, NamesVersion); err != nil {
+			return err
+		}
+	}
 	return bumpVersion(ctx, tx, KBVersion)
 }
 
@@ -216,6 +224,7 @@ func (imp *importer) ensurePackage(ctx context.Context, tx Tx) error {
 			imp.vendorID, spec.PackageName, kb.Fold(spec.PackageName), int(ct), int(spec.PackageType)).Scan(&imp.packageID); err != nil {
 			return fmt.Errorf("create package: %w", err)
 		}
+		imp.newNames = true // a new vendor comes with its package
 	}
 	if _, err := tx.Exec(ctx, `UPDATE packages SET content_type = $1, package_type = $2, import_gen = import_gen + 1, kbart_extra = $3 WHERE id = $4`,
 		int(ct), int(spec.PackageType), strings.Join(spec.ExtraColumns, "\t"), imp.packageID); err != nil {

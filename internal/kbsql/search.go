@@ -9,9 +9,9 @@ import (
 )
 
 // The searches of the holdings service (vendor, package and title lists)
-// and the title matches of publication search. Vendor and package names
-// are matched by SQL over their folded names (package_search.go), titles
-// by the title index (kb.TitleIndex): the stores keep no text index.
+// and the title matches of publication search. The search engine
+// (kb.TitleIndex) matches titles and the vendors' and packages' names
+// (package_search.go): the stores keep no text index.
 
 // Match is how a name search restricts and ranks rows: a condition on the
 // rows and the rank that orders the best matches first ("" for none).
@@ -80,7 +80,7 @@ func (s *Store) Packages(ctx context.Context, custID string, q kb.PackageQuery) 
 	// The count reads only the joins the conditions need: at 20,000
 	// packages, counting through the vendor and the customer's state
 	// took 13 ms, through neither 2.
-	needCP, needV := false, false
+	needCP := false
 	if q.VendorID != 0 {
 		where = append(where, "p.vendor_id = "+args.Add(q.VendorID))
 	}
@@ -95,23 +95,25 @@ func (s *Store) Packages(ctx context.Context, custID string, q kb.PackageQuery) 
 	}
 	search := q.Search
 	if q.Match != kb.PackageMatchWords || q.Keyword {
-		// The hosted service's other searches (package_search.go).
+		// The hosted service's other searches (kb.PackageMatch), with no
+		// relevance rank: a list ordered by relevance falls back to name
+		// order.
 		if err := kb.CheckSearch("Search", search); err != nil {
 			return kb.PackageList{}, err
 		}
-		cond, none := packageTextMatch(q, &args)
-		if none {
-			return kb.PackageList{Packages: []kb.Package{}}, nil
-		}
-		if cond != "" {
-			where, needV = append(where, cond), q.Keyword // a keyword searches vendor names too
+		if strings.TrimSpace(search) != "" {
+			ids, none, err := s.matchNames(ctx, kb.NameSearch{Kind: kb.NamePackages, Search: search, Match: q.Match, Keyword: q.Keyword})
+			if err != nil {
+				return kb.PackageList{}, fmt.Errorf("list packages: match names: %w", err)
+			}
+			if none {
+				return kb.PackageList{Packages: []kb.Package{}}, nil
+			}
+			where = append(where, s.d.InIDs("p.id", args.Add(ids)))
 		}
 		search = ""
 	}
 	countFrom := `packages p`
-	if needV {
-		countFrom += ` JOIN vendors v ON v.id = p.vendor_id`
-	}
 	if needCP {
 		countFrom += ` ` + sqlJoinCP
 	}

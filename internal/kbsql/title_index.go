@@ -419,3 +419,38 @@ func (s *Store) needIndex() (kb.TitleIndex, error) {
 	}
 	return ix, nil
 }
+
+// NamesVersion implements kb.TitleFeed.
+func (s *Store) NamesVersion(ctx context.Context) (int64, error) {
+	var n int64
+	err := s.e.Read().QueryRow(ctx, `SELECT n FROM versions WHERE name = $1`, NamesVersion).Scan(&n)
+	if err != nil && !NoRows(err) {
+		return 0, fmt.Errorf("names version: %w", err)
+	}
+	return n, nil
+}
+
+// FeedEntityNames implements kb.TitleFeed. The version is read first: the
+// names are at least as new as it.
+func (s *Store) FeedEntityNames(ctx context.Context, vendor func(id int64, folded string), pkg func(id, vendorID int64, folded string)) (int64, error) {
+	v, err := s.NamesVersion(ctx)
+	if err != nil {
+		return 0, err
+	}
+	q := s.e.Read()
+	if err := eachRow(ctx, q, `SELECT id, sort_name FROM vendors ORDER BY id`, nil, scanNames(vendor)); err != nil {
+		return 0, fmt.Errorf("feed vendor names: %w", err)
+	}
+	var id, vid int64
+	var name string
+	if err := eachRow(ctx, q, `SELECT id, vendor_id, sort_name FROM packages ORDER BY id`, nil, func(r Rows) error {
+		if err := r.Scan(&id, &vid, &name); err != nil {
+			return err
+		}
+		pkg(id, vid, name)
+		return nil
+	}); err != nil {
+		return 0, fmt.Errorf("feed package names: %w", err)
+	}
+	return v, nil
+}

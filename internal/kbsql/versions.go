@@ -16,6 +16,12 @@ const KBVersion = "kb"
 // write of a custom title's fields or of a custom package's titles.
 const TitlesVersion = "titles"
 
+// NamesVersion is the name of the version counter of the vendors' and
+// packages' names, which the search engine matches (kb.TitleIndex's
+// MatchNames): every write that creates, renames or deletes a vendor or a
+// package bumps it.
+const NamesVersion = "names"
+
 // CustomerVersion is the name of a customer's version counter, which
 // every write of the customer's own data that an answer shows bumps: its
 // holdings (selections, customisations, custom packages and titles,

@@ -84,6 +84,9 @@ func renameCustomPackage(ctx context.Context, tx Tx, p writePackage, name string
 		if _, err := tx.Exec(ctx, `UPDATE packages SET name = $1, sort_name = $2 WHERE id = $3`, name, kb.Fold(name), p.ID); err != nil {
 			return fmt.Errorf("rename package %d: %w", p.ID, err)
 		}
+		if err := bumpVersion(ctx, tx, NamesVersion); err != nil {
+			return err
+		}
 	}
 	if ct != kb.ContentAll {
 		if _, err := tx.Exec(ctx, `UPDATE packages SET content_type = $1 WHERE id = $2`, int(ct), p.ID); err != nil {
@@ -140,6 +143,9 @@ func (s *Store) CreateCustomPackage(ctx context.Context, custID string, vendorID
 			own, cp.Name, kb.Fold(cp.Name), custID, int(ct), int(kb.PackageCustom)).Scan(&id); err != nil {
 			return fmt.Errorf("create package %q: %w", cp.Name, err)
 		}
+		if err := bumpVersion(ctx, tx, NamesVersion); err != nil {
+			return err
+		}
 		c, err := beginChange(ctx, tx, custID, id, fmt.Sprintf("package %d", id), "create", packageState(custID, id))
 		if err != nil {
 			return err
@@ -192,6 +198,9 @@ func deleteCustomPackage(ctx context.Context, tx Tx, custID string, p writePacka
 		}
 	}
 	if err := removeOrphanTitles(ctx, tx, custID, titles); err != nil {
+		return err
+	}
+	if err := bumpVersion(ctx, tx, NamesVersion); err != nil {
 		return err
 	}
 	if len(titles) > 0 {

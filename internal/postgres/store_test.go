@@ -48,3 +48,41 @@ func TestMigrateTwice(t *testing.T) {
 		}
 	}
 }
+
+// TestNameSearchTwoInstances checks that a package created through one
+// instance is found by a name search through another over the same
+// database: each instance's engine follows the names version.
+func TestNameSearchTwoInstances(t *testing.T) {
+	dsn := testdb.NewPostgres(t)
+	var st [2]*postgres.Store
+	for i := range st {
+		s, err := postgres.Open(t.Context(), dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		search.Use(t.Context(), s, search.Options{Inline: true})
+		st[i] = s
+	}
+	c, err := st[0].AddCustomer(t.Context(), "c1", "Customer One")
+	if err != nil {
+		t.Fatal(err)
+	}
+	find := func(s *postgres.Store, search string) int {
+		t.Helper()
+		list, err := s.Packages(t.Context(), "c1", kb.PackageQuery{Search: search, Page: kb.Page{Count: 10, Number: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return list.Total
+	}
+	if n := find(st[1], "zanzibar"); n != 0 { // the second instance reads the names now
+		t.Fatalf("before: %d found", n)
+	}
+	if _, err := st[0].CreateCustomPackage(t.Context(), "c1", c.VendorID, kb.CustomPackage{Name: "Zanzibar Papers"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := find(st[1], "zanzibar"); n != 1 {
+		t.Errorf("through the other instance: %d found, want 1", n)
+	}
+}

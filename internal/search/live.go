@@ -70,6 +70,9 @@ type Live struct {
 	builtMu sync.Mutex
 	builtCh chan struct{} // closed when the running background build ends
 	ready   atomic.Bool   // an index was installed once
+
+	names   atomic.Pointer[nameSet] // the vendors' and packages' names (names.go)
+	namesMu sync.Mutex              // one read of the names at a time
 }
 
 // Ready reports whether an index has been installed once (always true

@@ -341,6 +341,13 @@ func (f *fakeFeed) IndexFingerprint(context.Context) (string, error) {
 
 func (f *fakeFeed) StoreIdentity(context.Context) (string, error) { return "fake", nil }
 
+// The fake feed has no vendors or packages by name.
+func (f *fakeFeed) NamesVersion(context.Context) (int64, error) { return 0, nil }
+
+func (f *fakeFeed) FeedEntityNames(context.Context, func(int64, string), func(int64, int64, string)) (int64, error) {
+	return 0, nil
+}
+
 func (f *fakeFeed) FeedNames(_ context.Context, fn func(int64, string)) error {
 	fn(1, "Alpha One")
 	fn(2, "Alpha Two")

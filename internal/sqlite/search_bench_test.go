@@ -71,7 +71,8 @@ func BenchmarkTitleSearch(b *testing.B) {
 }
 
 // BenchmarkNameSearch measures the vendor and package name searches (every
-// word a prefix of a word of the folded name, SQL over the names) over the
+// word a prefix of a word of the folded name, matched by the search
+// engine) over the
 // knowledge base of -search-db (the generated 3M one has 20,000 packages),
 // or the demo one, in relevance order, reporting the median and 99th
 // percentile latency; beside them, the package list without a search.
@@ -99,6 +100,11 @@ func BenchmarkNameSearch(b *testing.B) {
 		}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
+			// The engine reads the names at the first search.
+			if err := c.run(c.terms[0]); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
 			lat := make([]time.Duration, 0, b.N)
 			for i := 0; i < b.N; i++ {
 				start := time.Now()
@@ -137,5 +143,6 @@ func openSearchDB(b *testing.B) *sqlite.Store {
 	if _, err := s.AddCustomer(ctx, "bench", ""); err != nil && kb.ErrorCode(err) != kb.CodeDuplicate {
 		b.Fatal(err)
 	}
+	search.Use(ctx, s, search.Options{Inline: true})
 	return s
 }

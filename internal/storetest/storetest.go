@@ -47,6 +47,7 @@ var parts = []part{
 	{"Vendors", on(testVendors)},
 	{"Packages", on(testPackages)},
 	{"PackageLists", on(testPackageLists)},
+	{"NameSearchWrites", on(testNameSearchWrites)},
 	{"TitleSearch", on(testTitleSearch)},
 	{"Selection", on(testSelection)},
 	{"Isolation", on(testIsolation)},
