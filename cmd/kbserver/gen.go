@@ -61,7 +61,7 @@ override its values. See also 'kbserver gen kbart'.`,
 			"kbserver gen --titles 200000 --customer mylib=50000 --db mid.db\nkbserver gen --size large --db bench/large.db",
 		setup: func(c *cli, fs *flag.FlagSet) func([]string) error {
 			var o gen.Options
-			var size, large string
+			var size, large, bulk string
 			var only bool
 			var customers []gen.CustomerSpec
 			fs.StringVar(&size, "size", "demo", "named `size`: demo (100,000 titles) or large (the benchmark knowledge base)")
@@ -72,6 +72,7 @@ override its values. See also 'kbserver gen kbart'.`,
 			fs.IntVar(&o.Resources, "resources", 0, "about how many `number` resources in all (0: the size's, else about 500 a package)")
 			fs.StringVar(&large, "large-packages", "", "comma-separated `sizes` of extra large packages, e.g. 1300000,1000000")
 			fs.BoolVar(&only, "customers-only", false, "only create the --customer customers, over the packages already in --db")
+			fs.StringVar(&bulk, "bulk", "auto", "load each new package in one transaction, without staging (see import kbart): `mode` auto (on PostgreSQL only), on or off")
 			fs.Func("customer", "create customer `ID=N` holding about N resources (repeatable)", func(v string) error {
 				cs, err := gen.ParseCustomerSpec(v)
 				if err != nil {
@@ -87,6 +88,10 @@ override its values. See also 'kbserver gen kbart'.`,
 				sz, ok := genSizes[size]
 				if !ok {
 					return usageErrorf("gen", "--size must be demo or large, not %q", size)
+				}
+				var err error
+				if o.Bulk, err = parseBulk("gen", bulk); err != nil {
+					return err
 				}
 				set := map[string]bool{}
 				fs.Visit(func(f *flag.Flag) { set[f.Name] = true })

@@ -17,7 +17,9 @@ import (
 
 func TestGen(t *testing.T) {
 	db := tempDB(t)
-	r := kbs(t, "gen", "--titles", "2000", "--db", db).mustSucceed(t, "gen")
+	// The first run loads every package by the bulk path, the second
+	// updates them in place by the staged one.
+	r := kbs(t, "gen", "--titles", "2000", "--bulk", "on", "--db", db).mustSucceed(t, "gen")
 	vendors, packages := number(t, r.stdout, "vendors"), number(t, r.stdout, "packages")
 	resources := number(t, r.stdout, "resources")
 	if number(t, r.stdout, "titles") != 2000 || vendors != 5 || packages != 20 || resources < 2000 {

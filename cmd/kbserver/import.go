@@ -135,18 +135,25 @@ func (o importOptions) spec(files []string) (kb.PackageSpec, error) {
 	if stdins > 1 {
 		return spec, usageErrorf(cmd, "standard input (-) can be read only once")
 	}
-	switch strings.ToLower(strings.TrimSpace(o.bulk)) {
-	case "auto", "":
-		spec.Bulk = kb.BulkAuto
-	case "on":
-		spec.Bulk = kb.BulkOn
-	case "off":
-		spec.Bulk = kb.BulkOff
-	default:
-		return spec, usageErrorf(cmd, "--bulk %q is not valid: use auto, on or off", o.bulk)
+	bulk, err := parseBulk(cmd, o.bulk)
+	if err != nil {
+		return spec, err
 	}
-	spec.ContentType, spec.PackageType = ct, pt
+	spec.ContentType, spec.PackageType, spec.Bulk = ct, pt, bulk
 	return spec, nil
+}
+
+// parseBulk reads a --bulk flag of command cmd.
+func parseBulk(cmd, v string) (kb.BulkMode, error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "auto", "":
+		return kb.BulkAuto, nil
+	case "on":
+		return kb.BulkOn, nil
+	case "off":
+		return kb.BulkOff, nil
+	}
+	return kb.BulkAuto, usageErrorf(cmd, "--bulk %q is not valid: use auto, on or off", v)
 }
 
 // source is one input file.

@@ -37,6 +37,8 @@ type Options struct {
 	// knowledge base has a few of a million titles or more), each at most
 	// Titles. They are generated last.
 	LargePackages []int
+	// Bulk says whether a new package takes the import's bulk path.
+	Bulk kb.BulkMode
 }
 
 // Summary reports what Generate produced.
@@ -122,6 +124,7 @@ func Generate(ctx context.Context, imp kb.Importer, opts Options, progress func(
 			PackageName: packageName(g.seed, p, pp.content),
 			ContentType: pp.content,
 			PackageType: pp.ptype,
+			Bulk:        o.Bulk,
 		}
 		it := &pkgRows{
 			g:      g,
