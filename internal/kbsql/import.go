@@ -59,6 +59,10 @@ type ImportEngine interface {
 	// bulk path (import_bulk.go) unasked: where its one long write
 	// transaction holds no other writer back.
 	BulkAlways() bool
+	// BulkPossible reports whether the bulk path can run at all: a
+	// PostgreSQL pool of one connection cannot (the load reads through
+	// the pool beside its transaction). kb.BulkOn then stages.
+	BulkPossible() bool
 }
 
 // errDryRun rolls a dry run's apply transaction back.

@@ -64,7 +64,7 @@ func (imp *importer) takesBulk() bool {
 	}
 	switch imp.spec.Bulk {
 	case kb.BulkOn:
-		return true
+		return imp.ie.BulkPossible()
 	case kb.BulkOff:
 		return false
 	}

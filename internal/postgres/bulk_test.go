@@ -116,3 +116,23 @@ func TestBulkLoadBesideWriters(t *testing.T) {
 		t.Errorf("after the load: %+v, %v", list, err)
 	}
 }
+
+// TestBulkLoadOneConnection checks that a store with a pool of one
+// connection stages a new package: a bulk load reads through the pool
+// beside its transaction, and would wait for itself.
+func TestBulkLoadOneConnection(t *testing.T) {
+	s, err := postgres.Open(t.Context(), testdb.NewPostgres(t)+"&pool_max_conns=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	for _, mode := range []kb.BulkMode{kb.BulkAuto, kb.BulkOn} {
+		res, err := s.ImportPackage(ctx, kb.PackageSpec{VendorName: "V", PackageName: fmt.Sprint("P", mode), Bulk: mode},
+			storetest.Rows([]storetest.Row{{Title: "One", Print: "0317-8471", First: "2001"}}))
+		if err != nil || res.Bulk || res.ResourcesAdded != 1 {
+			t.Errorf("bulk mode %d: %+v, %v; want staged, one resource", mode, res, err)
+		}
+	}
+}

@@ -30,8 +30,14 @@ func (importEngine) BulkBegin(context.Context, kbsql.Tx) (func(context.Context) 
 }
 
 // BulkAlways is true: a bulk load's transaction writes only its new
-// package's rows until its end, and other writers go on beside it.
-func (importEngine) BulkAlways() bool { return true }
+// package's rows until its end, and other writers go on beside it. The
+// load also reads through the pool beside its transaction, so a pool of
+// one connection (pool_max_conns=1) stages instead.
+func (ie importEngine) BulkAlways() bool { return ie.BulkPossible() }
+
+// BulkPossible reports whether the pool has the two connections a bulk
+// load uses.
+func (ie importEngine) BulkPossible() bool { return ie.s.pool.Config().MaxConns >= 2 }
 
 // TitleIDs takes n new title ids from the titles' identity sequence, which
 // no transaction rolls back: tx is not needed.

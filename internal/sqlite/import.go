@@ -46,6 +46,9 @@ func (importEngine) BulkBegin(ctx context.Context, tx kbsql.Tx) (done func(conte
 	}, nil
 }
 
+// BulkPossible is true: the load reads through the reader pool.
+func (importEngine) BulkPossible() bool { return true }
+
 // BulkAlways is false: SQLite has one writer, which a bulk load holds
 // from its first row to its last, so it runs only when asked
 // (kb.BulkOn).
