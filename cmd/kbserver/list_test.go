@@ -28,6 +28,9 @@ func TestListCommands(t *testing.T) {
 		{[]string{"profile", "list"}, []string{"lib-a.main.az  no        yes    /az/lib-a.main.az/"}},
 		{[]string{"profile", "list", "lib-b"}, []string{"PROFILE"}},
 		{[]string{"package", "list", "lib-a", "--count", "2"}, []string{"ID  VENDOR", "(2 of "}},
+		// A name search from the command line, whose store has no search
+		// engine: it tests the names itself.
+		{[]string{"package", "list", "lib-a", "--search", "applied"}, []string{"ID  VENDOR", "Applied Physics"}},
 	} {
 		r := kbs(t, append([]string{"--db", db}, tt.args...)...).mustSucceed(t, strings.Join(tt.args, " "))
 		for _, w := range tt.want {

@@ -62,7 +62,7 @@ func (t *NameTest) Matches(name, vendor string) bool {
 	case PackageMatchBeginsWith:
 		return strings.HasPrefix(name, t.folded) || (t.keyword && strings.HasPrefix(vendor, t.folded))
 	case PackageMatchPhrase:
-		return strings.Contains(" "+name+" ", t.whole) || (t.keyword && strings.Contains(" "+vendor+" ", t.whole))
+		return hasPhrase(name, t.whole) || (t.keyword && hasPhrase(vendor, t.whole))
 	case PackageMatchAny:
 		for _, w := range t.words {
 			if wordPrefix(name, w) || (t.keyword && wordPrefix(vendor, w)) {
@@ -84,6 +84,73 @@ func (t *NameTest) Matches(name, vendor string) bool {
 		}
 	}
 	return true
+}
+
+// hasPhrase reports whether the folded name n holds the whole words of
+// the phrase sp, given between spaces (" a b "): " "+n+" " contains sp,
+// without building that string for every name.
+func hasPhrase(n, sp string) bool {
+	p := sp[1 : len(sp)-1]
+	for i := 0; i+len(p) <= len(n); {
+		k := strings.Index(n[i:], p)
+		if k < 0 {
+			return false
+		}
+		at, end := i+k, i+k+len(p)
+		if (at == 0 || n[at-1] == ' ') && (end == len(n) || n[end] == ' ') {
+			return true
+		}
+		i = at + 1
+	}
+	return false
+}
+
+// NameList is every vendor's and package's folded name, in id order, with
+// each package's vendor's: what a name search tests.
+type NameList struct {
+	VendorIDs      []int64
+	VendorNames    []string
+	PackageIDs     []int64
+	PackageNames   []string
+	PackageVendors []string // the folded name of each package's vendor
+	vendorOf       map[int64]string
+}
+
+// AddVendor adds a vendor; vendors come before packages.
+func (l *NameList) AddVendor(id int64, folded string) {
+	if l.vendorOf == nil {
+		l.vendorOf = map[int64]string{}
+	}
+	l.VendorIDs, l.VendorNames = append(l.VendorIDs, id), append(l.VendorNames, folded)
+	l.vendorOf[id] = folded
+}
+
+// AddPackage adds a package of a vendor added before.
+func (l *NameList) AddPackage(id, vendorID int64, folded string) {
+	l.PackageIDs, l.PackageNames = append(l.PackageIDs, id), append(l.PackageNames, folded)
+	l.PackageVendors = append(l.PackageVendors, l.vendorOf[vendorID])
+}
+
+// Match returns, in id order, the ids of the vendors or packages (q.Kind)
+// whose names q matches and the ids of the others.
+func (l *NameList) Match(q NameSearch) (match, others []int64) {
+	t, none := CompileNameSearch(q)
+	ids, names, owners := l.PackageIDs, l.PackageNames, l.PackageVendors
+	if q.Kind == NameVendors {
+		ids, names, owners = l.VendorIDs, l.VendorNames, nil
+	}
+	for i, n := range names {
+		owner := ""
+		if owners != nil {
+			owner = owners[i]
+		}
+		if !none && t.Matches(n, owner) {
+			match = append(match, ids[i])
+		} else {
+			others = append(others, ids[i])
+		}
+	}
+	return match, others
 }
 
 // wordPrefix reports whether a word of the folded name n begins with the

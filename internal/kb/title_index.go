@@ -150,10 +150,10 @@ type TitleIndex interface {
 	// CollectionMenu does.
 	CollectionMenu(ctx context.Context, custID string, rt ResourceType, m *alpha.Menu) (ok bool, err error)
 	// MatchNames returns the ids of the vendors or packages whose names
-	// q matches (NameTest), in ascending order, every customer's
-	// included (the store keeps to those the customer may see), at the
-	// store's current names version.
-	MatchNames(ctx context.Context, q NameSearch) (ids []int64, err error)
+	// q matches (NameTest) and the ids of the others, in ascending order,
+	// every customer's included (the store keeps to those the customer
+	// may see), at the store's current names version (NameList.Match).
+	MatchNames(ctx context.Context, q NameSearch) (match, others []int64, err error)
 }
 
 // IndexedStore is a store that feeds a title index and answers its title

@@ -104,16 +104,18 @@ func (imp *importer) finishApply(ctx context.Context, tx Tx, now time.Time) erro
 	if err := recordImport(ctx, tx, imp.res); err != nil {
 		return err
 	}
-	if err := imp.bumpTitles(ctx, tx); err != nil {
-		return err
-	}
-	// The names counter moves last: a bulk load's transaction, which
-	// created the package at its start, holds the counter's row from
-	// here to its commit only, not for the whole load.
+	// The counters move at the end: a bulk load's transaction, which
+	// created the package at its start, holds their rows from here to its
+	// commit only, not for the whole load. The names counter comes before
+	// the titles counter, as in a custom package's deletion: two writes
+	// that take both rows take them in one order.
 	if imp.newNames {
 		if err := bumpVersion(ctx, tx, NamesVersion); err != nil {
 			return err
 		}
+	}
+	if err := imp.bumpTitles(ctx, tx); err != nil {
+		return err
 	}
 	return bumpVersion(ctx, tx, KBVersion)
 }

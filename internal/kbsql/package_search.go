@@ -2,18 +2,18 @@ package kbsql
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
 // Vendor and package name searches. The search engine matches the names
-// (kb.TitleIndex's MatchNames, with kb.NameTest's rules): the store reads
-// the ids it matched, in one list, and keeps to those the customer may
-// see; the list's count and page then look ids up rather than each
-// matching every name again, and a search that matches no name ends
-// before any read.
+// (kb.TitleIndex's MatchNames, with kb.NameTest's rules): the store keeps
+// to those the customer may see, by the ids the engine matched (or those
+// it did not, when they are fewer); the list's count and page then look
+// ids up rather than each matching every name again, and a search that
+// matches no name ends before any read.
 
 // nameMatch restricts the rows of alias (v, a vendor, or p, a package) to
 // those whose name holds every word of search as a word prefix. none is
@@ -32,27 +32,60 @@ func (s *Store) nameMatch(ctx context.Context, alias, search string, args *Args)
 	if alias == "v" {
 		kind = kb.NameVendors
 	}
-	ids, none, err := s.matchNames(ctx, kb.NameSearch{Kind: kind, Search: search})
+	cond, none, err := s.nameCond(ctx, alias, kb.NameSearch{Kind: kind, Search: search}, args)
 	if err != nil || none {
 		return Match{}, none, err
 	}
 	name := alias + ".sort_name"
-	return Match{Cond: s.d.InIDs(alias+".id", args.Add(ids)), Rank: `LENGTH(` + name + `) - LENGTH(REPLACE(` + name + `, ' ', ''))`}, false, nil
+	return Match{Cond: cond, Rank: `LENGTH(` + name + `) - LENGTH(REPLACE(` + name + `, ' ', ''))`}, false, nil
 }
 
-// matchNames returns the ids of the vendors or packages whose names q
-// matches, from the search engine; none is true when there are none (q
-// has no word, or no name matches).
-func (s *Store) matchNames(ctx context.Context, q kb.NameSearch) (ids []int64, none bool, err error) {
+// nameCond returns the condition that the row of alias (v or p) is a
+// vendor or package whose name q matches, adding its arguments to args;
+// none is true when no name matches (or q has no word). The engine gives
+// the matching ids and the others: the condition names the shorter list
+// (a broad word matches most names, and a list of nearly all ids would
+// be read for the count and again for the page), with the largest id it
+// knows as a bound, so that a name written after the engine read them is
+// never taken for a match.
+//
+// A store without a search engine (the command line's) reads the names and
+// tests them itself, by the same rules.
+func (s *Store) nameCond(ctx context.Context, alias string, q kb.NameSearch, args *Args) (cond string, none bool, err error) {
 	if _, none := kb.CompileNameSearch(q); none {
-		return nil, true, nil
+		return "", true, nil
 	}
-	ix := s.titleIndex()
-	if ix == nil {
-		return nil, false, errors.New("name search: the store has no search index (UseTitleIndex)")
+	var match, others []int64
+	if ix := s.titleIndex(); ix != nil {
+		match, others, err = ix.MatchNames(ctx, q)
+	} else {
+		var l kb.NameList
+		if _, err = s.FeedEntityNames(ctx, l.AddVendor, l.AddPackage); err == nil {
+			match, others = l.Match(q)
+		}
 	}
-	ids, err = ix.MatchNames(ctx, q)
-	return ids, len(ids) == 0, err
+	if err != nil {
+		return "", false, fmt.Errorf("match names: %w", err)
+	}
+	if len(match) == 0 {
+		return "", true, nil
+	}
+	if len(others) >= len(match) {
+		return s.d.InIDs(alias+".id", args.Add(match)), false, nil
+	}
+	known := alias + ".id <= " + args.Add(max(match[len(match)-1], lastOr0(others)))
+	if len(others) == 0 {
+		return known, false, nil
+	}
+	return `NOT (` + s.d.InIDs(alias+".id", args.Add(others)) + `) AND ` + known, false, nil
+}
+
+// lastOr0 returns the last of ids, 0 for none.
+func lastOr0(ids []int64) int64 {
+	if len(ids) == 0 {
+		return 0
+	}
+	return ids[len(ids)-1]
 }
 
 // visibilityCondition is the SQL condition of a visibility filter over the

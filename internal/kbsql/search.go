@@ -102,14 +102,14 @@ func (s *Store) Packages(ctx context.Context, custID string, q kb.PackageQuery) 
 			return kb.PackageList{}, err
 		}
 		if strings.TrimSpace(search) != "" {
-			ids, none, err := s.matchNames(ctx, kb.NameSearch{Kind: kb.NamePackages, Search: search, Match: q.Match, Keyword: q.Keyword})
+			cond, none, err := s.nameCond(ctx, "p", kb.NameSearch{Kind: kb.NamePackages, Search: search, Match: q.Match, Keyword: q.Keyword}, &args)
 			if err != nil {
-				return kb.PackageList{}, fmt.Errorf("list packages: match names: %w", err)
+				return kb.PackageList{}, fmt.Errorf("list packages: %w", err)
 			}
 			if none {
 				return kb.PackageList{Packages: []kb.Package{}}, nil
 			}
-			where = append(where, s.d.InIDs("p.id", args.Add(ids)))
+			where = append(where, cond)
 		}
 		search = ""
 	}

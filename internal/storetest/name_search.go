@@ -66,6 +66,38 @@ func testNameSearchWrites(t *testing.T, s kb.Store) {
 	if got := packages("wombat"); !slices.Equal(got, []string{"Wombat Weekly"}) {
 		t.Errorf("after an import: %q", got)
 	}
+	// Every package list search lists what the rules say of the full
+	// list, whether it names the matches, the others (most match) or
+	// neither (all match).
+	all, err := s.Packages(ctx, "c1", kb.PackageQuery{Page: page(100)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []kb.PackageQuery{
+		{Search: "a", Match: kb.PackageMatchContains}, {Search: "e", Match: kb.PackageMatchContains},
+		{Search: "alpha", Match: kb.PackageMatchWords}, {Search: "w", Match: kb.PackageMatchBeginsWith},
+		{Search: "beta alpha", Match: kb.PackageMatchAny}, {Search: "wombat", Keyword: true},
+	} {
+		test, _ := kb.CompileNameSearch(kb.NameSearch{Kind: kb.NamePackages, Search: q.Search, Match: q.Match, Keyword: q.Keyword})
+		var want []string
+		for _, p := range all.Packages {
+			if test.Matches(kb.Fold(p.Name), kb.Fold(p.VendorName)) {
+				want = append(want, p.Name)
+			}
+		}
+		q.OrderBy, q.Page = kb.OrderName, page(100)
+		list, err := s.Packages(ctx, "c1", q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, p := range list.Packages {
+			got = append(got, p.Name)
+		}
+		if !slices.Equal(got, want) || list.Total != len(want) {
+			t.Errorf("%+v: %d %q, want %q", q, list.Total, got, want)
+		}
+	}
 	if _, err := s.AddCustomer(ctx, "c9", "Numbat Library"); err != nil {
 		t.Fatal(err)
 	}
