@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -53,7 +54,10 @@ func (s *server) stop(t *testing.T) error {
 		s.done <- err // for the cleanup
 		return err
 	case <-time.After(15 * time.Second):
-		t.Fatal("serve did not stop within 15s")
+		// What shutdown waits for: every goroutine's stack (serve runs in
+		// this process).
+		buf := make([]byte, 4<<20)
+		t.Fatalf("serve did not stop within 15s; goroutines:\n%s", buf[:runtime.Stack(buf, true)])
 		return nil
 	}
 }
