@@ -55,14 +55,13 @@ type ImportEngine interface {
 	// BulkBegin readies tx for a bulk load (SQLite: a larger page
 	// cache); done undoes it, in tx, even when the load failed.
 	BulkBegin(ctx context.Context, tx Tx) (done func(context.Context) error, err error)
-	// BulkAlways reports whether a new package's first import takes the
-	// bulk path (import_bulk.go) unasked: where its one long write
-	// transaction holds no other writer back.
-	BulkAlways() bool
-	// BulkPossible reports whether the bulk path can run at all: a
-	// PostgreSQL pool of one connection cannot (the load reads through
-	// the pool beside its transaction). kb.BulkOn then stages.
-	BulkPossible() bool
+	// Bulk says whether the bulk path (import_bulk.go) can run at all (a
+	// PostgreSQL pool of one connection cannot: the load reads through the
+	// pool beside its transaction) and whether the engine has one writer,
+	// which a bulk load holds from its first row to its last: then it runs
+	// only when asked (kb.BulkOn), and renews the import lock's lease in
+	// its own transaction.
+	Bulk() (possible, oneWriter bool)
 }
 
 // errDryRun rolls a dry run's apply transaction back.
@@ -151,13 +150,12 @@ type importer struct {
 	// What the diff found of the package after the import: its KBART
 	// rows and resources, and whether its resources change (then its
 	// snapshot marks are replaced).
-	kbartRows     int64
-	resourceCount int64
-	marksChange   bool
-	backfilled    int64     // the last title whose provider id backfillProviderIDs read
-	bulk          *bulkLoad // set while a bulk load runs (import_bulk.go)
-	holder        string    // the holder of the import lock's lease
-	newNames      bool      // the import created its package (and maybe its vendor)
+	kbartRows   int64
+	marksChange bool
+	backfilled  int64     // the last title whose provider id backfillProviderIDs read
+	bulk        *bulkLoad // set while a bulk load runs (import_bulk.go)
+	holder      string    // the holder of the import lock's lease
+	newNames    bool      // the import created its package (and maybe its vendor)
 }
 
 func (imp *importer) run(ctx context.Context, next func() (kb.ImportRow, error)) (kb.ImportResult, error) {

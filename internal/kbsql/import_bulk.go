@@ -59,16 +59,17 @@ func (bl *bulkLoad) created(t int64) bool { return bl.firstNew != 0 && t >= bl.f
 
 // takesBulk reports whether the import takes the bulk path.
 func (imp *importer) takesBulk() bool {
-	if imp.packageID != 0 || imp.spec.DryRun {
+	possible, oneWriter := imp.ie.Bulk()
+	if imp.packageID != 0 || imp.spec.DryRun || !possible {
 		return false
 	}
 	switch imp.spec.Bulk {
 	case kb.BulkOn:
-		return imp.ie.BulkPossible()
+		return true
 	case kb.BulkOff:
 		return false
 	}
-	return imp.ie.BulkAlways()
+	return !oneWriter
 }
 
 // runBulk imports the rows of a new package by the bulk path.
@@ -91,7 +92,8 @@ func (imp *importer) runBulk(ctx context.Context, next func() (kb.ImportRow, err
 		imp.res.VendorID, imp.res.PackageID, imp.res.ImportID, imp.res.Bulk = imp.vendorID, imp.packageID, imp.id, true
 		// Where the load holds the one writer, it renews the import lock's
 		// lease itself (renewLease), last just before its commit.
-		renew, renewed := !imp.ie.BulkAlways(), time.Now()
+		_, renew := imp.ie.Bulk()
+		renewed := time.Now()
 		err = ImportBatches(ctx, imp.ie.BatchSize(), next, func(rows []kb.ImportRow) error {
 			if renew && time.Since(renewed) > importRenew {
 				if err := renewLease(ctx, tx, imp.holder); err != nil {
@@ -330,7 +332,7 @@ func (imp *importer) finishBulk(ctx context.Context, tx Tx) error {
 		return fmt.Errorf("bulk load: marks: %w", err)
 	}
 	imp.res.ResourcesAdded = int(df.count)
-	imp.kbartRows, imp.resourceCount, imp.marksChange = df.offset, df.count, df.count > 0
+	imp.kbartRows, imp.marksChange = df.offset, df.count > 0
 	claimed := make([]int64, 0, len(bl.claimed))
 	for t := range bl.claimed {
 		claimed = append(claimed, t)

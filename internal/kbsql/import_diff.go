@@ -453,7 +453,7 @@ var deltaColumns = []string{"import_id", "kind", "title_id", "provider_id", "sor
 // the import removes, and the package's rows after it.
 func (df *differ) finish(ctx context.Context) error {
 	imp := df.imp
-	imp.kbartRows, imp.resourceCount, imp.marksChange = df.offset, df.count, df.marks
+	imp.kbartRows, imp.marksChange = df.offset, df.marks
 	imp.res.RemovalsHeld = imp.holdRemovals
 	if imp.res.ResourcesRemoved == 0 || imp.packageID == 0 {
 		return nil

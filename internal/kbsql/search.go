@@ -39,7 +39,7 @@ func nameList[T any](ctx context.Context, s *Store, alias, columns, from, countF
 	}
 	m, none, err := s.nameMatch(ctx, alias, search, &args)
 	if err != nil {
-		return 0, nil, fmt.Errorf("match names: %w", err)
+		return 0, nil, err // nameCond says it was matching names
 	}
 	if none {
 		return 0, []T{}, nil

@@ -29,15 +29,12 @@ func (importEngine) BulkBegin(context.Context, kbsql.Tx) (func(context.Context) 
 	return func(context.Context) error { return nil }, nil
 }
 
-// BulkAlways is true: a bulk load's transaction writes only its new
-// package's rows until its end, and other writers go on beside it. The
-// load also reads through the pool beside its transaction, so a pool of
-// one connection (pool_max_conns=1) stages instead.
-func (ie importEngine) BulkAlways() bool { return ie.BulkPossible() }
-
-// BulkPossible reports whether the pool has the two connections a bulk
-// load uses.
-func (ie importEngine) BulkPossible() bool { return ie.s.pool.Config().MaxConns >= 2 }
+// Bulk: the bulk path runs when the pool has the two connections it uses
+// (its transaction's and its reads'; with pool_max_conns=1 every import
+// stages), and other writers go on beside its transaction.
+func (ie importEngine) Bulk() (possible, oneWriter bool) {
+	return ie.s.pool.Config().MaxConns >= 2, false
+}
 
 // TitleIDs takes n new title ids from the titles' identity sequence, which
 // no transaction rolls back: tx is not needed.

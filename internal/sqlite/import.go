@@ -46,13 +46,9 @@ func (importEngine) BulkBegin(ctx context.Context, tx kbsql.Tx) (done func(conte
 	}, nil
 }
 
-// BulkPossible is true: the load reads through the reader pool.
-func (importEngine) BulkPossible() bool { return true }
-
-// BulkAlways is false: SQLite has one writer, which a bulk load holds
-// from its first row to its last, so it runs only when asked
-// (kb.BulkOn).
-func (importEngine) BulkAlways() bool { return false }
+// Bulk: the bulk path can run (its reads go to the reader pool), and
+// SQLite has one writer.
+func (importEngine) Bulk() (possible, oneWriter bool) { return true, true }
 
 // TitleIDs reserves ids above every id ever given (the largest title's and
 // the one AUTOINCREMENT remembers) by moving AUTOINCREMENT's past them, so

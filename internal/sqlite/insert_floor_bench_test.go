@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,22 +27,11 @@ func BenchmarkInsertFloor(b *testing.B) {
 	var elapsed time.Duration
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		path := filepath.Join(b.TempDir(), "kb.db")
-		s, err := sqlite.Open(ctx, path) // the schema
+		s, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "kb.db"))
 		if err != nil {
 			b.Fatal(err)
 		}
-		s.Close()
-		q := url.Values{}
-		for _, p := range []string{"busy_timeout(10000)", "foreign_keys(1)", "synchronous(NORMAL)", "temp_store(MEMORY)",
-			"journal_mode(WAL)", "cache_size(-65536)"} {
-			q.Add("_pragma", p)
-		}
-		db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
-		if err != nil {
-			b.Fatal(err)
-		}
-		db.SetMaxOpenConns(1)
+		db := s.Writer() // the store's writer, pragmas and all
 		b.StartTimer()
 		start := time.Now()
 		if err := insertFloor(ctx, db, rows); err != nil {
@@ -51,7 +39,7 @@ func BenchmarkInsertFloor(b *testing.B) {
 		}
 		elapsed += time.Since(start)
 		b.StopTimer()
-		db.Close()
+		s.Close()
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(len(rows)*b.N)/elapsed.Seconds(), "rows/s")
