@@ -2,8 +2,6 @@ package search
 
 import (
 	"github.com/RoaringBitmap/roaring/v2"
-
-	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // nearDistance is the largest number of tokens between two words of a
@@ -208,15 +206,15 @@ func near(toks []uint32, words []termSet, dist int) bool {
 // advancedExpr turns a parsed advanced search into an expression: NOT
 // binds tighter than AND, AND tighter than OR, each left to right (FTS5's
 // precedence).
-func advancedExpr(toks []kbsql.AdvancedToken, term func(t kbsql.AdvancedToken) *expr) *expr {
+func advancedExpr(toks []AdvancedToken, term func(t AdvancedToken) *expr) *expr {
 	p := &advParser{toks: toks, term: term}
 	return p.or()
 }
 
 type advParser struct {
-	toks []kbsql.AdvancedToken
+	toks []AdvancedToken
 	i    int
-	term func(kbsql.AdvancedToken) *expr
+	term func(AdvancedToken) *expr
 }
 
 func (p *advParser) peek(op string) bool { return p.i < len(p.toks) && p.toks[p.i].Op == op }

@@ -7,7 +7,6 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // Result is a page of a title search: the exact number of matches and the
@@ -210,10 +209,10 @@ func (x *Index) compile(q kb.TitleQuery) (*expr, *field, error) {
 	case kb.FieldSubject:
 		f = x.subject
 	}
-	var toks []kbsql.AdvancedToken
+	var toks []AdvancedToken
 	if q.Type == kb.SearchAdvanced {
 		var err error
-		if toks, err = kbsql.ParseAdvanced(search); err != nil {
+		if toks, err = ParseAdvanced(search); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -254,7 +253,7 @@ func (x *Index) compile(q kb.TitleQuery) (*expr, *field, error) {
 	case kb.SearchExactPhrase:
 		return phrase(ws, false), f, nil
 	case kb.SearchAdvanced:
-		return advancedExpr(toks, func(t kbsql.AdvancedToken) *expr { return phrase(t.Words, t.Prefix) }), f, nil
+		return advancedExpr(toks, func(t AdvancedToken) *expr { return phrase(t.Words, t.Prefix) }), f, nil
 	}
 	// Contains: words of three or more characters as substrings (not in
 	// subjects, which have no trigram index in the stores), shorter ones
@@ -292,7 +291,7 @@ func (f *field) substring(w string) termSet {
 // identifier, the other types the whole identifier. nil when the search
 // can match nothing.
 func (x *Index) isxnExpr(search string, t kb.SearchType) *expr {
-	n, issn := kbsql.ISXNForms(search)
+	n, issn := ISXNForms(search)
 	if n == "" {
 		return nil
 	}

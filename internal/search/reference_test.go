@@ -8,14 +8,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // The slow reference of the property tests: every title as the store
 // feeds it, each search tried on each title in turn with its semantics
 // written plainly (docs/search-engine.md, "What it must answer"), with no
 // posting list, term dictionary, trigram or pruning. Only the parse of an
-// advanced search (kbsql.ParseAdvanced) and the field's words (kb.Words,
+// advanced search (ParseAdvanced) and the field's words (kb.Words,
 // kb.Fold) are shared with the index: they are the rules, not the
 // algorithm under test.
 
@@ -198,7 +197,7 @@ func (e *refExpr) positive(out *[]refWord) {
 func refCompile(q kb.TitleQuery) (e *refExpr, field int, err error) {
 	search := strings.TrimSpace(q.Search)
 	if q.Field == kb.FieldISXN {
-		n, issn := kbsql.ISXNForms(search)
+		n, issn := ISXNForms(search)
 		if n == "" {
 			return nil, 0, nil
 		}
@@ -221,9 +220,9 @@ func refCompile(q kb.TitleQuery) (e *refExpr, field int, err error) {
 	case kb.FieldSubject:
 		field = refSubject
 	}
-	var toks []kbsql.AdvancedToken
+	var toks []AdvancedToken
 	if q.Type == kb.SearchAdvanced {
-		if toks, err = kbsql.ParseAdvanced(search); err != nil {
+		if toks, err = ParseAdvanced(search); err != nil {
 			return nil, 0, err
 		}
 	}
@@ -281,7 +280,7 @@ func refCompile(q kb.TitleQuery) (e *refExpr, field int, err error) {
 
 // refAdvanced builds an advanced search's tree by precedence climbing:
 // OR over AND over NOT, each left to right, parentheses first.
-func refAdvanced(toks []kbsql.AdvancedToken, phrase func([]string, bool) *refExpr) *refExpr {
+func refAdvanced(toks []AdvancedToken, phrase func([]string, bool) *refExpr) *refExpr {
 	i := 0
 	var level func(l int) *refExpr
 	ops := []string{"OR", "AND", "NOT"}

@@ -1,4 +1,4 @@
-package kbsql
+package search
 
 import (
 	"strings"
@@ -19,8 +19,7 @@ type AdvancedToken struct {
 // trailing * on a word or phrase for a prefix, the operators AND, OR and
 // NOT (upper case; NOT is binary, "a NOT b") and parentheses. Adjacent
 // terms mean AND: the tokens it returns have the AND made explicit, and
-// they form a well-formed expression (each store renders it in its own
-// query syntax). A malformed search, or one whose parentheses nest deeper
+// they form a well-formed expression, which the index compiles. A malformed search, or one whose parentheses nest deeper
 // than kb.MaxSearchDepth, is a kb.CodeInvalid error.
 func ParseAdvanced(s string) ([]AdvancedToken, error) {
 	toks, err := advancedTokens(s)
