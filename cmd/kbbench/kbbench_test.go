@@ -17,6 +17,7 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/search"
+	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
 )
 
@@ -57,10 +58,9 @@ func newTestServer(t *testing.T) testServer {
 	if err := st.SaveProfile(ctx, kb.Profile{ID: profile, Guest: true}); err != nil {
 		t.Fatal(err)
 	}
-	live := search.NewLive(t.Context(), st, search.Options{Inline: true})
-	st.UseTitleIndex(live)
-	t.Cleanup(live.Wait) // after the context's end, before the store closes
-	srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	finder := search.NewService(t.Context(), st, search.Options{Inline: true})
+	t.Cleanup(finder.Index().Wait) // after the context's end, before the store closes
+	srv := httptest.NewServer(httpapi.NewServer(finder, httpapi.Deps{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	t.Cleanup(srv.Close)
 	return testServer{url: srv.URL, key: key, db: db, st: st}
 }
@@ -176,21 +176,21 @@ func TestRunMix(t *testing.T) {
 	}
 }
 
-// TestUseTitleIndex checks that --store-db's title index is made ready
+// TestStoreDBSearchIndex checks that --store-db's title index is made ready
 // before the searches, built from the store or read from the index file a
 // server keeps beside a SQLite file, and that the store answers from it.
-func TestUseTitleIndex(t *testing.T) {
+func TestStoreDBSearchIndex(t *testing.T) {
 	s := newTestServer(t)
 	ctx := t.Context()
 	q := kb.TitleQuery{Search: "journal", Field: kb.FieldTitleName, Type: kb.SearchContains, Page: kb.Page{Count: 25, Number: 1}}
-	want, err := s.st.Titles(ctx, "demo", q)
+	want, err := storetest.SearchOf(ctx, s.st).Titles(ctx, "demo", q)
 	if err != nil || want.Total == 0 {
 		t.Fatalf("the server's store: %d titles, %v", want.Total, err)
 	}
 	check := func(t *testing.T, source string) {
 		st := testdb.OpenDSN(t, s.db)
 		var log bytes.Buffer
-		stop, err := useTitleIndex(ctx, st, s.db, &log)
+		finder, stop, err := searchService(ctx, st, s.db, &log)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -198,7 +198,7 @@ func TestUseTitleIndex(t *testing.T) {
 		if !strings.Contains(log.String(), `msg="title index built" source=`+source) {
 			t.Errorf("the index is not built from the %s before the searches:\n%s", source, &log)
 		}
-		got, err := st.Titles(ctx, "demo", q)
+		got, err := finder.Titles(ctx, "demo", q)
 		if err != nil || got.Total != want.Total {
 			t.Errorf("%d titles, %v; want %d", got.Total, err, want.Total)
 		}

@@ -142,7 +142,7 @@ func runStore(ctx context.Context, o options, ops []operation, stderr io.Writer)
 	if _, err := st.Customer(ctx, o.custID); err != nil {
 		return nil, opStats{}, fmt.Errorf("--store-db %s: customer %q: %w", o.storeDB, o.custID, err)
 	}
-	stopIndex, err := useTitleIndex(ctx, st, o.storeDB, stderr)
+	finder, stopIndex, err := searchService(ctx, st, o.storeDB, stderr)
 	if err != nil {
 		return nil, opStats{}, fmt.Errorf("--store-db %s: %w", o.storeDB, err)
 	}
@@ -153,7 +153,7 @@ func runStore(ctx context.Context, o options, ops []operation, stderr io.Writer)
 	}
 	fmt.Fprintf(stderr, "kbbench: the same %d title searches on the store %s\n", len(searches), o.storeDB)
 	exec := func(ctx context.Context, i int, rng *rand.Rand) string {
-		if _, err := st.Titles(ctx, o.custID, searches[i].search(rng)); err != nil {
+		if _, err := finder.Titles(ctx, o.custID, searches[i].search(rng)); err != nil {
 			if code := kb.ErrorCode(err); code != 0 {
 				return "store:" + strconv.Itoa(int(code))
 			}
@@ -166,14 +166,13 @@ func runStore(ctx context.Context, o options, ops []operation, stderr io.Writer)
 	return stats, tot, nil
 }
 
-// useTitleIndex gives st, the store of dsn, the title index that answers
-// its title searches, as the server does, and makes it ready now rather
-// than in the timed run: read from FILE.search-index, the file the server
-// keeps beside a SQLite FILE, when there is one that holds the store's
-// data, built from the store otherwise. The index's lines go to stderr.
-// The stop function it returns ends the index's background work; call it
-// before closing st.
-func useTitleIndex(ctx context.Context, st kb.Store, dsn string, stderr io.Writer) (stop func(), err error) {
+// searchService returns the search service over st, the store of dsn, as
+// the server has, with its index made ready now rather than in the timed
+// run: read from FILE.search-index, the file the server keeps beside a
+// SQLite FILE, when there is one that holds the store's data, built from
+// the store otherwise. The index's lines go to stderr. The stop function
+// it returns ends the index's background work; call it before closing st.
+func searchService(ctx context.Context, st kb.Store, dsn string, stderr io.Writer) (finder *search.Service, stop func(), err error) {
 	opts := search.Options{Inline: true, Logger: slog.New(slog.NewTextHandler(stderr, nil))}
 	if file := store.IndexFile(dsn); file != "" {
 		if _, err := os.Stat(file); err == nil {
@@ -181,18 +180,17 @@ func useTitleIndex(ctx context.Context, st kb.Store, dsn string, stderr io.Write
 		}
 	}
 	ictx, cancel := context.WithCancel(ctx)
-	live := search.NewLive(ictx, st, opts)
+	finder = search.NewService(ictx, st, opts)
 	stop = func() {
 		cancel()
-		live.Wait()
+		finder.Index().Wait()
 	}
 	fmt.Fprintln(stderr, "kbbench: making the store's title index ready")
 	start := time.Now()
-	if err := live.Build(ictx, 0); err != nil {
+	if err := finder.Index().Build(ictx, 0); err != nil {
 		stop()
-		return nil, fmt.Errorf("title index: %w", err)
+		return nil, nil, fmt.Errorf("title index: %w", err)
 	}
-	st.UseTitleIndex(live)
 	fmt.Fprintf(stderr, "kbbench: the store's title index is ready after %.1f s\n", time.Since(start).Seconds())
-	return stop, nil
+	return finder, stop, nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/store"
+	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
 )
 
@@ -51,7 +52,7 @@ func serveForTest(addr, db string) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: httpapi.NewServer(httpapi.Deps{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})}
+	srv := &http.Server{Handler: httpapi.NewServer(storetest.SearchOf(context.Background(), st), httpapi.Deps{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})}
 	go srv.Serve(ln)
 	<-ctx.Done()
 	return srv.Close()

@@ -15,7 +15,7 @@ import (
 	"github.com/kbserver/kbserver/internal/kbart"
 	"github.com/kbserver/kbserver/internal/realdata"
 	"github.com/kbserver/kbserver/internal/storetest"
-	"github.com/kbserver/kbserver/internal/testindex"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // roundTripFiles are the real KBART files of the round trip: serials and
@@ -138,7 +138,7 @@ func roundTrip(t *testing.T, path string) (stats roundTripStats) {
 	}
 	db := tempDB(t)
 	const vendor, pkg = "Round Trip Press", "Round Trip Package"
-	st := testindex.OpenDSN(t, db)
+	st := storetest.Searched(t.Context(), testdb.OpenDSN(t, db))
 	if _, err := st.AddCustomer(t.Context(), "lib", "Library"); err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
-	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 // result is what one run of the command line produced.
@@ -71,7 +71,7 @@ const checker = "checker"
 // sure it has the customer checker (whose own vendor Vendors lists).
 func openDB(t *testing.T, db string) kb.Store {
 	t.Helper()
-	st := testindex.OpenDSN(t, db)
+	st := storetest.Searched(t.Context(), testdb.OpenDSN(t, db))
 	if _, err := st.AddCustomer(t.Context(), checker, "Checker"); err != nil && kb.ErrorCode(err) != kb.CodeDuplicate {
 		t.Fatal(err)
 	}

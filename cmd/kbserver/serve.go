@@ -23,7 +23,6 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbsql"
 	"github.com/kbserver/kbserver/internal/metrics"
-	"github.com/kbserver/kbserver/internal/pubsearch"
 	"github.com/kbserver/kbserver/internal/search"
 	"github.com/kbserver/kbserver/internal/store"
 )
@@ -156,17 +155,12 @@ records of its changes, is not read). While no current index is ready
 (the first build without a file: about 14 s at 1M titles here; a
 rebuild), searches wait for it, each at most --search-wait, then get 503
 with Retry-After, and /readyz answers 503 until the first index is
-ready. Publication searches in a language whose order is still
-being built are answered from collections read from the
-store: those are kept in memory, about 100 bytes a title, rebuilt after
-any change of the customer's holdings or any import; --pf-cache-titles
-bounds the titles kept in all (least recently used collections go
-first). The first such search after a change waits for the rebuild
-(seconds for half a million titles). With --pf-stale it is answered from
-the previous collection instead: its records are checked against the
-current holdings, so a title that left the collection is never shown,
-but counts, facets and alpha menus lag the change until the rebuild
-ends.
+ready. Publication searches are answered from the same index, in
+the order of their language: the first search in a language whose
+order is not built yet waits for it (seconds at 1M titles), as a search
+waits for the index, at most --search-wait. (--pf-cache-titles and
+--pf-stale, which sized and staled the collections read from the store
+that once answered such searches, are still accepted and do nothing.)
 
 The holdings service keeps the answers of single titles, resources,
 vendors and packages it has built, up to --answer-cache-mb MiB (least
@@ -195,12 +189,12 @@ in any Go program.`,
 			fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "`host:port` to listen on; port 0 picks a free port")
 			fs.BoolVar(&o.demo, "demo", false, "generate a demo knowledge base and customer \"demo\" when missing, and print an API key for it")
 			fs.IntVar(&o.demoTitles, "demo-titles", 100_000, "`number` of titles of a generated demo knowledge base")
-			fs.IntVar(&o.cacheTitles, "pf-cache-titles", pubsearch.DefaultMaxTitles, "`number` of titles of the collections publication search keeps in memory, in all")
+			fs.IntVar(&o.cacheTitles, "pf-cache-titles", 0, "no effect (publication search answers from the search index); accepted so that older command lines run: a `number`")
 			fs.IntVar(&o.answerMB, "answer-cache-mb", int(httpapi.DefaultAnswerCacheBytes>>20), "`MiB` of finished answers (a title, resource, vendor or package) the holdings service keeps in memory, valid while the store's version is current; 0 keeps none")
 			fs.IntVar(&o.keptTitles, "kept-titles", kbsql.DefaultKeptTitles, "`number` of finished titles of search pages (title searches the index answers, publication searches) kept in memory, each valid while the store's version is current; 0 keeps none")
 			fs.DurationVar(&o.searchWait, "search-wait", search.DefaultWait, "how long a title or publication search waits for the search index while it is being built (at start without its file, or rebuilt after a change the store cannot name) before it is refused with 503 and Retry-After (a `duration`)")
 			fs.StringVar(&o.indexFile, "search-index-file", "auto", "`file` the search index is kept in between runs (read at start and caught up with the store's changes since, written after each build); auto: the SQLite file's name with .search-index added, none with PostgreSQL; \"\": none")
-			fs.BoolVar(&o.stale, "pf-stale", false, "answer publication searches from the previous collection while a changed one rebuilds (counts and facets lag the change)")
+			fs.BoolVar(&o.stale, "pf-stale", false, "no effect (publication search answers from the search index); accepted so that older command lines run")
 			fs.StringVar(&o.tlsCert, "tls-cert", "", "serve HTTPS with the certificate chain in this PEM `file` (with --tls-key)")
 			fs.StringVar(&o.tlsKey, "tls-key", "", "the private key of --tls-cert, a PEM `file`")
 			fs.BoolVar(&o.insecureHTTP, "insecure-http", false, "allow plain HTTP on a non-loopback address, for a TLS-terminating proxy in front")
@@ -232,8 +226,6 @@ in any Go program.`,
 // default environment.
 func (o *serveOptions) check() error {
 	switch {
-	case o.cacheTitles < 1:
-		return usageErrorf("serve", "--pf-cache-titles must be 1 or more")
 	case o.answerMB < 0 || o.answerMB > 1<<20:
 		return usageErrorf("serve", "--answer-cache-mb must be between 0 (no cache) and %d", 1<<20)
 	case o.keptTitles < 0 || o.keptTitles > maxKeptTitles:
@@ -343,11 +335,11 @@ func (c *cli) serve(o serveOptions) error {
 		file = store.IndexFile(c.db)
 	}
 	ictx, stopIndex := context.WithCancel(c.ctx)
-	idx := search.Use(ictx, st, search.Options{Logger: logger, File: file, Wait: o.searchWait})
-	idx.Start()
+	finder := search.NewService(ictx, st, search.Options{Logger: logger, File: file, Wait: o.searchWait})
+	finder.Index().Start()
 	defer func() { // before the store closes
 		stopIndex()
-		idx.Wait()
+		finder.Index().Wait()
 	}()
 
 	ln, err := (&net.ListenConfig{}).Listen(c.ctx, "tcp", o.addr)
@@ -371,18 +363,16 @@ func (c *cli) serve(o serveOptions) error {
 		defer metricsSrv.close()
 	}
 	srv := &http.Server{
-		Handler: httpapi.NewServer(httpapi.Deps{
-			Metrics:                m,
-			MetricsElsewhere:       metricsSrv != nil,
-			Store:                  st,
-			Logger:                 logger,
-			PublicationCacheTitles: o.cacheTitles,
-			AnswerCacheBytes:       answerCacheBytes(o.answerMB),
-			PublicationServeStale:  o.stale,
-			Environment:            env,
-			Wire:                   web.Wire(o.wire),
-			KeyLimit:               o.keyLimit,
-			ProfileLimit:           o.profileLimit,
+		Handler: httpapi.NewServer(finder, httpapi.Deps{
+			Metrics:          m,
+			MetricsElsewhere: metricsSrv != nil,
+			Store:            st,
+			Logger:           logger,
+			AnswerCacheBytes: answerCacheBytes(o.answerMB),
+			Environment:      env,
+			Wire:             web.Wire(o.wire),
+			KeyLimit:         o.keyLimit,
+			ProfileLimit:     o.profileLimit,
 		}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,

@@ -16,7 +16,6 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
-	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 // TestWritesDuringImport: customers' writes (a title's selection, a
@@ -30,8 +29,8 @@ func TestWritesDuringImport(t *testing.T) {
 		t.Skip("imports 20,000 rows twice; skipped with -short")
 	}
 	dsn := testdb.NewDSN(t)
-	server := testindex.OpenDSN(t, dsn)
-	importer := testindex.OpenDSN(t, dsn)
+	server := storetest.Searched(t.Context(), testdb.OpenDSN(t, dsn))
+	importer := storetest.Searched(t.Context(), testdb.OpenDSN(t, dsn))
 	ctx := t.Context()
 	small := storetest.Import(t, server, "Vendor", "Package", kb.ContentEJournal, []storetest.Row{
 		{Title: "Journal A", First: "2001-01-01", URL: "https://x.example/a", Type: "serial"},
@@ -47,7 +46,7 @@ func TestWritesDuringImport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{Store: server, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	srv := httptest.NewServer(httpapi.NewServer(storetest.SearchOf(t.Context(), server), httpapi.Deps{Store: server, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	t.Cleanup(srv.Close)
 
 	const n = 20000

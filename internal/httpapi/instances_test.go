@@ -14,7 +14,6 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
-	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 // TestTwoServersOneDatabase runs two servers over one PostgreSQL database,
@@ -29,7 +28,7 @@ func TestTwoServersOneDatabase(t *testing.T) {
 	}
 	ctx := t.Context()
 	dsn := testdb.NewDSN(t)
-	stA, stB := testindex.OpenDSN(t, dsn), testindex.OpenDSN(t, dsn)
+	stA, stB := storetest.Searched(t.Context(), testdb.OpenDSN(t, dsn)), storetest.Searched(t.Context(), testdb.OpenDSN(t, dsn))
 	var rows []storetest.Row
 	for i := range 300 {
 		rows = append(rows, storetest.Row{Title: fmt.Sprintf("Title %03d", i), First: "2001-01-01",
@@ -47,8 +46,8 @@ func TestTwoServersOneDatabase(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	a := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: stA}))
-	b := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: stB}))
+	a := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), stA), httpapi.Deps{Store: stA}))
+	b := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), stB), httpapi.Deps{Store: stB}))
 	pkg := fmt.Sprintf("/rm/rmaccounts/lib/vendors/%d/packages/%d", res.VendorID, res.PackageID)
 
 	// A change through A is what B serves.

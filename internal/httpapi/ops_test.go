@@ -17,7 +17,6 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
-	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 // opsStore returns a store with one imported package, the customer lib
@@ -26,7 +25,7 @@ import (
 func opsStore(t *testing.T) (kb.Store, kb.ImportResult) {
 	t.Helper()
 	ctx := t.Context()
-	st := testindex.Open(t)
+	st := storetest.Searched(t.Context(), testdb.Open(t))
 	var rows []storetest.Row
 	for i := range 20 {
 		rows = append(rows, storetest.Row{Title: fmt.Sprintf("Journal %02d", i), First: "2001-01-01",
@@ -49,10 +48,10 @@ func opsStore(t *testing.T) (kb.Store, kb.ImportResult) {
 
 func TestHealthAndReadiness(t *testing.T) {
 	dsn := testdb.NewDSN(t)
-	st := testindex.OpenDSN(t, dsn)
+	st := storetest.Searched(t.Context(), testdb.OpenDSN(t, dsn))
 	var logs strings.Builder
 	logger := slog.New(slog.NewTextHandler(&logs, nil))
-	srv := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: st, Logger: logger}))
+	srv := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: st, Logger: logger}))
 	for _, path := range []string{"/healthz", "/readyz"} {
 		if resp, body := apitest.Do(t, http.DefaultClient, "GET", srv.URL+path, nil); resp.StatusCode != 200 || strings.TrimSpace(string(body)) != `{"status":"ok"}` {
 			t.Errorf("GET %s: %d %s", path, resp.StatusCode, body)
@@ -97,7 +96,7 @@ func metricValue(scrape, series string) (float64, bool) {
 
 func TestMetricsScrape(t *testing.T) {
 	st, res := opsStore(t)
-	srv := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: st}))
+	srv := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: st}))
 	scrape := func() string {
 		t.Helper()
 		resp, body := apitest.Do(t, http.DefaultClient, "GET", srv.URL+"/metrics", nil)
@@ -164,7 +163,7 @@ func TestEnvironments(t *testing.T) {
 	st, _ := opsStore(t)
 	servers := map[kb.Environment]string{}
 	for _, env := range kb.Environments {
-		servers[env] = apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: st, Environment: env})).URL
+		servers[env] = apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: st, Environment: env})).URL
 	}
 	keys := map[kb.Environment]string{kb.Production: "prod-key", kb.Sandbox: "sandbox-key"}
 	for _, env := range kb.Environments {
@@ -202,10 +201,17 @@ func TestEnvironments(t *testing.T) {
 // buckets are the store's (shared by instances); on SQLite the process's.
 func TestRateLimit(t *testing.T) {
 	st, _ := opsStore(t)
-	srv := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{
+	// The search index is built before the bursts, and the rates are slow
+	// enough (a token each 2 s) that no burst's slow request on a loaded
+	// machine can earn it another.
+	finder := storetest.SearchOf(t.Context(), st)
+	if err := finder.Index().Build(t.Context(), 0); err != nil {
+		t.Fatal(err)
+	}
+	srv := apitest.NewServer(t, httpapi.NewServer(finder, httpapi.Deps{
 		Store:        st,
-		KeyLimit:     web.Limit{Rate: 5, Burst: 3},
-		ProfileLimit: web.Limit{Rate: 5, Burst: 2},
+		KeyLimit:     web.Limit{Rate: 0.5, Burst: 3},
+		ProfileLimit: web.Limit{Rate: 0.5, Burst: 2},
 	}))
 	vendors := srv.URL + "/rm/rmaccounts/lib/vendors?count=10&offset=1"
 	pf := srv.URL + "/pf/pfaccount/lib.main.az/publications?search=journal"
@@ -252,7 +258,7 @@ func TestRateLimitSharedByInstances(t *testing.T) {
 		t.Skip("rate limits are shared by instances over PostgreSQL; on SQLite each process keeps its own (see TestRateLimit)")
 	}
 	dsn := testdb.NewDSN(t)
-	stA, stB := testindex.OpenDSN(t, dsn), testindex.OpenDSN(t, dsn)
+	stA, stB := storetest.Searched(t.Context(), testdb.OpenDSN(t, dsn)), storetest.Searched(t.Context(), testdb.OpenDSN(t, dsn))
 	ctx := context.Background()
 	if _, err := stA.AddCustomer(ctx, "lib", "A Library"); err != nil {
 		t.Fatal(err)
@@ -261,8 +267,8 @@ func TestRateLimitSharedByInstances(t *testing.T) {
 		t.Fatal(err)
 	}
 	limit := web.Limit{Rate: 0.01, Burst: 4} // no refill within the test
-	a := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: stA, KeyLimit: limit}))
-	b := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: stB, KeyLimit: limit}))
+	a := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), stA), httpapi.Deps{Store: stA, KeyLimit: limit}))
+	b := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), stB), httpapi.Deps{Store: stB, KeyLimit: limit}))
 	path := "/rm/rmaccounts/lib/proxies"
 	for i, url := range []string{a.URL, b.URL, a.URL, b.URL} {
 		if resp, body := apitest.Do(t, http.DefaultClient, "GET", url+path, nil, "x-api-key", "prod-key"); resp.StatusCode != 200 {

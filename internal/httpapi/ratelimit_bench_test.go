@@ -10,7 +10,8 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/testindex"
+	"github.com/kbserver/kbserver/internal/storetest"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // BenchmarkKeyRateLimit measures what the API key's rate limit adds to a
@@ -20,7 +21,7 @@ import (
 // in the database on PostgreSQL). Run with KBSERVER_TEST_STORE=postgres
 // for the shared buckets.
 func BenchmarkKeyRateLimit(b *testing.B) {
-	st := testindex.Open(b)
+	st := storetest.Searched(b.Context(), testdb.Open(b))
 	ctx := b.Context()
 	if _, err := st.AddCustomer(ctx, "lib", "A Library"); err != nil {
 		b.Fatal(err)
@@ -35,7 +36,7 @@ func BenchmarkKeyRateLimit(b *testing.B) {
 		{"off", web.Limit{}},
 		{"on", web.Limit{Rate: 1e9, Burst: 1e9}},
 	} {
-		h := httpapi.NewServer(httpapi.Deps{Store: st, KeyLimit: bc.limit, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		h := httpapi.NewServer(storetest.SearchOf(b.Context(), st), httpapi.Deps{Store: st, KeyLimit: bc.limit, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {
 				req := httptest.NewRequest(http.MethodGet, "/rm/rmaccounts/lib/proxies", nil)

@@ -15,7 +15,6 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
-	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 // The replay's customer and its key. Never a real key.
@@ -85,7 +84,7 @@ func newReplayFixture(t *testing.T, wire web.Wire) *replayFixture {
 	t.Helper()
 	ctx := t.Context()
 	dsn := testdb.NewDSN(t)
-	st := testindex.OpenDSN(t, dsn)
+	st := storetest.Searched(t.Context(), testdb.OpenDSN(t, dsn))
 	f := &replayFixture{log: &apitest.Buffer{}, wire: wire}
 	if err := f.seed(ctx, st); err != nil {
 		t.Fatalf("seed the replay fixture: %v", err)
@@ -96,7 +95,7 @@ func newReplayFixture(t *testing.T, wire web.Wire) *replayFixture {
 	testdb.Exec(t, dsn, fmt.Sprintf(`UPDATE packages SET token_fact = '[[pkgid]]', token_prompt = '/pkg/', token_help = 'Your package id.' WHERE id = %d`, f.tokenPackage))
 
 	logger := slog.New(slog.NewTextHandler(f.log, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	f.srv = httptest.NewServer(httpapi.NewServer(httpapi.Deps{Store: st, Logger: logger, Wire: wire}))
+	f.srv = httptest.NewServer(httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: st, Logger: logger, Wire: wire}))
 	t.Cleanup(func() {
 		f.srv.Close()
 		if t.Failed() {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
 )
 
@@ -57,7 +58,7 @@ func BenchmarkReportsHTTP(b *testing.B) {
 	if err := st.AddAPIKey(ctx, cust, kb.HashAPIKey("bench21-key"), kb.Production); err != nil && kb.ErrorCode(err) != kb.CodeDuplicate {
 		b.Fatal(err)
 	}
-	srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	srv := httptest.NewServer(httpapi.NewServer(storetest.SearchOf(b.Context(), st), httpapi.Deps{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	defer srv.Close()
 	do := func(method, path, body string) (int, []byte) {
 		var r io.Reader

@@ -23,6 +23,7 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/metrics"
 	"github.com/kbserver/kbserver/internal/ratelimit"
+	"github.com/kbserver/kbserver/internal/search"
 )
 
 // DefaultMaxBodyBytes is the request body limit when Deps names none.
@@ -38,15 +39,6 @@ type Deps struct {
 	// MaxBodyBytes limits request bodies; 0 or less means
 	// DefaultMaxBodyBytes.
 	MaxBodyBytes int64
-	// PublicationCacheTitles bounds the titles of the collections the
-	// publication search service keeps in memory; 0 or less means
-	// pubsearch.DefaultMaxTitles.
-	PublicationCacheTitles int
-	// PublicationServeStale answers a publication search that follows a
-	// change of the customer's holdings from the previous collection while
-	// the changed one rebuilds, instead of waiting for the rebuild: its
-	// records are checked live, but its counts and facets lag the change.
-	PublicationServeStale bool
 	// Environment is the environment the server runs as: only API keys
 	// of that environment are admitted. "" means kb.Production.
 	Environment kb.Environment
@@ -88,8 +80,15 @@ const (
 	ServicePages             = "pages"
 )
 
-// NewServer returns the HTTP handler of all of kbserver's APIs.
-func NewServer(deps Deps) http.Handler {
+// NewServer returns the HTTP handler of all of kbserver's APIs over
+// deps.Store, every search of every service going through finder, the
+// search service over that store (search.NewService). A server without a
+// store (deps.Store nil) serves only what needs none, and may have no
+// search service either.
+func NewServer(finder *search.Service, deps Deps) http.Handler {
+	if deps.Store != nil && finder == nil {
+		panic("httpapi.NewServer: no search service over the store: every search goes through one (search.NewService)")
+	}
 	logger := deps.Logger
 	if logger == nil {
 		logger = slog.Default()
@@ -121,7 +120,7 @@ func NewServer(deps Deps) http.Handler {
 	}
 	// The hosted service's v2 routes cannot share a ServeMux with the
 	// others (web.V2Prefix).
-	mux := web.MountSplit(web.V2Prefix, logger, routes(deps, logger, m, answers), errorStyles()...)
+	mux := web.MountSplit(web.V2Prefix, logger, routes(deps, finder, logger, m, answers), errorStyles()...)
 	return web.SpeakWire(deps.Wire, web.Serve(mux, logger, maxBody, m))
 }
 
@@ -130,7 +129,7 @@ func NewServer(deps Deps) http.Handler {
 // the publication search service, the pages for people (landing and A–Z),
 // the API description with its docs page,
 // and the operators' endpoints (with /metrics when m is not nil).
-func routes(deps Deps, logger *slog.Logger, m *metrics.Metrics, answers *answercache.Cache) []web.Route {
+func routes(deps Deps, search *search.Service, logger *slog.Logger, m *metrics.Metrics, answers *answercache.Cache) []web.Route {
 	store := deps.Store
 	keys := web.KeyAuth{
 		Keys:        store,
@@ -152,13 +151,23 @@ func routes(deps Deps, logger *slog.Logger, m *metrics.Metrics, answers *answerc
 		}
 		all = append(all, rs...)
 	}
-	add(ServiceHoldings, rmapi.Routes(store, keyAuth, answers))
+	// A nil *search.Service in an interface would not be nil: the
+	// route listing (Routes) has neither store nor search service.
+	var finder interface {
+		rmapi.Finder
+		pfapi.Finder
+	}
+	var ready opsapi.Readiness
+	if search != nil {
+		finder, ready = search, search
+	}
+	add(ServiceHoldings, rmapi.Routes(store, finder, keyAuth, answers))
 	add(ServiceResourceMgmt, ermapi.Routes(store, keyAuth))
-	searcher := pfapi.NewSearcher(store, deps.PublicationCacheTitles, !deps.PublicationServeStale)
+	searcher := pfapi.NewSearcher(store, finder)
 	add(ServicePublicationSearch, pfapi.Routes(searcher, profileThrottle))
-	add(ServicePages, pages.Routes(store, searcher, profileThrottle, keys))
+	add(ServicePages, pages.Routes(store, searcher, finder, profileThrottle, keys))
 	add(ServiceDocs, docs.Routes())
-	add(opsapi.Service, opsapi.Routes(store, metricsHandler, logger))
+	add(opsapi.Service, opsapi.Routes(store, ready, metricsHandler, logger))
 	return all
 }
 
@@ -171,7 +180,7 @@ type RouteInfo struct {
 // Routes lists every route NewServer registers, in registration order. The
 // tests compare it with the API description in package api.
 func Routes() []RouteInfo {
-	rs := routes(Deps{}, slog.Default(), metrics.New(nil, nil), nil)
+	rs := routes(Deps{}, nil, slog.Default(), metrics.New(nil, nil), nil)
 	out := make([]RouteInfo, len(rs))
 	for i, r := range rs {
 		out[i] = RouteInfo{Pattern: r.Pattern}

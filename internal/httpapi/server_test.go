@@ -11,7 +11,8 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/testindex"
+	"github.com/kbserver/kbserver/internal/storetest"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // newServer runs the server with the given deps over a new store of the
@@ -20,7 +21,7 @@ import (
 func newServer(t *testing.T, deps httpapi.Deps) *httptest.Server {
 	t.Helper()
 	ctx := t.Context()
-	st := testindex.Open(t)
+	st := storetest.Searched(t.Context(), testdb.Open(t))
 	if _, err := st.AddCustomer(ctx, "lib", "A Library"); err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func newServer(t *testing.T, deps httpapi.Deps) *httptest.Server {
 		}
 	}
 	deps.Store = st
-	return apitest.NewServer(t, httpapi.NewServer(deps))
+	return apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), st), deps))
 }
 
 func TestDefaults(t *testing.T) {

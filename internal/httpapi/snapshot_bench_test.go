@@ -18,8 +18,8 @@ import (
 	"github.com/kbserver/kbserver/internal/gen"
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
-	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 var snapshotDB = flag.String("snapshot-db", "",
@@ -60,7 +60,7 @@ func BenchmarkSnapshotHTTP(b *testing.B) {
 			break
 		}
 	}
-	srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	srv := httptest.NewServer(httpapi.NewServer(storetest.SearchOf(b.Context(), st), httpapi.Deps{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	defer srv.Close()
 	do := func(method, path string) *http.Response {
 		req, _ := http.NewRequest(method, srv.URL+"/rm/rmaccounts/big"+path, nil)
@@ -128,7 +128,7 @@ func openGeneratedKB(b *testing.B, dsn string, titles int) kb.Store {
 	if dsn == "" {
 		dsn = testdb.NewDSN(b)
 	}
-	st := testindex.OpenDSN(b, dsn)
+	st := storetest.Searched(b.Context(), testdb.OpenDSN(b, dsn))
 	if l, err := st.Packages(ctx, "", kb.PackageQuery{Page: kb.Page{Count: 1, Number: 1}}); err != nil || l.Total == 0 {
 		if _, err := gen.Generate(ctx, st, gen.Options{Titles: titles, Seed: 1}, nil); err != nil {
 			b.Fatal(err)

@@ -3,7 +3,7 @@ package kb
 import "strings"
 
 // The rules of vendor and package name searches, which the search engine
-// applies to every name (kb.TitleIndex.MatchNames). Names are compared in
+// applies to every name (search.Live.MatchNames). Names are compared in
 // their folded form (Fold), whose words are separated by single spaces.
 
 // NameKind says whose names a name search looks through.
@@ -129,6 +129,13 @@ func (l *NameList) AddVendor(id int64, folded string) {
 func (l *NameList) AddPackage(id, vendorID int64, folded string) {
 	l.PackageIDs, l.PackageNames = append(l.PackageIDs, id), append(l.PackageNames, folded)
 	l.PackageVendors = append(l.PackageVendors, l.vendorOf[vendorID])
+}
+
+// NameMatches are the ids of the vendors or packages whose names a name
+// search matches and of the others, each in ascending order (NameList.Match
+// over every name, every customer's included).
+type NameMatches struct {
+	Match, Others []int64
 }
 
 // Match returns, in id order, the ids of the vendors or packages (q.Kind)

@@ -2,8 +2,6 @@ package kb
 
 import (
 	"context"
-
-	"github.com/kbserver/kbserver/internal/alpha"
 )
 
 // PubDefaultCount is the page size of publication and package lists of
@@ -103,6 +101,9 @@ type CollectionPackageQuery struct {
 	Search      string      // words matched against the package name
 	ByName      bool        // order by name; false: relevance (by name without a search)
 	Page        Page        // zero Page: all packages
+	// Names are the packages whose names Search matches, as the search
+	// service found them; nil: the store matches the names itself.
+	Names *NameMatches
 }
 
 // PubHit is one title of a customer's collection, with what the filters,
@@ -125,13 +126,6 @@ type PublicationStore interface {
 	// proxy, labels or proxies): a cache of the collection or of an answer
 	// keyed by it is never stale.
 	CollectionVersion(ctx context.Context, custID string) (string, error)
-	// TitleMatches calls fn with every title, in or out of the
-	// collection, that q.Search matches with q.Field and q.Type, and its
-	// relevance rank (lower is better; 0 where the match has no rank, and
-	// always 0 when q.ByName, which needs none). A
-	// search with no words matches nothing. The other fields of q are the
-	// caller's.
-	TitleMatches(ctx context.Context, custID string, q PubQuery, fn func(id int64, rank float64)) error
 	// CollectionHits calls fn once for every title of the collection, in
 	// ascending title id order, with its packages in the collection. fn
 	// must not keep h.PackageIDs, which the next call may reuse.
@@ -149,17 +143,6 @@ type PublicationStore interface {
 	// the customer may see (managed ones and its own custom ones); others
 	// are left out.
 	PackageNames(ctx context.Context, custID string, ids []int64) (map[int64]string, error)
-	// SearchCollection answers the publication search q (filters,
-	// facets, order under loc and page) from a title index, when the
-	// store has one that is current: the total, the page's title ids and,
-	// when q.Facets, the facet counts. ok is false when the caller must
-	// search otherwise (TitleMatches and CollectionHits).
-	SearchCollection(ctx context.Context, custID string, loc *alpha.Locale, q PubQuery) (page CollectionPage, ok bool, err error)
-	// CollectionMenu counts the names of the collection's titles (of type
-	// rt unless ResourceAll) into m from a title index, when the store
-	// has one that is current; ok is false when the caller must count
-	// otherwise (CollectionHits).
-	CollectionMenu(ctx context.Context, custID string, rt ResourceType, m *alpha.Menu) (ok bool, err error)
 }
 
 // CollectionPage is a page of a publication search answered from a title

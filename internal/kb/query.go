@@ -20,6 +20,9 @@ type VendorQuery struct {
 	Search  string
 	OrderBy Order
 	Page    Page
+	// Names are the vendors whose names Search matches, as the search
+	// service found them; nil: the store matches the names itself.
+	Names *NameMatches
 }
 
 // PackageQuery selects a page of packages, optionally of one vendor.
@@ -36,6 +39,9 @@ type PackageQuery struct {
 	Match      PackageMatch     // how Search matches
 	Keyword    bool             // Search also matches the vendor's name
 	Visibility VisibilityFilter // hidden or visible packages only
+	// Names are the packages whose names Search matches, as the search
+	// service found them; nil: the store matches the names itself.
+	Names *NameMatches
 }
 
 // TitleQuery selects a page of titles, optionally inside one package.

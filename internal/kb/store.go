@@ -24,7 +24,7 @@ type Store interface {
 	RetiredPurger
 	StateWriter
 	OpsStore
-	IndexedStore
+	SearchedStore
 	Close() error
 }
 
@@ -35,11 +35,11 @@ type APIKey struct {
 	CustomerID  string
 	Environment Environment
 	Created     time.Time // filled by APIKeys
-	// Version is the customer's CollectionVersion, read with the key
-	// ("" when the store does not): the holdings service's cache of
-	// answers takes it from the request's context (WithVersion) rather
-	// than reading it again.
-	Version string
+	// At is the customer's root proxy and versions, read with the key
+	// (zero when the store does not): a request reads them once, and
+	// the holdings service's cache of answers and the search service
+	// take them from its context (WithCustomerAt).
+	At CustomerAt
 }
 
 // KBReader reads the knowledge base in one customer's context.
@@ -57,6 +57,8 @@ type KBReader interface {
 	PackageByID(ctx context.Context, custID string, packageID int64) (Package, error)
 	// Titles lists titles. Each title carries its resources in the
 	// customer's context: all of them, or only the one in q.PackageID.
+	// A search (q.Search not blank) is the search service's (package
+	// search, over TitlesAt): the store refuses one.
 	Titles(ctx context.Context, custID string, q TitleQuery) (TitleList, error)
 	// Title returns a title with all its resources.
 	Title(ctx context.Context, custID string, titleID int64) (Title, error)

@@ -3,8 +3,6 @@ package kb
 import (
 	"context"
 	"slices"
-
-	"github.com/kbserver/kbserver/internal/alpha"
 )
 
 // IndexedTitle is what a title index knows of one title: the texts it
@@ -42,13 +40,10 @@ type IndexedPackage struct {
 // TitleFeed is the store's side of a title index: what the index is
 // built from and how it knows that it is current.
 type TitleFeed interface {
-	// IndexVersions returns the version of the indexed data (bumped by
+	// TitlesVersion returns the version of the indexed data (bumped by
 	// every import and every write of a custom title or of a custom
-	// package's titles) and the customer's version (bumped by every
-	// write the customer makes to its holdings; an import, which may
-	// retire and restore the customer's title-level choices, bumps the
-	// first only, so an index reads a selection again for each build).
-	IndexVersions(ctx context.Context, custID string) (titles, customer int64, err error)
+	// package's titles; CustomerAt.Titles).
+	TitlesVersion(ctx context.Context) (int64, error)
 	// FeedTitles calls pkg with every package, then order with every
 	// title id in name order (sort_name, then id), then title with every
 	// title (in any order), and returns a version of the indexed data
@@ -124,45 +119,26 @@ type TitleChoice struct {
 	Selected           bool
 }
 
-// TitleIndex answers the holdings service's title searches from memory.
-type TitleIndex interface {
-	// SearchTitles answers the search q (q.Search not blank; a package,
-	// when q names one, that the customer may see) with the exact total
-	// and the ids of the page's titles in order, at the store's current
-	// version: it waits for the index to get there, and fails with
-	// CodeUnavailable when it cannot in reasonable time.
-	SearchTitles(ctx context.Context, custID string, q TitleQuery) (ids []int64, total int, err error)
-	// MatchTitles calls fn with every title the search of q matches and
-	// its rank, as PublicationStore.TitleMatches does, waiting as
-	// SearchTitles does.
-	MatchTitles(ctx context.Context, custID string, q PubQuery, fn func(id int64, rank float64)) error
-	// SearchCollection answers the publication search q over the
-	// customer's collection, ordered under loc; see
-	// PublicationStore.SearchCollection.
-	SearchCollection(ctx context.Context, custID string, loc *alpha.Locale, q PubQuery) (page CollectionPage, ok bool, err error)
-	// Ready reports whether the index has been built once since the
-	// server started (an index built inside the searches that need it is
-	// always ready): until then a server is not ready for traffic, as
-	// every title search would wait.
-	Ready() bool
-	// CollectionMenu counts the names of the customer's collection (of
-	// type rt unless ResourceAll) into m, as PublicationStore's
-	// CollectionMenu does.
-	CollectionMenu(ctx context.Context, custID string, rt ResourceType, m *alpha.Menu) (ok bool, err error)
-	// MatchNames returns the ids of the vendors or packages whose names
-	// q matches (NameTest) and the ids of the others, in ascending order,
-	// every customer's included (the store keeps to those the customer
-	// may see), at the store's current names version (NameList.Match).
-	MatchNames(ctx context.Context, q NameSearch) (match, others []int64, err error)
-}
-
-// IndexedStore is a store that feeds a title index and answers its title
-// searches through one when it is given one.
-type IndexedStore interface {
+// SearchedStore is the store's side of the search service (package
+// search): what its index is built from, and the rows of the titles a
+// search found, read by id at the versions the request read once. The
+// store never holds the index.
+type SearchedStore interface {
 	TitleFeed
-	// UseTitleIndex makes the store's title searches ask ix first; nil
-	// answers every search from the store.
-	UseTitleIndex(ix TitleIndex)
+	// CustomerVersions reads the customer's root proxy and versions in one
+	// statement, or "Customer not found": what a request without an API
+	// key reads once (a key's lookup reads the same, APIKey.At).
+	CustomerVersions(ctx context.Context, custID string) (CustomerAt, error)
+	// PackageAt returns the package as KBReader.Package does, with the
+	// root proxy of at.
+	PackageAt(ctx context.Context, custID string, at CustomerAt, vendorID, packageID int64) (Package, error)
+	// TitlesAt returns the titles with the ids, in that order, each with
+	// its resources in the customer's context (only the one in packageID
+	// when not 0), at the versions of at; a title that no longer exists
+	// is left out.
+	TitlesAt(ctx context.Context, custID string, at CustomerAt, ids []int64, packageID int64) ([]Title, error)
+	// CollectionTitlesAt is CollectionTitles at the versions of at.
+	CollectionTitlesAt(ctx context.Context, custID string, at CustomerAt, ids []int64) ([]Title, error)
 	// KeepTitles sets how many finished titles (with identifiers and
 	// the customer's resources) of the pages of title and publication
 	// searches the store keeps, each valid at the versions it was read

@@ -19,9 +19,9 @@ type KeyCandidate struct {
 	CustomerID  string
 	Environment string
 	Hash        []byte
-	// KBVersion and CustomerVersion are the version counters of the
-	// knowledge base and of the key's customer, read with the key.
-	KBVersion, CustomerVersion int64
+	// At is the key's customer's root proxy and versions, read with the
+	// key.
+	At kb.CustomerAt
 }
 
 // PickKey returns the candidate whose full hash is h, comparing every
@@ -31,7 +31,7 @@ func PickKey(cands []KeyCandidate, h kb.KeyHash) (kb.APIKey, error) {
 	for _, c := range cands {
 		if subtle.ConstantTimeCompare(c.Hash, h[:]) == 1 {
 			k = kb.APIKey{ID: c.ID, CustomerID: c.CustomerID, Environment: kb.Environment(c.Environment),
-				Version: collectionVersion(c.KBVersion, c.CustomerVersion)}
+				At: c.At}
 		}
 	}
 	if k.CustomerID == "" {
@@ -40,15 +40,15 @@ func PickKey(cands []KeyCandidate, h kb.KeyHash) (kb.APIKey, error) {
 	return k, nil
 }
 
-// ScanKey reads key candidates (id, customer_id, environment, hash, the
-// knowledge base's version, the customer's version: sqlKeyCandidates) from
+// ScanKey reads key candidates (id, customer_id, environment, hash, and
+// the customer's root proxy and versions: sqlKeyCandidates) from
 // rows and returns the one whose full hash is h, as PickKey does. The
 // caller closes rows.
 func ScanKey(rows Rows, h kb.KeyHash) (kb.APIKey, error) {
 	var cands []KeyCandidate
 	for rows.Next() {
 		var c KeyCandidate
-		if err := rows.Scan(&c.ID, &c.CustomerID, &c.Environment, &c.Hash, &c.KBVersion, &c.CustomerVersion); err != nil {
+		if err := rows.Scan(&c.ID, &c.CustomerID, &c.Environment, &c.Hash, &c.At.Root, &c.At.KB, &c.At.Titles, &c.At.Customer); err != nil {
 			return kb.APIKey{}, err
 		}
 		cands = append(cands, c)

@@ -103,17 +103,15 @@ func (s *Store) AddAPIKey(ctx context.Context, custID string, h kb.KeyHash, env 
 	return nil
 }
 
-// sqlKeyCandidates reads the keys of a hash prefix ($1) with the versions
-// of the knowledge base and of each key's customer (CollectionVersion): the
-// answer cache needs the version at every request the key admits, and one
+// sqlKeyCandidates reads the keys of a hash prefix ($1) with each key's
+// customer's root proxy and versions (kb.CustomerAt): the answer cache and
+// the search service need them at every request the key admits, and one
 // statement costs less than two (on SQLite, each is a read transaction).
-const sqlKeyCandidates = `SELECT k.id, k.customer_id, k.environment, k.hash,
-	COALESCE((SELECT n FROM versions WHERE name = '` + KBVersion + `'), 0),
-	COALESCE((SELECT n FROM versions WHERE name = '` + customerVersionPrefix + `' || k.customer_id), 0)
-	FROM api_keys k WHERE k.prefix = $1`
+var sqlKeyCandidates = `SELECT k.id, k.customer_id, k.environment, k.hash, c.root_proxy, ` + sqlCustomerAt("k.customer_id") + `
+	FROM api_keys k JOIN customers c ON c.id = k.customer_id WHERE k.prefix = $1`
 
 // findKey returns the key with hash h, comparing full hashes in constant
-// time, with its customer's CollectionVersion.
+// time, with its customer's root proxy and versions.
 func findKey(ctx context.Context, q Querier, h kb.KeyHash) (kb.APIKey, error) {
 	rows, err := q.Query(ctx, sqlKeyCandidates, KeyPrefix(h))
 	if err != nil {

@@ -8,8 +8,9 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
-// Vendor and package name searches. The search engine matches the names
-// (kb.TitleIndex's MatchNames, with kb.NameTest's rules): the store keeps
+// Vendor and package name searches. The search service matches the names
+// (search.Live's MatchNames, with kb.NameTest's rules) and passes the
+// matches in the query (kb.NameMatches): the store keeps
 // to those the customer may see, by the ids the engine matched (or those
 // it did not, when they are fewer); the list's count and page then look
 // ids up rather than each matching every name again, and a search that
@@ -24,7 +25,7 @@ import (
 // what else their names hold; a name of fewer words ranks first (ties in
 // name order). It is BM25's order over the matches without repeated
 // words, where every word's document frequency is the number of matches.
-func (s *Store) nameMatch(ctx context.Context, alias, search string, args *Args) (m Match, none bool, err error) {
+func (s *Store) nameMatch(ctx context.Context, alias, search string, names *kb.NameMatches, args *Args) (m Match, none bool, err error) {
 	if strings.TrimSpace(search) == "" {
 		return Match{}, false, nil
 	}
@@ -32,7 +33,7 @@ func (s *Store) nameMatch(ctx context.Context, alias, search string, args *Args)
 	if alias == "v" {
 		kind = kb.NameVendors
 	}
-	cond, none, err := s.nameCond(ctx, alias, kb.NameSearch{Kind: kind, Search: search}, args)
+	cond, none, err := s.nameCond(ctx, alias, kb.NameSearch{Kind: kind, Search: search}, names, args)
 	if err != nil || none {
 		return Match{}, none, err
 	}
@@ -42,31 +43,29 @@ func (s *Store) nameMatch(ctx context.Context, alias, search string, args *Args)
 
 // nameCond returns the condition that the row of alias (v or p) is a
 // vendor or package whose name q matches, adding its arguments to args;
-// none is true when no name matches (or q has no word). The engine gives
-// the matching ids and the others: the condition names the shorter list
+// none is true when no name matches (or q has no word). names are the
+// matching ids and the others, as the search service found them: the
+// condition names the shorter list
 // (a broad word matches most names, and a list of nearly all ids would
 // be read for the count and again for the page), with the largest id it
 // knows as a bound, so that a name written after the engine read them is
 // never taken for a match.
 //
-// A store without a search engine (the command line's) reads the names and
-// tests them itself, by the same rules.
-func (s *Store) nameCond(ctx context.Context, alias string, q kb.NameSearch, args *Args) (cond string, none bool, err error) {
+// Without names (a caller without the search service: the command line)
+// the store reads the names and tests them itself, by the same rules.
+func (s *Store) nameCond(ctx context.Context, alias string, q kb.NameSearch, names *kb.NameMatches, args *Args) (cond string, none bool, err error) {
 	if _, none := kb.CompileNameSearch(q); none {
 		return "", true, nil
 	}
-	var match, others []int64
-	if ix := s.titleIndex(); ix != nil {
-		match, others, err = ix.MatchNames(ctx, q)
-	} else {
+	if names == nil {
 		var l kb.NameList
-		if _, err = s.FeedEntityNames(ctx, l.AddVendor, l.AddPackage); err == nil {
-			match, others = l.Match(q)
+		if _, err := s.FeedEntityNames(ctx, l.AddVendor, l.AddPackage); err != nil {
+			return "", false, fmt.Errorf("match names: %w", err)
 		}
+		m, o := l.Match(q)
+		names = &kb.NameMatches{Match: m, Others: o}
 	}
-	if err != nil {
-		return "", false, fmt.Errorf("match names: %w", err)
-	}
+	match, others := names.Match, names.Others
 	if len(match) == 0 {
 		return "", true, nil
 	}

@@ -12,14 +12,20 @@ import (
 // package tokens and their notes. Titles without such a resource are left
 // out.
 func (s *Store) CollectionTitles(ctx context.Context, custID string, ids []int64) ([]kb.Title, error) {
-	at, err := s.customerAt(ctx, custID)
+	at, err := s.CustomerVersions(ctx, custID)
 	if err != nil {
 		return nil, err
 	}
+	return s.CollectionTitlesAt(ctx, custID, at, ids)
+}
+
+// CollectionTitlesAt is CollectionTitles at the customer's versions at;
+// see kb.SearchedStore.
+func (s *Store) CollectionTitlesAt(ctx context.Context, custID string, at kb.CustomerAt, ids []int64) ([]kb.Title, error) {
 	if len(ids) == 0 {
 		return []kb.Title{}, nil
 	}
-	ts, err := s.finishedTitles(ctx, custID, at, ids, 0)
+	ts, err := s.TitlesAt(ctx, custID, at, ids, 0)
 	if err != nil {
 		return nil, fmt.Errorf("collection titles: %w", err)
 	}

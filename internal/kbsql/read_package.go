@@ -146,6 +146,12 @@ func (s *Store) PackageByID(ctx context.Context, custID string, packageID int64)
 	return p, nil
 }
 
+// PackageAt returns the package as Package does, with the customer's root
+// proxy of at; see kb.SearchedStore.
+func (s *Store) PackageAt(ctx context.Context, custID string, at kb.CustomerAt, vendorID, packageID int64) (kb.Package, error) {
+	return s.PackageOf(ctx, custID, at.Root, vendorID, packageID)
+}
+
 // PackageOf is Package for a caller that has read the customer's root
 // proxy.
 func (s *Store) PackageOf(ctx context.Context, custID, root string, vendorID, packageID int64) (kb.Package, error) {

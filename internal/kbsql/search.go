@@ -2,16 +2,19 @@ package kbsql
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
-// The searches of the holdings service (vendor, package and title lists)
-// and the title matches of publication search. The search engine
-// (kb.TitleIndex) matches titles and the vendors' and packages' names
-// (package_search.go): the stores keep no text index.
+// The lists of the holdings service (vendors, packages and titles). The
+// search service (package search) matches titles and the vendors' and
+// packages' names: the stores keep no text index. A vendor or package
+// list takes the names it matched in its query (package_search.go); a
+// title search asks the store only for the titles it found, by id
+// (TitlesAt).
 
 // Match is how a name search restricts and ranks rows: a condition on the
 // rows and the rank that orders the best matches first ("" for none).
@@ -33,11 +36,11 @@ func (m Match) orderBy(byName string) string {
 // where, with a name search, counting them FROM countFrom (see
 // countedPage).
 func nameList[T any](ctx context.Context, s *Store, alias, columns, from, countFrom string, where []string, args Args, search string,
-	byName bool, page kb.Page, scan func(Rows) (T, error)) (int, []T, error) {
+	names *kb.NameMatches, byName bool, page kb.Page, scan func(Rows) (T, error)) (int, []T, error) {
 	if err := kb.CheckSearch("Search", search); err != nil {
 		return 0, nil, err
 	}
-	m, none, err := s.nameMatch(ctx, alias, search, &args)
+	m, none, err := s.nameMatch(ctx, alias, search, names, &args)
 	if err != nil {
 		return 0, nil, err // nameCond says it was matching names
 	}
@@ -62,7 +65,7 @@ func (s *Store) Vendors(ctx context.Context, custID string, q kb.VendorQuery) (k
 	}
 	var list kb.VendorList
 	list.Total, list.Vendors, err = nameList(ctx, s, "v", SQLVendorColumns, `vendors v`, `vendors v`, []string{SQLVendorVisible}, Args{custID},
-		q.Search, q.OrderBy == kb.OrderName, q.Page, func(rows Rows) (kb.Vendor, error) { return ScanVendor(rows, root) })
+		q.Search, q.Names, q.OrderBy == kb.OrderName, q.Page, func(rows Rows) (kb.Vendor, error) { return ScanVendor(rows, root) })
 	if err != nil {
 		return list, fmt.Errorf("list vendors: %w", err)
 	}
@@ -102,7 +105,7 @@ func (s *Store) Packages(ctx context.Context, custID string, q kb.PackageQuery) 
 			return kb.PackageList{}, err
 		}
 		if strings.TrimSpace(search) != "" {
-			cond, none, err := s.nameCond(ctx, "p", kb.NameSearch{Kind: kb.NamePackages, Search: search, Match: q.Match, Keyword: q.Keyword}, &args)
+			cond, none, err := s.nameCond(ctx, "p", kb.NameSearch{Kind: kb.NamePackages, Search: search, Match: q.Match, Keyword: q.Keyword}, q.Names, &args)
 			if err != nil {
 				return kb.PackageList{}, fmt.Errorf("list packages: %w", err)
 			}
@@ -118,7 +121,7 @@ func (s *Store) Packages(ctx context.Context, custID string, q kb.PackageQuery) 
 		countFrom += ` ` + sqlJoinCP
 	}
 	var list kb.PackageList
-	list.Total, list.Packages, err = nameList(ctx, s, "p", SQLPackageColumns, SQLPackageFrom, countFrom, where, args, search, q.OrderBy == kb.OrderName,
+	list.Total, list.Packages, err = nameList(ctx, s, "p", SQLPackageColumns, SQLPackageFrom, countFrom, where, args, search, q.Names, q.OrderBy == kb.OrderName,
 		q.Page, func(rows Rows) (kb.Package, error) { return ScanPackage(rows, root) })
 	if err != nil {
 		return list, fmt.Errorf("list packages: %w", err)
@@ -146,7 +149,7 @@ func (s *Store) CollectionPackages(ctx context.Context, custID string, q kb.Coll
 		page = kb.Page{Count: 1 << 30, Number: 1}
 	}
 	var list kb.PackageList
-	list.Total, list.Packages, err = nameList(ctx, s, "p", SQLCollectionPackageColumns, SQLPackageFrom, `packages p `+sqlJoinCP, where, args, q.Search, q.ByName,
+	list.Total, list.Packages, err = nameList(ctx, s, "p", SQLCollectionPackageColumns, SQLPackageFrom, `packages p `+sqlJoinCP, where, args, q.Search, q.Names, q.ByName,
 		page, func(rows Rows) (kb.Package, error) { return ScanPackage(rows, root) })
 	if err != nil {
 		return list, fmt.Errorf("list collection packages: %w", err)
@@ -180,11 +183,14 @@ func (s *Store) PackageNames(ctx context.Context, custID string, ids []int64) (m
 // Titles lists titles in the customer's context.
 func (s *Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.TitleList, error) {
 	list := kb.TitleList{Titles: []kb.Title{}}
-	at, err := s.customerAt(ctx, custID)
+	if strings.TrimSpace(q.Search) != "" {
+		return list, errors.New("list titles: a title search is the search service's (search.Service.Titles)")
+	}
+	at, err := s.CustomerVersions(ctx, custID)
 	if err != nil {
 		return list, err
 	}
-	root := at.root
+	root := at.Root
 	total := -1 // unknown until counted
 	if q.PackageID != 0 {
 		p, err := s.PackageOf(ctx, custID, root, q.VendorID, q.PackageID)
@@ -192,13 +198,6 @@ func (s *Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.
 			return list, err
 		}
 		total = PackageTitleTotal(p, q)
-	}
-	if strings.TrimSpace(q.Search) != "" {
-		if err := kb.CheckSearch("Search", q.Search); err != nil {
-			return list, err
-		}
-		list.Titles, list.Total, err = s.indexedTitles(ctx, custID, at, q)
-		return list, err
 	}
 	args := Args{custID}
 	where := []string{sqlTitleVisible}
@@ -242,26 +241,8 @@ func (s *Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.
 	if list.Titles, err = ScanTitles(rows); err != nil {
 		return list, fmt.Errorf("list titles: %w", err)
 	}
-	if err := s.completeTitlesAt(ctx, custID, root, list.Titles, q.PackageID, at.kbv, at.cv); err != nil {
+	if err := s.completeTitlesAt(ctx, custID, root, list.Titles, q.PackageID, at.KB, at.Customer); err != nil {
 		return list, err
 	}
 	return list, nil
-}
-
-// TitleMatches calls fn with every title the search of q matches and its
-// rank (lower is better; 0 when q orders by name), from the title index
-// as the title search of the holdings service; it does not look at the
-// customer's collection.
-func (s *Store) TitleMatches(ctx context.Context, custID string, q kb.PubQuery, fn func(id int64, rank float64)) error {
-	if strings.TrimSpace(q.Search) == "" {
-		return nil
-	}
-	if err := kb.CheckSearch("Search", q.Search); err != nil {
-		return err
-	}
-	ix, err := s.needIndex()
-	if err != nil {
-		return err
-	}
-	return ix.MatchTitles(ctx, custID, q, fn)
 }

@@ -33,9 +33,14 @@ func TestPickKey(t *testing.T) {
 	h[0] = 1
 	other := h
 	other[31] = 9
-	cands := []KeyCandidate{{1, "a", "production", other[:], 4, 5}, {2, "b", "sandbox", h[:], 4, 7}}
-	if k, err := PickKey(cands, h); err != nil || k != (kb.APIKey{ID: 2, CustomerID: "b", Environment: kb.Sandbox, Version: "4.7"}) {
+	cands := []KeyCandidate{{1, "a", "production", other[:], kb.CustomerAt{Root: "p", KB: 4, Titles: 3, Customer: 5}},
+		{2, "b", "sandbox", h[:], kb.CustomerAt{Root: "q", KB: 4, Titles: 3, Customer: 7}}}
+	k, err := PickKey(cands, h)
+	if err != nil || k != (kb.APIKey{ID: 2, CustomerID: "b", Environment: kb.Sandbox, At: kb.CustomerAt{Root: "q", KB: 4, Titles: 3, Customer: 7}}) {
 		t.Errorf("PickKey = %+v, %v", k, err)
+	}
+	if v := k.At.CollectionVersion(); v != "4.7" {
+		t.Errorf("PickKey's CollectionVersion = %q, want 4.7", v)
 	}
 	if _, err := PickKey(cands[:1], h); kb.ErrorCode(err) != kb.CodeUnauthenticated {
 		t.Errorf("PickKey without a match: %v", err)

@@ -21,9 +21,8 @@ import (
 type Store struct {
 	e      Engine
 	d      Dialect
-	secret atomic.Pointer[[]byte]        // the link-signing secret once read (linkout.go)
-	jobs   *reportJobs                   // the holdings reports' background work (report_jobs.go)
-	index  atomic.Pointer[kb.TitleIndex] // the title index in use, if any (title_index.go)
+	secret atomic.Pointer[[]byte] // the link-signing secret once read (linkout.go)
+	jobs   *reportJobs            // the holdings reports' background work (report_jobs.go)
 	// factCache keeps packages' facts for pages of titles
 	// (resource_facts.go).
 	factCache factCache
@@ -70,30 +69,30 @@ func bumpVersion(ctx context.Context, tx Tx, name string) error {
 // import, and after any write of the customer's holdings, root proxy,
 // labels or proxies. It is one read of two rows of the versions table, so
 // that every request may read it: the holdings service's cache of answers
-// (rmapi) and the publication search's collections (pubsearch) depend on
-// it, on every instance over the same database.
+// (rmapi) depends on it, on every instance over the same database.
 func (s *Store) CollectionVersion(ctx context.Context, custID string) (string, error) {
 	kbv, cv, err := s.versionsOf(ctx, custID)
 	if err != nil {
 		return "", err
 	}
-	return collectionVersion(kbv, cv), nil
+	return kb.CustomerAt{KB: kbv, Customer: cv}.CollectionVersion(), nil
 }
 
-// customerAt is a customer's root proxy and the versions of the knowledge
-// base and of the customer, read in one statement (so the root proxy is
-// the one of those versions).
-type customerAt struct {
-	root    string
-	kbv, cv int64
+// sqlCustomerAt reads a customer's root proxy and the versions of
+// kb.CustomerAt, with the customer's id in the column (or parameter)
+// custID; its FROM and WHERE are the caller's.
+func sqlCustomerAt(custID string) string {
+	return `COALESCE((SELECT n FROM versions WHERE name = '` + KBVersion + `'), 0),
+	COALESCE((SELECT n FROM versions WHERE name = '` + TitlesVersion + `'), 0),
+	COALESCE((SELECT n FROM versions WHERE name = '` + customerVersionPrefix + `' || ` + custID + `), 0)`
 }
 
-// customerAt reads the customer's root proxy and versions, or "Customer
-// not found".
-func (s *Store) customerAt(ctx context.Context, custID string) (customerAt, error) {
-	var c customerAt
-	err := s.e.Read().QueryRow(ctx, `SELECT root_proxy, COALESCE((SELECT n FROM versions WHERE name = '`+KBVersion+`'), 0),
-		COALESCE((SELECT n FROM versions WHERE name = $2), 0) FROM customers WHERE id = $1`, custID, CustomerVersion(custID)).Scan(&c.root, &c.kbv, &c.cv)
+// CustomerVersions reads the customer's root proxy and versions in one
+// statement, or "Customer not found"; see kb.SearchedStore.
+func (s *Store) CustomerVersions(ctx context.Context, custID string) (kb.CustomerAt, error) {
+	var c kb.CustomerAt
+	err := s.e.Read().QueryRow(ctx, `SELECT c.root_proxy, `+sqlCustomerAt("c.id")+` FROM customers c WHERE c.id = $1`, custID).
+		Scan(&c.Root, &c.KB, &c.Titles, &c.Customer)
 	if NoRows(err) {
 		return c, kb.NotFound("Customer")
 	}

@@ -21,7 +21,7 @@ import (
 // service's kept answers depend on, which every write that can change a
 // title in the customer's context moves (versions.go). The versions are
 // read before the titles, in the statement that reads the customer's root
-// proxy (customerAt), which completing a title uses: a kept title is never
+// proxy (CustomerAt), which completing a title uses: a kept title is never
 // older than its versions, and the root proxy is the one of those
 // versions (a write of the root proxy moves the customer's version).
 
@@ -68,12 +68,13 @@ func (s *Store) KeptTitleStats() (hits, misses int64) {
 	return s.titles.hits.Load(), s.titles.misses.Load()
 }
 
-// finishedTitles returns the titles with the ids that the customer may
-// see, in the order of ids, complete with identifiers and resources
-// (only those in packageID unless it is 0), from those kept at the
-// customer's versions at and, for the others, read and completed.
-func (s *Store) finishedTitles(ctx context.Context, custID string, at customerAt, ids []int64, packageID int64) ([]kb.Title, error) {
-	kbv, cv := at.kbv, at.cv
+// TitlesAt returns the titles with the ids that the customer may see, in
+// the order of ids, complete with identifiers and resources (only those
+// in packageID unless it is 0), from those kept at the customer's
+// versions at and, for the others, read and completed; see
+// kb.SearchedStore.
+func (s *Store) TitlesAt(ctx context.Context, custID string, at kb.CustomerAt, ids []int64, packageID int64) ([]kb.Title, error) {
+	kbv, cv := at.KB, at.Customer
 	c := &s.titles
 	found := make(map[int64]kb.Title, len(ids))
 	var missing []int64
@@ -97,7 +98,7 @@ func (s *Store) finishedTitles(ctx context.Context, custID string, at customerAt
 		if err != nil {
 			return nil, err
 		}
-		if err := s.completeTitlesAt(ctx, custID, at.root, ts, packageID, kbv, cv); err != nil {
+		if err := s.completeTitlesAt(ctx, custID, at.Root, ts, packageID, kbv, cv); err != nil {
 			return nil, err
 		}
 		for _, t := range ts {

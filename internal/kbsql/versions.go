@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 )
 
 // KBVersion is the name of the version counter every import bumps: the
@@ -17,7 +16,7 @@ const KBVersion = "kb"
 const TitlesVersion = "titles"
 
 // NamesVersion is the name of the version counter of the vendors' and
-// packages' names, which the search engine matches (kb.TitleIndex's
+// packages' names, which the search index matches (search.Live's
 // MatchNames): every write that creates, renames or deletes a vendor or a
 // package bumps it.
 const NamesVersion = "names"
@@ -32,12 +31,6 @@ func CustomerVersion(custID string) string { return customerVersionPrefix + cust
 
 // customerVersionPrefix begins the name of every customer's version.
 const customerVersionPrefix = "c:"
-
-// collectionVersion is the value of CollectionVersion for the two
-// counters.
-func collectionVersion(kbVersion, customerVersion int64) string {
-	return strconv.FormatInt(kbVersion, 10) + "." + strconv.FormatInt(customerVersion, 10)
-}
 
 // titleChangesKept is the number of the titles counter's latest moves
 // whose changed titles title_changes keeps; an index older than that

@@ -11,7 +11,6 @@ import (
 
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/postgres"
-	"github.com/kbserver/kbserver/internal/search"
 	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
 )
@@ -26,13 +25,12 @@ func TestBulkLoad(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { s.Close() })
-		search.Use(t.Context(), s, search.Options{Inline: true})
 		conn, err := pgx.Connect(t.Context(), dsn)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { conn.Close(context.Background()) })
-		return s, rawDB{conn}
+		return storetest.Searched(t.Context(), s), rawDB{conn}
 	})
 }
 
@@ -69,8 +67,7 @@ func (r rawDB) Dump(q string) ([]string, error) {
 // PostgreSQL, holds no customer's write back while it runs, and shows its
 // package only when it ends.
 func TestBulkLoadBesideWriters(t *testing.T) {
-	st := open(t)
-	search.Use(t.Context(), st, search.Options{Inline: true})
+	st := storetest.Searched(t.Context(), open(t))
 	f := storetest.LoadFixture(t, st)
 	const n = 5000 // more than a batch: the first is written when the source stalls
 	held, release := make(chan struct{}), make(chan struct{})

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/kbserver/kbserver/internal/postgres"
-	"github.com/kbserver/kbserver/internal/search"
 	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
 )
@@ -17,6 +16,5 @@ func FuzzSearch(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { s.Close() })
-	search.Use(f.Context(), s, search.Options{Inline: true})
 	storetest.FuzzSearch(f, s)
 }

@@ -17,8 +17,8 @@ var errClosed = errors.New("the store is closed")
 const codeUndefinedTable = "42P01"
 
 // Ready returns nil when the database answers, its schema is at the
-// newest migration this build knows and the title index in use, if any,
-// has been built once (kbsql.Store.IndexReady).
+// newest migration this build knows (the search index's readiness is the
+// search service's, which /readyz asks too).
 func (s *Store) Ready(ctx context.Context) error {
 	if s.closed.Load() {
 		return errClosed
@@ -33,10 +33,7 @@ func (s *Store) Ready(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("database %s: read the schema version: %w", s.name, err)
 	}
-	if err := kbsql.SchemaCurrent(applied, known); err != nil {
-		return err
-	}
-	return s.IndexReady()
+	return kbsql.SchemaCurrent(applied, known)
 }
 
 // Stats returns the store's statistics: the pool's from pgxpool, the

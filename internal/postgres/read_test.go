@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/search"
 	"github.com/kbserver/kbserver/internal/sqlite"
 	"github.com/kbserver/kbserver/internal/storetest"
 )
@@ -40,9 +39,7 @@ func TestSearchLikeSQLite(t *testing.T) {
 	}
 	t.Cleanup(func() { lite.Close() })
 	pg := open(t)
-	stores := []kb.Store{lite, pg}
-	search.Use(ctx, lite, search.Options{Inline: true})
-	search.Use(ctx, pg, search.Options{Inline: true})
+	stores := []kb.Store{storetest.Searched(ctx, lite), storetest.Searched(ctx, pg)}
 	for _, s := range stores {
 		storetest.LoadFixture(t, s)
 		storetest.Import(t, s, "Gamma Ltd", "Gamma: The Set (100%)", kb.ContentUnknown, readExtras)

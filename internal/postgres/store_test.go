@@ -5,7 +5,6 @@ import (
 
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/postgres"
-	"github.com/kbserver/kbserver/internal/search"
 	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
 )
@@ -25,11 +24,7 @@ func open(t *testing.T) *postgres.Store {
 // searches answered by an index rebuilt inside any search that finds it
 // stale.
 func TestConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) kb.Store {
-		s := open(t)
-		search.Use(t.Context(), s, search.Options{Inline: true})
-		return s
-	})
+	storetest.Run(t, func(t *testing.T) kb.Store { return open(t) })
 }
 
 // TestMigrateTwice checks that a second store over a migrated schema finds
@@ -54,21 +49,20 @@ func TestMigrateTwice(t *testing.T) {
 // database: each instance's engine follows the names version.
 func TestNameSearchTwoInstances(t *testing.T) {
 	dsn := testdb.NewPostgres(t)
-	var st [2]*postgres.Store
+	var st [2]storetest.Store
 	for i := range st {
 		s, err := postgres.Open(t.Context(), dsn)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { s.Close() })
-		search.Use(t.Context(), s, search.Options{Inline: true})
-		st[i] = s
+		st[i] = storetest.Searched(t.Context(), s)
 	}
 	c, err := st[0].AddCustomer(t.Context(), "c1", "Customer One")
 	if err != nil {
 		t.Fatal(err)
 	}
-	find := func(s *postgres.Store, search string) int {
+	find := func(s storetest.Store, search string) int {
 		t.Helper()
 		list, err := s.Packages(t.Context(), "c1", kb.PackageQuery{Search: search, Page: kb.Page{Count: 10, Number: 1}})
 		if err != nil {

@@ -33,7 +33,7 @@ func TestDeltaLikeRebuild(t *testing.T) {
 	p := newPropertyKB(t, n, 11)
 	feed := p.store.(kb.TitleFeed)
 	base := p.x
-	v0, _, err := feed.IndexVersions(ctx, "")
+	v0, err := feed.TitlesVersion(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,6 @@
-// Package search is the in-memory search engine of issue 22: an index of
+// Package search is every search of kbserver: the search service
+// (Service), which the holdings service, publication search and the pages
+// ask, and the in-memory index it answers from: an index of
 // the knowledge base's titles in which every posting list is a roaring
 // bitmap over title ordinals, and ordinals follow name order, so that a
 // search's exact total is a bitmap cardinality and a name-ordered page is
@@ -14,10 +16,11 @@
 // reference that the property tests hold it to.
 //
 // Live keeps an index in step with a store (kb.TitleFeed): it answers a
-// search only when its index holds the store's current version of the
-// indexed data, catching up with the changes or rebuilding it when that
+// search only when its index holds the version of the indexed data that
+// the request read, catching up with the changes or rebuilding it when that
 // version moves on (searches wait for the rebuild, and are refused with
 // kb.CodeUnavailable when it takes too long), and reads each customer's
-// selected set at the customer's version. The stores' title searches go
-// to it (kb.TitleIndex): they have no other.
+// selected set at the customer's version. The Service asks it for ids,
+// totals, facets and ranks, then the store for those rows by id; the
+// stores keep no text index and never hold this one.
 package search

@@ -40,8 +40,8 @@ type Options struct {
 // only when its index, with the delta of the titles changed since it was
 // built, holds the store's current version of the indexed data; when
 // that version moves on it catches up with a new delta, or rebuilds the
-// index when the store cannot name the changes. It implements
-// kb.TitleIndex.
+// index when the store cannot name the changes. The search service
+// (Service) asks it; it reads the store only through kb.TitleFeed.
 type Live struct {
 	feed kb.TitleFeed
 	opts Options
@@ -63,6 +63,8 @@ type Live struct {
 	views        map[string]*viewEntry // by locale tag
 	viewClock    int64                 // counts the views' uses
 	viewBuilding bool                  // a view is being built
+	viewCh       chan struct{}         // closed when the view being built is done (viewMu)
+	viewFailedAt time.Time             // the last failed view build (viewMu)
 
 	workMu  sync.Mutex
 	stopped bool // Wait was called: no background work starts
@@ -75,9 +77,10 @@ type Live struct {
 	namesMu sync.Mutex              // one read of the names at a time
 }
 
-// Ready reports whether an index has been installed once (always true
-// with Options.Inline, which builds inside the searches); see
-// kb.TitleIndex.
+// Ready reports whether an index has been installed once since the
+// server started (always true with Options.Inline, which builds inside
+// the searches): until then a server is not ready for traffic, as every
+// search would wait.
 func (l *Live) Ready() bool { return l.opts.Inline || l.ready.Load() }
 
 // DefaultWait is how long a search waits for the index by default: more
@@ -189,14 +192,6 @@ func NewLive(ctx context.Context, feed kb.TitleFeed, opts Options) *Live {
 	return &Live{feed: feed, opts: opts, ctx: ctx, sel: map[string]*selEntry{}, views: map[string]*viewEntry{}}
 }
 
-// Use returns a new Live over st that answers st's title searches
-// (st.UseTitleIndex).
-func Use(ctx context.Context, st kb.IndexedStore, opts Options) *Live {
-	l := NewLive(ctx, st, opts)
-	st.UseTitleIndex(l)
-	return l
-}
-
 // Build builds the index from the store now, unless the one it holds is
 // at version or newer.
 func (l *Live) Build(ctx context.Context, version int64) error {
@@ -236,7 +231,7 @@ func (l *Live) Build(ctx context.Context, version int64) error {
 	l.opts.Logger.Info("title index built", "source", "store", "titles", x.Len(), "version", v, "seconds", time.Since(start).Seconds())
 	// Publication search's default locale, so that its first search
 	// finds the view ready.
-	if _, err := l.view(ctx, b, defaultLocale); err != nil {
+	if _, err := l.startView(ctx, b, defaultLocale); err != nil {
 		return err
 	}
 	return nil
@@ -264,17 +259,14 @@ func (l *Live) Version() (v int64, ok bool) {
 	return 0, false
 }
 
-// current returns the index once it holds the store's current version of
-// the indexed data, and the customer's version. It catches the index up
+// current returns the index once it holds the version of the indexed data
+// at (read at the request's start), and the customer's version. It catches the index up
 // with a delta when the store can name the changes; otherwise it waits
 // for a rebuild in the background, at most Options.Wait (with
 // Options.Inline it rebuilds the index itself), and refuses the search
 // with kb.CodeUnavailable when none is ready by then.
-func (l *Live) current(ctx context.Context, custID string) (*built, int64, error) {
-	titlesV, customerV, err := l.feed.IndexVersions(ctx, custID)
-	if err != nil {
-		return nil, 0, err
-	}
+func (l *Live) current(ctx context.Context, at kb.CustomerAt) (*built, int64, error) {
+	titlesV, customerV := at.Titles, at.Customer
 	wait := l.opts.Wait
 	if wait <= 0 {
 		wait = DefaultWait
@@ -324,10 +316,12 @@ func (l *Live) current(ctx context.Context, custID string) (*built, int64, error
 	}
 }
 
-// MatchTitles calls fn with the matches of q's search; see
-// kb.TitleIndex.
-func (l *Live) MatchTitles(ctx context.Context, custID string, q kb.PubQuery, fn func(id int64, rank float64)) error {
-	b, _, err := l.current(ctx, custID)
+// MatchTitles calls fn with every title the search of q matches and its
+// rank (lower is better; 0 when q orders by name), in or out of the
+// customer's collection, at the versions of at: it waits for the index to
+// get there, as SearchTitles does.
+func (l *Live) MatchTitles(ctx context.Context, custID string, at kb.CustomerAt, q kb.PubQuery, fn func(id int64, rank float64)) error {
+	b, _, err := l.current(ctx, at)
 	if err != nil {
 		return err
 	}
@@ -343,9 +337,13 @@ func (l *Live) MatchTitles(ctx context.Context, custID string, q kb.PubQuery, fn
 	return nil
 }
 
-// SearchTitles answers q from the index; see kb.TitleIndex.
-func (l *Live) SearchTitles(ctx context.Context, custID string, q kb.TitleQuery) (ids []int64, total int, err error) {
-	b, customerV, err := l.current(ctx, custID)
+// SearchTitles answers the search q (q.Search not blank; a package, when
+// q names one, that the customer may see) with the exact total and the ids
+// of the page's titles in order, at the versions of at: it waits for the
+// index to get there, and fails with CodeUnavailable when it cannot in
+// reasonable time.
+func (l *Live) SearchTitles(ctx context.Context, custID string, at kb.CustomerAt, q kb.TitleQuery) (ids []int64, total int, err error) {
+	b, customerV, err := l.current(ctx, at)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -65,34 +65,37 @@ type viewEntry struct {
 	used int64
 }
 
-// SearchCollection answers a publication search from the index when it
-// is current and has a view of loc; see kb.TitleIndex. A missing view is
-// built in the background (inline with Options.Inline), while the caller
-// searches otherwise.
-func (l *Live) SearchCollection(ctx context.Context, custID string, loc *alpha.Locale, q kb.PubQuery) (kb.CollectionPage, bool, error) {
-	p, err := l.collectionAndView(ctx, custID, loc)
-	if p == nil || err != nil {
-		return kb.CollectionPage{}, false, err
+// SearchCollection answers the publication search q over the customer's
+// collection, ordered under loc, at the versions of at: the total, the
+// page's title ids and, when q.Facets, the facet counts. It waits for the
+// index to get to at's versions and for its view of loc (built on first
+// use), at most Options.Wait, and fails with kb.CodeUnavailable when they
+// are not ready by then.
+func (l *Live) SearchCollection(ctx context.Context, custID string, at kb.CustomerAt, loc *alpha.Locale, q kb.PubQuery) (kb.CollectionPage, error) {
+	p, err := l.collectionAndView(ctx, custID, at, loc)
+	if err != nil {
+		return kb.CollectionPage{}, err
 	}
 	var page kb.CollectionPage
 	if p.b.d != nil {
 		var ok bool
 		if page, ok, err = p.b.d.searchCollection(p.b.x, custID, p.c, p.dc, p.v, p.dv, q); !ok || err != nil {
-			return kb.CollectionPage{}, false, err
+			return kb.CollectionPage{}, l.unmerged(p.b, err)
 		}
 	} else if page, err = p.b.x.SearchCollection(custID, p.c, p.v, q); err != nil {
-		return kb.CollectionPage{}, false, err
+		return kb.CollectionPage{}, err
 	}
 	l.answered.Add(1)
-	return page, true, nil
+	return page, nil
 }
 
-// CollectionMenu counts the customer's collection into m from the index
-// when it is current and has a view of m's locale; see kb.TitleIndex.
-func (l *Live) CollectionMenu(ctx context.Context, custID string, rt kb.ResourceType, m *alpha.Menu) (bool, error) {
-	p, err := l.collectionAndView(ctx, custID, m.Locale())
-	if p == nil || err != nil {
-		return false, err
+// CollectionMenu counts the customer's collection (of type rt unless
+// kb.ResourceAll) into m at the versions of at, waiting as
+// SearchCollection does.
+func (l *Live) CollectionMenu(ctx context.Context, custID string, at kb.CustomerAt, rt kb.ResourceType, m *alpha.Menu) error {
+	p, err := l.collectionAndView(ctx, custID, at, m.Locale())
+	if err != nil {
+		return err
 	}
 	if p.b.d != nil {
 		p.b.d.countMenu(p.b.x, p.c, p.dc, p.v, p.dv, rt, m)
@@ -100,7 +103,7 @@ func (l *Live) CollectionMenu(ctx context.Context, custID string, rt kb.Resource
 		p.b.x.CountMenu(p.c, p.v, rt, m)
 	}
 	l.answered.Add(1)
-	return true, nil
+	return nil
 }
 
 // pubState is what a publication search reads: the current index, the
@@ -115,16 +118,25 @@ type pubState struct {
 }
 
 // collectionAndView returns what a publication search of the customer
-// under loc reads; nil when the index cannot answer.
-func (l *Live) collectionAndView(ctx context.Context, custID string, loc *alpha.Locale) (*pubState, error) {
-	b, customerV, err := l.current(ctx, custID)
-	if b == nil || err != nil {
-		return nil, err
+// under loc reads, waiting for the index and its view of loc.
+func (l *Live) collectionAndView(ctx context.Context, custID string, at kb.CustomerAt, loc *alpha.Locale) (*pubState, error) {
+	var p *pubState
+	var customerV int64
+	for p == nil {
+		b, cv, err := l.current(ctx, at)
+		if err != nil {
+			return nil, err
+		}
+		v, err := l.view(ctx, b, loc)
+		if err != nil {
+			return nil, err
+		}
+		if v != nil { // else b was replaced while its view was awaited: take the new index
+			p, customerV = &pubState{b: b, v: v}, cv
+		}
 	}
-	p := &pubState{b: b}
-	if p.v, err = l.view(ctx, b, loc); p.v == nil || err != nil {
-		return nil, err
-	}
+	b := p.b
+	var err error
 	if b.d != nil {
 		if p.dv, err = l.deltaView(ctx, b, p.v, loc); err != nil {
 			return nil, err
@@ -170,14 +182,74 @@ func (l *Live) deltaView(ctx context.Context, b *built, v *View, loc *alpha.Loca
 	return dv, nil
 }
 
-// view returns b's view of loc, or nil after starting its build (or,
+// view returns b's view of loc, waiting for it to be built (starting
+// the build when none runs) at most Options.Wait; nil when b is no longer
+// the current index (the caller takes the new one). It fails with
+// kb.CodeUnavailable when the view is not ready in time, or while a
+// failed build waits to be tried again.
+func (l *Live) view(ctx context.Context, b *built, loc *alpha.Locale) (*View, error) {
+	wait := l.opts.Wait
+	if wait <= 0 {
+		wait = DefaultWait
+	}
+	var timeout <-chan time.Time
+	for {
+		done := l.viewSignal() // taken before looking, so that no end is missed
+		if cur := l.cur.Load(); cur == nil || cur.x != b.x {
+			return nil, nil
+		}
+		v, err := l.startView(ctx, b, loc)
+		if v != nil || err != nil {
+			return v, err
+		}
+		l.viewMu.Lock()
+		failed := time.Since(l.viewFailedAt) < retryAfter
+		l.viewMu.Unlock()
+		if failed {
+			return nil, errBuildFailed
+		}
+		if timeout == nil {
+			t := time.NewTimer(wait)
+			defer t.Stop()
+			timeout = t.C
+		}
+		select {
+		case <-done:
+		case <-timeout:
+			return nil, errNotReady
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// viewSignal returns a channel closed when the view build running now, or
+// the next one, ends.
+func (l *Live) viewSignal() <-chan struct{} {
+	l.viewMu.Lock()
+	defer l.viewMu.Unlock()
+	if l.viewCh == nil {
+		l.viewCh = make(chan struct{})
+	}
+	return l.viewCh
+}
+
+// viewDone wakes the searches waiting for a view (viewMu held).
+func (l *Live) viewDone() {
+	if l.viewCh != nil {
+		close(l.viewCh)
+		l.viewCh = nil
+	}
+}
+
+// startView returns b's view of loc, or nil after starting its build (or,
 // with Options.Inline, builds it now).
 //
 // Views are built one at a time; a locale asked for while another
 // builds, or when maxViews are kept and none can go (the default
-// locale's and one being built stay), gets none: its searches take the
-// collection path. Otherwise the least recently used view goes.
-func (l *Live) view(ctx context.Context, b *built, loc *alpha.Locale) (*View, error) {
+// locale's and one being built stay), gets none yet: its searches wait
+// (view). Otherwise the least recently used view goes.
+func (l *Live) startView(ctx context.Context, b *built, loc *alpha.Locale) (*View, error) {
 	tag := loc.Tag()
 	v, e := l.claimView(b, tag)
 	if e == nil {
@@ -192,10 +264,15 @@ func (l *Live) view(ctx context.Context, b *built, loc *alpha.Locale) (*View, er
 			if l.views[tag] == e {
 				delete(l.views, tag) // the next search tries again
 			}
+			if !errors.Is(err, context.Canceled) {
+				l.viewFailedAt = time.Now()
+			}
+			l.viewDone()
 			l.viewMu.Unlock()
 			return nil, err
 		}
 		e.view = v
+		l.viewDone()
 		l.viewMu.Unlock()
 		// The names read for the build are garbage now: give the
 		// memory back rather than wait for the scavenger.
@@ -211,13 +288,14 @@ func (l *Live) view(ctx context.Context, b *built, loc *alpha.Locale) (*View, er
 	}
 	started := l.background(func() {
 		if _, err := build(l.ctx); err != nil && !errors.Is(err, context.Canceled) {
-			l.opts.Logger.Error("title index view build failed; the collection answers publication searches", "locale", tag, "err", err)
+			l.opts.Logger.Error("title index view build failed; publication searches of its locale are refused until it is built", "locale", tag, "err", err)
 		}
 	})
 	if !started {
 		l.viewMu.Lock()
 		l.viewBuilding = false
 		delete(l.views, tag)
+		l.viewDone()
 		l.viewMu.Unlock()
 	}
 	return nil, nil

@@ -16,7 +16,7 @@ import (
 // built from the store (no file, one of another database or program, one
 // too old, or one that cannot be read, which is logged).
 func (l *Live) load(ctx context.Context, start time.Time) (ok bool, err error) {
-	version, _, err := l.feed.IndexVersions(ctx, "")
+	version, err := l.feed.TitlesVersion(ctx)
 	if err != nil {
 		return false, err
 	}

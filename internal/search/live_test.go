@@ -24,7 +24,7 @@ import (
 func waitBuilt(t *testing.T, l *Live, s kb.TitleFeed) {
 	t.Helper()
 	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		want, _, err := s.IndexVersions(context.Background(), "")
+		want, err := s.TitlesVersion(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,16 +54,17 @@ func TestLiveFollowsStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Builds wait while held is locked; a search waits 100 ms for them.
-	held := &heldFeed{TitleFeed: s}
+	held := &heldFeed{testFeed: s}
 	l := NewLive(ctx, held, Options{Wait: 100 * time.Millisecond})
 	q := kb.TitleQuery{Search: "journal", Type: kb.SearchContains, OrderBy: kb.OrderName, Page: kb.Page{Count: 20, Number: 1}}
 	same := func(what string, q kb.TitleQuery) {
 		t.Helper()
-		ids, total, err := l.SearchTitles(ctx, "c1", q)
+		ids, total, err := l.SearchTitles(ctx, "c1", nowAt(ctx, l, "c1"), q)
 		if err != nil {
 			t.Fatalf("%s: %v; want an answer from the index", what, err)
 		}
-		wids, wtotal, err := NewLive(ctx, s, Options{Inline: true}).SearchTitles(ctx, "c1", q)
+		fresh := NewLive(ctx, s, Options{Inline: true})
+		wids, wtotal, err := fresh.SearchTitles(ctx, "c1", nowAt(ctx, fresh, "c1"), q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,21 +76,21 @@ func TestLiveFollowsStore(t *testing.T) {
 		t.Helper()
 		held.mu.Lock()
 		defer held.mu.Unlock()
-		if _, _, err := l.SearchTitles(ctx, "c1", q); kb.ErrorCode(err) != kb.CodeUnavailable {
+		if _, _, err := l.SearchTitles(ctx, "c1", nowAt(ctx, l, "c1"), q); kb.ErrorCode(err) != kb.CodeUnavailable {
 			t.Fatalf("%s, the build held: %v; want CodeUnavailable", what, err)
 		}
 	}
 
-	// The store, its searches going to l, is not ready before the first
-	// build (its /readyz), and is after.
-	s.UseTitleIndex(l)
-	if err := s.Ready(ctx); err == nil || !strings.Contains(err.Error(), "search index") {
-		t.Errorf("the store before the index's first build: Ready = %v, want the search index named", err)
+	// The search service, its searches going to l, is not ready before
+	// the first build (the server's /readyz), and is after.
+	svc := &Service{live: l, store: s}
+	if err := svc.Ready(); err == nil || !strings.Contains(err.Error(), "search index") {
+		t.Errorf("the search service before the index's first build: Ready = %v, want the search index named", err)
 	}
 	refused("before the first build")
 	waitBuilt(t, l, s)
-	if err := s.Ready(ctx); err != nil {
-		t.Errorf("the store after the index's first build: %v", err)
+	if err := svc.Ready(); err != nil {
+		t.Errorf("the search service after the index's first build: %v", err)
 	}
 	same("after the build", q)
 
@@ -121,25 +122,21 @@ func TestLiveFollowsStore(t *testing.T) {
 		t.Errorf("a selection change rebuilt the index (version %d → %d)", v0, v)
 	}
 
-	// Publication search, once the view is built in the background.
+	// Publication search, which waits for the view built in the
+	// background.
 	pubq := []kb.PubQuery{{Search: "zyzzyva", Type: kb.SearchContains, Facets: true, Page: kb.Page{Count: 5, Number: 1}},
 		{Search: "journal", Type: kb.SearchContains, Facets: true, Page: kb.Page{Count: 20, Number: 1}},
 		{Search: "journal", Type: kb.SearchContains, ByName: true, Page: kb.Page{Count: 20, Number: 2}},
 		{Facets: true, AlphaMenu: "Z", Page: kb.Page{Count: 10, Number: 1}}}
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
-		if _, ok, err := l.SearchCollection(ctx, "c1", defaultLocale, pubq[0]); ok || err != nil || time.Now().After(deadline) {
-			break
-		}
-	}
 	samePub := func(what string) {
 		t.Helper()
 		fresh := NewLive(ctx, s, Options{Inline: true})
 		for _, pq := range pubq {
-			got, ok, err := l.SearchCollection(ctx, "c1", defaultLocale, pq)
-			if err != nil || !ok {
-				t.Fatalf("%s: publication search %+v: ok %v, err %v; want an answer from the index", what, pq, ok, err)
+			got, err := l.SearchCollection(ctx, "c1", nowAt(ctx, l, "c1"), defaultLocale, pq)
+			if err != nil {
+				t.Fatalf("%s: publication search %+v: %v; want an answer from the index", what, pq, err)
 			}
-			want, _, err := fresh.SearchCollection(ctx, "c1", defaultLocale, pq)
+			want, err := fresh.SearchCollection(ctx, "c1", nowAt(ctx, fresh, "c1"), defaultLocale, pq)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -149,9 +146,9 @@ func TestLiveFollowsStore(t *testing.T) {
 		}
 		m1, _ := defaultLocale.NewMenu(26)
 		m2, _ := defaultLocale.NewMenu(26)
-		ok1, err1 := l.CollectionMenu(ctx, "c1", kb.ResourceAll, m1)
-		ok2, err2 := fresh.CollectionMenu(ctx, "c1", kb.ResourceAll, m2)
-		if g, w := fmt.Sprint(ok1, err1, m1.Result()), fmt.Sprint(ok2, err2, m2.Result()); g != w {
+		err1 := l.CollectionMenu(ctx, "c1", nowAt(ctx, l, "c1"), kb.ResourceAll, m1)
+		err2 := fresh.CollectionMenu(ctx, "c1", nowAt(ctx, fresh, "c1"), kb.ResourceAll, m2)
+		if g, w := fmt.Sprint(err1, m1.Result()), fmt.Sprint(err2, m2.Result()); g != w {
 			t.Errorf("%s: alpha menu: index %s, built anew %s", what, g, w)
 		}
 	}
@@ -181,7 +178,7 @@ func TestLiveFollowsStore(t *testing.T) {
 	// An import changing a few hundred titles is caught up with too.
 	// (Customer c9, who searches only before it, keeps a selection
 	// entry, which must not keep the replaced delta.)
-	if _, _, err := l.SearchTitles(ctx, "c9", sel); err != nil {
+	if _, _, err := l.SearchTitles(ctx, "c9", nowAt(ctx, l, "c9"), sel); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := gen.Generate(ctx, s, gen.Options{Titles: 450, Seed: 3}, nil); err != nil {
@@ -215,9 +212,9 @@ func TestLiveFollowsStore(t *testing.T) {
 	}
 	// The catch-up is tried once: the records since the index's build
 	// will never name the changes.
-	counted := &countingFeed{TitleFeed: s}
+	counted := &countingFeed{testFeed: s}
 	l.feed = counted
-	titlesV, _, err := s.IndexVersions(ctx, "")
+	titlesV, err := s.TitlesVersion(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,14 +238,14 @@ func TestLiveFollowsStore(t *testing.T) {
 
 // heldFeed is a feed whose builds (FeedTitles) wait while mu is locked.
 type heldFeed struct {
-	kb.TitleFeed
+	testFeed
 	mu sync.RWMutex
 }
 
 func (f *heldFeed) FeedTitles(ctx context.Context, pkg func(kb.IndexedPackage), order func(id int64), title func(kb.IndexedTitle)) (int64, error) {
 	f.mu.RLock()
 	defer f.mu.RUnlock()
-	return f.TitleFeed.FeedTitles(ctx, pkg, order, title)
+	return f.testFeed.FeedTitles(ctx, pkg, order, title)
 }
 
 // TestLiveWaitsForBuild checks that a search that finds no index waits for
@@ -257,18 +254,18 @@ func (f *heldFeed) FeedTitles(ctx context.Context, pkg func(kb.IndexedPackage), 
 func TestLiveWaitsForBuild(t *testing.T) {
 	ctx := context.Background()
 	f := &fakeFeed{titlesV: 1, state: kb.SelectionState{Packages: []int64{1}}}
-	held := &heldFeed{TitleFeed: f}
+	held := &heldFeed{testFeed: f}
 	l := NewLive(ctx, held, Options{})
 	q := kb.TitleQuery{Search: "alpha", OrderBy: kb.OrderName, Page: kb.Page{Count: 10, Number: 1}}
 	held.mu.Lock()
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, _, err := l.SearchTitles(cctx, "c", q); err != context.Canceled {
+	if _, _, err := l.SearchTitles(cctx, "c", nowAt(cctx, l, "c"), q); err != context.Canceled {
 		t.Errorf("a search whose context ended: %v, want context.Canceled", err)
 	}
 	done := make(chan error)
 	go func() {
-		_, total, err := l.SearchTitles(ctx, "c", q)
+		_, total, err := l.SearchTitles(ctx, "c", nowAt(ctx, l, "c"), q)
 		if err == nil && total == 0 {
 			err = fmt.Errorf("no titles found")
 		}
@@ -293,13 +290,13 @@ func TestLiveWaitsForBuild(t *testing.T) {
 
 // countingFeed is a feed that counts its FeedChanges calls.
 type countingFeed struct {
-	kb.TitleFeed
+	testFeed
 	changes atomic.Int32
 }
 
 func (f *countingFeed) FeedChanges(ctx context.Context, since int64, limit int, pkg func(kb.IndexedPackage), title func(kb.IndexedTitle)) (int64, []int64, bool, error) {
 	f.changes.Add(1)
-	return f.TitleFeed.FeedChanges(ctx, since, limit, pkg, title)
+	return f.testFeed.FeedChanges(ctx, since, limit, pkg, title)
 }
 
 // fakeFeed is a store feed of two titles in package 1 whose versions and
@@ -312,12 +309,20 @@ type fakeFeed struct {
 	state   kb.SelectionState
 	hold    chan struct{} // when set, the next SelectionOf reads the state, then waits for it to close
 	reading chan struct{} // closed when a held SelectionOf has read the state
+	// namesHeld, when set, holds every FeedNames (a view's build) until
+	// it closes.
+	namesHeld chan struct{}
 }
 
-func (f *fakeFeed) IndexVersions(context.Context, string) (int64, int64, error) {
+func (f *fakeFeed) TitlesVersion(context.Context) (int64, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.titlesV, 1, nil
+	return f.titlesV, nil
+}
+
+func (f *fakeFeed) CustomerVersions(ctx context.Context, custID string) (kb.CustomerAt, error) {
+	v, err := f.TitlesVersion(ctx)
+	return kb.CustomerAt{Root: "root", Titles: v, Customer: 1}, err
 }
 
 func (f *fakeFeed) FeedTitles(_ context.Context, pkg func(kb.IndexedPackage), order func(int64), title func(kb.IndexedTitle)) (int64, error) {
@@ -349,6 +354,9 @@ func (f *fakeFeed) FeedEntityNames(context.Context, func(int64, string), func(in
 }
 
 func (f *fakeFeed) FeedNames(_ context.Context, fn func(int64, string)) error {
+	if f.namesHeld != nil {
+		<-f.namesHeld
+	}
 	fn(1, "Alpha One")
 	fn(2, "Alpha Two")
 	return nil
@@ -391,7 +399,7 @@ func TestLiveSelectionAcrossRebuild(t *testing.T) {
 	hold, reading := f.hold, f.reading
 	done := make(chan error)
 	go func() {
-		_, _, err := l.SearchTitles(ctx, "c", q)
+		_, _, err := l.SearchTitles(ctx, "c", nowAt(ctx, l, "c"), q)
 		done <- err
 	}()
 	<-reading
@@ -402,7 +410,7 @@ func TestLiveSelectionAcrossRebuild(t *testing.T) {
 	f.mu.Unlock()
 	check := func(when string) {
 		t.Helper()
-		ids, total, err := l.SearchTitles(ctx, "c", q)
+		ids, total, err := l.SearchTitles(ctx, "c", nowAt(ctx, l, "c"), q)
 		if err != nil || total != 1 || fmt.Sprint(ids) != "[1]" {
 			t.Errorf("%s: %v %d %v, want [1] (title 2 deselected)", when, ids, total, err)
 		}
@@ -416,49 +424,62 @@ func TestLiveSelectionAcrossRebuild(t *testing.T) {
 }
 
 // TestLiveViewBuildsInBackground checks that a publication search in a
-// locale without a view declines (the caller searches otherwise) while
-// the view builds in the background, then is answered from the index; and
-// that the default locale's view comes with the build.
+// locale without a view waits for the view, built in the background, and
+// is then answered from the index; that one which cannot wait long enough
+// is refused with CodeUnavailable (503 with Retry-After), never answered
+// otherwise; and that the default locale's view comes with the build.
 func TestLiveViewBuildsInBackground(t *testing.T) {
 	ctx := context.Background()
 	f := &fakeFeed{titlesV: 1, state: kb.SelectionState{Packages: []int64{1}}}
-	l := NewLive(ctx, f, Options{})
-	if err := l.Build(ctx, 1); err != nil {
-		t.Fatal(err)
-	}
 	fr, err := alpha.ParseLocale("fr")
 	if err != nil {
 		t.Fatal(err)
 	}
 	q := kb.PubQuery{Search: "alpha", Page: kb.Page{Count: 10, Number: 1}}
-	answered := func(loc *alpha.Locale) bool {
-		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			page, ok, err := l.SearchCollection(ctx, "c", loc, q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ok {
-				if page.Total != 2 || fmt.Sprint(page.IDs) != "[1 2]" {
-					t.Errorf("%s: %+v, want titles 1 and 2", loc.Tag(), page)
-				}
-				return true
-			}
-			if time.Now().After(deadline) {
-				return false
-			}
-			time.Sleep(5 * time.Millisecond)
+	// A view held longer than a search waits: refused.
+	hurried := NewLive(ctx, f, Options{Wait: 10 * time.Millisecond})
+	if err := hurried.Build(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) { // the default view's build ends
+		hurried.viewMu.Lock()
+		e := hurried.views[defaultLocale.Tag()]
+		done := e != nil && e.view != nil
+		hurried.viewMu.Unlock()
+		if done {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the default view was not built within a minute")
 		}
 	}
-	if _, ok, _ := l.SearchCollection(ctx, "c", fr, q); ok {
-		t.Error("a locale without a view answered at once")
+	f.namesHeld = make(chan struct{})
+	_, err = hurried.SearchCollection(ctx, "c", nowAt(ctx, hurried, "c"), fr, q)
+	if kb.ErrorCode(err) != kb.CodeUnavailable {
+		t.Errorf("a search that cannot wait for its view: %v, want CodeUnavailable", err)
 	}
-	if !answered(fr) {
-		t.Fatal("the French view was never built")
+	close(f.namesHeld)
+	hurried.Wait()
+	f.namesHeld = nil
+
+	l := NewLive(ctx, f, Options{Wait: time.Minute})
+	if err := l.Build(ctx, 1); err != nil {
+		t.Fatal(err)
 	}
-	if !answered(defaultLocale) {
-		t.Fatal("the default view was never built")
+	for _, loc := range []*alpha.Locale{fr, defaultLocale} {
+		page, err := l.SearchCollection(ctx, "c", nowAt(ctx, l, "c"), loc, q)
+		if err != nil {
+			t.Fatalf("%s: %v", loc.Tag(), err)
+		}
+		if page.Total != 2 || fmt.Sprint(page.IDs) != "[1 2]" {
+			t.Errorf("%s: %+v, want titles 1 and 2", loc.Tag(), page)
+		}
+	}
+	l.viewMu.Lock()
+	_, built := l.views[defaultLocale.Tag()]
+	l.viewMu.Unlock()
+	if !built {
+		t.Error("the build made no view of the default locale")
 	}
 }
 
@@ -474,9 +495,9 @@ func TestLiveFile(t *testing.T) {
 		if err := l.Build(ctx, 0); err != nil {
 			t.Fatal(err)
 		}
-		page, ok, err := l.SearchCollection(ctx, "c", defaultLocale, kb.PubQuery{Search: "two", Page: kb.Page{Count: 5, Number: 1}})
-		if err != nil || !ok || fmt.Sprint(page.IDs) != "[2]" {
-			t.Fatalf("search after the start: %+v %v %v, want title 2", page, ok, err)
+		page, err := l.SearchCollection(ctx, "c", nowAt(ctx, l, "c"), defaultLocale, kb.PubQuery{Search: "two", Page: kb.Page{Count: 5, Number: 1}})
+		if err != nil || fmt.Sprint(page.IDs) != "[2]" {
+			t.Fatalf("search after the start: %+v %v, want title 2", page, err)
 		}
 		return l
 	}
@@ -540,10 +561,10 @@ func TestLiveFileCatchUp(t *testing.T) {
 		fresh := NewLive(ctx, s, Options{Inline: true})
 		q := kb.TitleQuery{Search: "journal", Type: kb.SearchContains, Page: kb.Page{Count: 30, Number: 1}}
 		pq := kb.PubQuery{Search: "journal", Type: kb.SearchContains, Facets: true, Page: kb.Page{Count: 30, Number: 1}}
-		ids, total, err1 := l.SearchTitles(ctx, "c1", q)
-		wids, wtotal, err2 := fresh.SearchTitles(ctx, "c1", q)
-		page, _, err3 := l.SearchCollection(ctx, "c1", defaultLocale, pq)
-		wpage, _, err4 := fresh.SearchCollection(ctx, "c1", defaultLocale, pq)
+		ids, total, err1 := l.SearchTitles(ctx, "c1", nowAt(ctx, l, "c1"), q)
+		wids, wtotal, err2 := fresh.SearchTitles(ctx, "c1", nowAt(ctx, fresh, "c1"), q)
+		page, err3 := l.SearchCollection(ctx, "c1", nowAt(ctx, l, "c1"), defaultLocale, pq)
+		wpage, err4 := fresh.SearchCollection(ctx, "c1", nowAt(ctx, fresh, "c1"), defaultLocale, pq)
 		if g, w := fmt.Sprint(total, ids, err1, page.Total, page.IDs, facetString(page.Counts, 0), err3),
 			fmt.Sprint(wtotal, wids, err2, wpage.Total, wpage.IDs, facetString(wpage.Counts, 0), err4); g != w {
 			t.Errorf("%s: started %s, built anew %s", what, g, w)
@@ -625,7 +646,7 @@ func TestLiveViewsBounded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := l.SearchCollection(ctx, "c", loc, q); err != nil {
+		if _, err := l.SearchCollection(ctx, "c", nowAt(ctx, l, "c"), loc, q); err != nil {
 			t.Fatal(err)
 		}
 		l.viewMu.Lock()

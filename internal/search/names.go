@@ -8,7 +8,7 @@ import (
 )
 
 // The vendors' and packages' names, which the holdings service's vendor
-// and package searches match (kb.TitleIndex's MatchNames). There are
+// and package searches match (Live.MatchNames). There are
 // thousands of them, not millions (20,000 packages and 2,000 vendors in
 // the 3M-title knowledge base): a search tests every folded name in
 // memory (kb.NameList.Match), 0.6 ms for a word at that size, and
@@ -25,7 +25,10 @@ type nameSet struct {
 	kb.NameList
 }
 
-// MatchNames implements kb.TitleIndex.
+// MatchNames returns the ids of the vendors or packages whose names q
+// matches (kb.NameTest) and the ids of the others, in ascending order,
+// every customer's included (the store keeps to those the customer may
+// see), at the store's current names version (kb.NameList.Match).
 func (l *Live) MatchNames(ctx context.Context, q kb.NameSearch) (match, others []int64, err error) {
 	ns, err := l.currentNames(ctx)
 	if err != nil {

@@ -519,11 +519,11 @@ func (p *propertyKB) compareLive(t *testing.T, l *Live, searches int, seed int64
 	ctx := context.Background()
 	p.compareWith(t, searches, seed,
 		func(q kb.TitleQuery) (Result, error) {
-			ids, total, err := l.SearchTitles(ctx, "c1", q)
+			ids, total, err := l.SearchTitles(ctx, "c1", nowAt(ctx, l, "c1"), q)
 			return Result{Total: total, IDs: ids}, err
 		},
 		func(q kb.TitleQuery, fn func(int64, float64)) error {
-			return l.MatchTitles(ctx, "c1", kb.PubQuery{Search: q.Search, Field: q.Field, Type: q.Type, ByName: true}, fn)
+			return l.MatchTitles(ctx, "c1", nowAt(ctx, l, "c1"), kb.PubQuery{Search: q.Search, Field: q.Field, Type: q.Type, ByName: true}, fn)
 		})
 }
 

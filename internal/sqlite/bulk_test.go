@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/search"
 	"github.com/kbserver/kbserver/internal/sqlite"
 	"github.com/kbserver/kbserver/internal/storetest"
 )
@@ -23,13 +22,12 @@ func TestBulkLoad(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { s.Close() })
-		search.Use(t.Context(), s, search.Options{Inline: true})
 		db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { db.Close() })
-		return s, rawDB{db}
+		return storetest.Searched(t.Context(), s), rawDB{db}
 	})
 }
 

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/kbserver/kbserver/internal/search"
 	"github.com/kbserver/kbserver/internal/sqlite"
 	"github.com/kbserver/kbserver/internal/storetest"
 )
@@ -18,6 +17,5 @@ func FuzzSearch(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { s.Close() })
-	search.Use(f.Context(), s, search.Options{Inline: true})
 	storetest.FuzzSearch(f, s)
 }

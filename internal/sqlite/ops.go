@@ -15,8 +15,8 @@ var errClosed = errors.New("the store is closed")
 
 // Ready returns nil when a reader connection answers, the database file is
 // still the one the store opened, its schema is at the newest migration
-// this build knows, and the title index in use, if any, has been built
-// once (kbsql.Store.IndexReady). It asks the reader pool, not the one writer
+// this build knows (the search index's readiness is the search
+// service's, which /readyz asks too). It asks the reader pool, not the one writer
 // connection, which a long import may hold.
 //
 // A SQLite connection keeps reading a file deleted or replaced under it
@@ -39,10 +39,7 @@ func (s *Store) Ready(ctx context.Context) error {
 			return fmt.Errorf("database file %s: %w", s.path, err)
 		}
 	}
-	if err := kbsql.SchemaCurrent(applied, s.known); err != nil {
-		return err
-	}
-	return s.IndexReady()
+	return kbsql.SchemaCurrent(applied, s.known)
 }
 
 // Stats returns the store's statistics. Pool sums the reader pool and the

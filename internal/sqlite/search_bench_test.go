@@ -26,9 +26,9 @@ var searchDB = flag.String("search-db", "", "BenchmarkTitleSearch: search this e
 // (e.g. -benchtime=300x) for stable percentiles.
 func BenchmarkTitleSearch(b *testing.B) {
 	ctx := context.Background()
-	s, ix := openSearchDB(b)
+	_, finder := openSearchDB(b)
 	// The index is built before the timed searches.
-	if err := ix.Build(ctx, 0); err != nil {
+	if err := finder.Index().Build(ctx, 0); err != nil {
 		b.Fatal(err)
 	}
 	type words struct {
@@ -61,7 +61,7 @@ func BenchmarkTitleSearch(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				q := kb.TitleQuery{Search: c.terms[i%len(c.terms)], Field: c.field, Type: c.typ, Page: kb.Page{Count: 25, Number: 1}}
 				start := time.Now()
-				if _, err := s.Titles(ctx, "bench", q); err != nil {
+				if _, err := finder.Titles(ctx, "bench", q); err != nil {
 					b.Fatal(err)
 				}
 				lat = append(lat, time.Since(start))
@@ -82,7 +82,7 @@ func BenchmarkTitleSearch(b *testing.B) {
 // search.
 func BenchmarkNameSearch(b *testing.B) {
 	ctx := context.Background()
-	s, _ := openSearchDB(b)
+	s, finder := openSearchDB(b)
 	page := kb.Page{Count: 25, Number: 1}
 	// The engine's part alone: the names in memory, and a word's test of
 	// every package name.
@@ -109,25 +109,25 @@ func BenchmarkNameSearch(b *testing.B) {
 	}{
 		// The list without a search: the floor of a search's cost.
 		{"packages-no-search", []string{""}, func(search string) error {
-			_, err := s.Packages(ctx, "bench", kb.PackageQuery{Search: search, Page: page})
+			_, err := finder.Packages(ctx, "bench", kb.PackageQuery{Search: search, Page: page})
 			return err
 		}},
 		{"packages", []string{"journal", "med", "science collection", "zz", "a"}, func(search string) error {
-			_, err := s.Packages(ctx, "bench", kb.PackageQuery{Search: search, Page: page})
+			_, err := finder.Packages(ctx, "bench", kb.PackageQuery{Search: search, Page: page})
 			return err
 		}},
 		// The v2 lists' other matches: a broad substring matches most
 		// names.
 		{"packages-contains", []string{"a", "ourn", "zz"}, func(search string) error {
-			_, err := s.Packages(ctx, "bench", kb.PackageQuery{Search: search, Match: kb.PackageMatchContains, Page: page})
+			_, err := finder.Packages(ctx, "bench", kb.PackageQuery{Search: search, Match: kb.PackageMatchContains, Page: page})
 			return err
 		}},
 		{"packages-keyword", []string{"press", "a", "zz"}, func(search string) error {
-			_, err := s.Packages(ctx, "bench", kb.PackageQuery{Search: search, Keyword: true, Page: page})
+			_, err := finder.Packages(ctx, "bench", kb.PackageQuery{Search: search, Keyword: true, Page: page})
 			return err
 		}},
 		{"vendors", []string{"press", "uni", "zz"}, func(search string) error {
-			_, err := s.Vendors(ctx, "bench", kb.VendorQuery{Search: search, Page: page})
+			_, err := finder.Vendors(ctx, "bench", kb.VendorQuery{Search: search, Page: page})
 			return err
 		}},
 	} {
@@ -158,7 +158,7 @@ func BenchmarkNameSearch(b *testing.B) {
 // demo one (100,000 titles, seed 1), with a customer "bench" and the
 // search engine that answers its searches (inline); the store closes when
 // the benchmark ends.
-func openSearchDB(b *testing.B) (*sqlite.Store, *search.Live) {
+func openSearchDB(b *testing.B) (*sqlite.Store, *search.Service) {
 	b.Helper()
 	ctx := context.Background()
 	path := *searchDB
@@ -178,5 +178,5 @@ func openSearchDB(b *testing.B) (*sqlite.Store, *search.Live) {
 	if _, err := s.AddCustomer(ctx, "bench", ""); err != nil && kb.ErrorCode(err) != kb.CodeDuplicate {
 		b.Fatal(err)
 	}
-	return s, search.Use(ctx, s, search.Options{Inline: true})
+	return s, search.NewService(ctx, s, search.Options{Inline: true})
 }

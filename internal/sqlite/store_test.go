@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/search"
 	"github.com/kbserver/kbserver/internal/sqlite"
 	"github.com/kbserver/kbserver/internal/storetest"
 )
@@ -18,7 +17,6 @@ func open(t *testing.T) kb.Store {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	search.Use(t.Context(), s, search.Options{Inline: true})
 	return s
 }
 

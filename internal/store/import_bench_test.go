@@ -13,7 +13,6 @@ import (
 	"github.com/kbserver/kbserver/internal/realdata"
 	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
-	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 // The import benchmarks of BENCHMARKS.md: re-importing a package while a
@@ -57,7 +56,7 @@ func BenchmarkReimportTenth(b *testing.B) {
 func benchReimport(b *testing.B, first []kb.ImportRow, version func(int) []kb.ImportRow) {
 	ctx := context.Background()
 	dsn := testdb.NewDSN(b)
-	server, importer := testindex.OpenDSN(b, dsn), testindex.OpenDSN(b, dsn)
+	server, importer := storetest.Searched(b.Context(), testdb.OpenDSN(b, dsn)), storetest.Searched(b.Context(), testdb.OpenDSN(b, dsn))
 	spec := kb.PackageSpec{VendorName: "Bench Vendor", PackageName: "Bench Package"}
 	src := func(rows []kb.ImportRow) func() (kb.ImportRow, error) {
 		return storetest.RowsOf(len(rows), func(i int) kb.ImportRow { return rows[i] })

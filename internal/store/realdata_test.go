@@ -13,7 +13,8 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbart"
 	"github.com/kbserver/kbserver/internal/realdata"
-	"github.com/kbserver/kbserver/internal/testindex"
+	"github.com/kbserver/kbserver/internal/storetest"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // importFile imports one KBART file as a package. refused reports a file
@@ -66,7 +67,7 @@ func TestImportRealCorpus(t *testing.T) {
 	dir := realdata.Dir(t)
 	files := realdata.Files(t)
 	ctx := context.Background()
-	s := testindex.Open(t)
+	s := storetest.Searched(t.Context(), testdb.Open(t))
 	var imported, refused, rows, rejectedRows int
 	refusedSet := map[string]bool{}
 	for _, rel := range files {

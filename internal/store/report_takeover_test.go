@@ -9,7 +9,6 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
-	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 // TestReportTakeover: while a holdings transaction builds on one store,
@@ -21,7 +20,7 @@ import (
 func TestReportTakeover(t *testing.T) {
 	ctx := context.Background()
 	dsn := testdb.NewDSN(t)
-	a := testindex.OpenDSN(t, dsn)
+	a := storetest.Searched(t.Context(), testdb.OpenDSN(t, dsn))
 	storetest.LoadFixture(t, a)
 	const n = 60000
 	res, err := a.ImportPackage(ctx, kb.PackageSpec{VendorName: "Takeover Press", PackageName: "Takeover Journals", ContentType: kb.ContentEJournal},
@@ -35,7 +34,7 @@ func TestReportTakeover(t *testing.T) {
 	if err := a.UpdatePackage(ctx, "c1", res.VendorID, res.PackageID, kb.PackageUpdate{Selected: true}); err != nil {
 		t.Fatal(err)
 	}
-	b := testindex.OpenDSN(t, dsn)
+	b := storetest.Searched(t.Context(), testdb.OpenDSN(t, dsn))
 	tr, running, err := a.StartTransaction(ctx, "c1")
 	if err != nil || running {
 		t.Fatalf("start: %v (running %v)", err, running)

@@ -11,8 +11,8 @@ import (
 
 	"github.com/kbserver/kbserver/internal/gen"
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
-	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 // markEvery is the stores' number of resources between two offset marks
@@ -30,7 +30,7 @@ const markEvery = 256
 func TestHoldingsPagesMatchWholeSnapshot(t *testing.T) {
 	ctx := context.Background()
 	dsn := testdb.NewDSN(t)
-	s := testindex.OpenDSN(t, dsn)
+	s := storetest.Searched(t.Context(), testdb.OpenDSN(t, dsn))
 	db := testdb.DB(t, dsn)
 	sum, err := gen.Generate(ctx, s, gen.Options{Titles: 3000, Packages: 6, Vendors: 2, Seed: 3}, nil)
 	if err != nil {

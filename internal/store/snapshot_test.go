@@ -10,7 +10,6 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
-	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 // waitCompleted waits for the customer's snapshot build to end and fails
@@ -58,7 +57,7 @@ func fillPackage(t testing.TB, s kb.Store, n int) (vendorID, packageID int64) {
 func TestSnapshotConflictAndForce(t *testing.T) {
 	ctx := context.Background()
 	dsn := testdb.NewDSN(t)
-	s := testindex.OpenDSN(t, dsn)
+	s := storetest.Searched(t.Context(), testdb.OpenDSN(t, dsn))
 	v, p := fillPackage(t, s, 50)
 	if err := s.UpdatePackage(ctx, "c", v, p, kb.PackageUpdate{Selected: true}); err != nil {
 		t.Fatal(err)
@@ -86,7 +85,7 @@ func TestSnapshotConflictAndForce(t *testing.T) {
 func TestSnapshotResumesAfterRestart(t *testing.T) {
 	ctx := context.Background()
 	dsn := testdb.NewDSN(t)
-	s := testindex.OpenDSN(t, dsn)
+	s := storetest.Searched(t.Context(), testdb.OpenDSN(t, dsn))
 	v, p := fillPackage(t, s, 30)
 	if err := s.UpdatePackage(ctx, "c", v, p, kb.PackageUpdate{Selected: true}); err != nil {
 		t.Fatal(err)
@@ -103,7 +102,7 @@ func TestSnapshotResumesAfterRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	s = testindex.OpenDSN(t, dsn)
+	s = storetest.Searched(t.Context(), testdb.OpenDSN(t, dsn))
 	if st, _ := s.SnapshotStatus(ctx, "c"); st.Status != kb.SnapshotInProgress {
 		t.Fatalf("before resuming: %+v", st)
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/kbserver/kbserver/internal/kbart"
 	"github.com/kbserver/kbserver/internal/realdata"
 	"github.com/kbserver/kbserver/internal/storetest"
-	"github.com/kbserver/kbserver/internal/testindex"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // readRows reads the rows of a real KBART file (gzipped when its name ends
@@ -66,7 +66,7 @@ func readRows(tb testing.TB, path string) []kb.ImportRow {
 func TestRealPackageUpdate(t *testing.T) {
 	path := filepath.Join(realdata.Dir(t), "ezpaarse-platforms/muse/PROJECTMUSE_GLOBAL_ALLJOURNALS_2026-03-24.txt")
 	ctx := context.Background()
-	s := testindex.Open(t)
+	s := storetest.Searched(t.Context(), testdb.Open(t))
 	v1 := readRows(t, path)
 	if len(v1) < 800 {
 		t.Fatalf("%d rows read", len(v1))

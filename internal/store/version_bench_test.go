@@ -6,7 +6,7 @@ import (
 
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/storetest"
-	"github.com/kbserver/kbserver/internal/testindex"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // BenchmarkRequestReads measures the store reads of a GET title answered
@@ -19,13 +19,13 @@ import (
 //	KBSERVER_TEST_STORE=postgres KBSERVER_TEST_POSTGRES=postgres://… go test -run '^$' -bench RequestReads ./internal/store
 func BenchmarkRequestReads(b *testing.B) {
 	ctx := context.Background()
-	s := testindex.Open(b)
+	s := storetest.Searched(b.Context(), testdb.Open(b))
 	storetest.LoadFixture(b, s)
 	h := kb.HashAPIKey("key-c1")
 	b.Run("key+version", func(b *testing.B) {
 		for range b.N {
 			k, err := s.LookupAPIKey(ctx, h)
-			if err != nil || k.Version == "" {
+			if err != nil || k.At.Root == "" {
 				b.Fatalf("key %+v, %v", k, err)
 			}
 		}

@@ -7,7 +7,7 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
-func testCustomers(t *testing.T, s kb.Store) {
+func testCustomers(t *testing.T, s Store) {
 	ctx := context.Background()
 	c, err := s.AddCustomer(ctx, "lib1", "Library One")
 	if err != nil {
@@ -69,7 +69,7 @@ func testCustomers(t *testing.T, s kb.Store) {
 	wantCode(t, err, kb.CodeNotFound)
 }
 
-func testAPIKeys(t *testing.T, s kb.Store) {
+func testAPIKeys(t *testing.T, s Store) {
 	ctx := context.Background()
 	for _, id := range []string{"a", "b"} {
 		if _, err := s.AddCustomer(ctx, id, ""); err != nil {

@@ -23,7 +23,7 @@ func ermHour(h int) time.Time { return ermT0.Add(time.Duration(h) * time.Hour) }
 // deleted per kind and customer; lists filter, sort and page them; and
 // assignments link them to references, go with their object and are kept
 // apart per customer.
-func testERM(t *testing.T, s kb.Store) {
+func testERM(t *testing.T, s Store) {
 	ctx := context.Background()
 	for _, c := range []string{"c1", "c2"} {
 		must[kb.Customer](t)(s.AddCustomer(ctx, c, "Customer "+c))
@@ -41,7 +41,7 @@ func ermObject(kind kb.ERMKind, id, status, desc string, created time.Time, body
 // testERMObjects: create, read, update and delete of each kind, the
 // refusals of each, and that customer c2 can do none of them to c1's
 // objects.
-func testERMObjects(t *testing.T, s kb.Store) {
+func testERMObjects(t *testing.T, s Store) {
 	ctx := context.Background()
 	bodies := map[kb.ERMKind]string{
 		kb.KindAdminAccess:      `{"hostURL":"https://admin.example","ipAddresses":"10.0.0.0/8"}`,
@@ -194,7 +194,7 @@ func contact(id, status, desc string, created, updated int, name, typ, tel, emai
 // testERMLists: lists of one kind and customer, with each filter and sort
 // field, paged; assignments, their lists and deletions, and the deletion
 // of an object with its assignments.
-func testERMLists(t *testing.T, s kb.Store) {
+func testERMLists(t *testing.T, s Store) {
 	ctx := context.Background()
 	// Ties: descriptions a and d, contact types a and c, b and e,
 	// telephones a and e, emails a and d, organizations a and e (case

@@ -43,7 +43,8 @@ var SearchSeeds = []string{
 // collection's packages; publication matches) with the fuzzer's string,
 // over the fixture. Whatever the string, each search answers or refuses
 // it with CodeInvalid: no string makes a query of either engine fail.
-func FuzzSearch(f *testing.F, s kb.Store) {
+func FuzzSearch(f *testing.F, st kb.Store) {
+	s := Searched(f.Context(), st)
 	LoadFixture(f, s)
 	for _, seed := range SearchSeeds {
 		f.Add(seed)

@@ -8,7 +8,7 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
-func testImport(t *testing.T, s kb.Store) {
+func testImport(t *testing.T, s Store) {
 	ctx := context.Background()
 	f := LoadFixture(t, s)
 
@@ -83,7 +83,7 @@ func testImport(t *testing.T, s kb.Store) {
 	wantCode(t, err, kb.CodeNotFound)
 }
 
-func testReimport(t *testing.T, s kb.Store) {
+func testReimport(t *testing.T, s Store) {
 	ctx := context.Background()
 	LoadFixture(t, s)
 	rows := []Row{
@@ -132,7 +132,7 @@ func testReimport(t *testing.T, s kb.Store) {
 	}
 }
 
-func testImportRollback(t *testing.T, s kb.Store) {
+func testImportRollback(t *testing.T, s Store) {
 	ctx := context.Background()
 	LoadFixture(t, s)
 	before, _ := s.Titles(ctx, "c1", kb.TitleQuery{Page: kb.Page{Count: 100, Number: 1}})

@@ -11,7 +11,7 @@ import (
 // testLimits: a store refuses, whoever calls it, the values that would
 // break one of its indexes (PostgreSQL's B-tree rows hold at most 2,704
 // bytes), and keeps the longest values the limits allow.
-func testLimits(t *testing.T, s kb.Store) {
+func testLimits(t *testing.T, s Store) {
 	ctx := context.Background()
 	f := LoadFixture(t, s)
 	name := func(n int) string { return strings.Repeat("abcdefghij", n/10+1)[:n] }

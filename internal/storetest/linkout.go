@@ -13,7 +13,7 @@ import (
 // a resource has a link only while it is in the customer's collection; the
 // link carries the mask of the resource's effective proxy; link-outs are
 // counted per customer and resource.
-func testLinkOut(t *testing.T, s kb.Store) {
+func testLinkOut(t *testing.T, s Store) {
 	t.Run("Secret", func(t *testing.T) { testLinkSecret(t, s) })
 	f := LoadFixture(t, s)
 	t.Run("Collection", func(t *testing.T) { testResourceLinkCollection(t, s, f) })
@@ -23,7 +23,7 @@ func testLinkOut(t *testing.T, s kb.Store) {
 
 // testLinkSecret runs first on an empty store, so that the goroutines race
 // to create the secret.
-func testLinkSecret(t *testing.T, s kb.Store) {
+func testLinkSecret(t *testing.T, s Store) {
 	ctx := context.Background()
 	const n = 8
 	secrets := make([][]byte, n)

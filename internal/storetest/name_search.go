@@ -11,7 +11,7 @@ import (
 // testNameSearchWrites checks that a vendor or package name is found by a
 // search right after the write that created or renamed it, and not after
 // its deletion: the search engine reads the names again when they change.
-func testNameSearchWrites(t *testing.T, s kb.Store) {
+func testNameSearchWrites(t *testing.T, s Store) {
 	ctx := context.Background()
 	LoadFixture(t, s)
 	// packages lists c1's packages whose names search finds, as words

@@ -11,7 +11,7 @@ import (
 // testNotes: notes are added to resources the customer can see, listed by
 // resource in rank then id order for many resources at once, kept apart
 // per customer, and removed only by their own customer.
-func testNotes(t *testing.T, s kb.Store) {
+func testNotes(t *testing.T, s Store) {
 	ctx := context.Background()
 	f := LoadFixture(t, s)
 	jot := titleID(t, s, TestingPrintISSN) // in Alpha Journals and Beta Complete

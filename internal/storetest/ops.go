@@ -10,7 +10,7 @@ import (
 
 // testKeyEnvironments checks that a key keeps the environment it was
 // added for, and that an environment that is not one is refused.
-func testKeyEnvironments(t *testing.T, s kb.Store) {
+func testKeyEnvironments(t *testing.T, s Store) {
 	ctx := context.Background()
 	if _, err := s.AddCustomer(ctx, "lib", ""); err != nil {
 		t.Fatal(err)
@@ -34,7 +34,7 @@ func testKeyEnvironments(t *testing.T, s kb.Store) {
 }
 
 // testReady checks that a new store is ready.
-func testReady(t *testing.T, s kb.Store) {
+func testReady(t *testing.T, s Store) {
 	if err := s.Ready(context.Background()); err != nil {
 		t.Errorf("Ready on a new store: %v", err)
 	}
@@ -42,7 +42,7 @@ func testReady(t *testing.T, s kb.Store) {
 
 // testStats checks the statistics: the pool's numbers, the imports the
 // store recorded (not a failed one), and a snapshot build.
-func testStats(t *testing.T, s kb.Store) {
+func testStats(t *testing.T, s Store) {
 	ctx := context.Background()
 	st, err := s.Stats(ctx)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 // testPackageLists checks the package searches and filters of the hosted
 // service's v2 lists (kb.PackageMatch, keyword, visibility) and the read
 // of a package by its id alone.
-func testPackageLists(t *testing.T, s kb.Store) {
+func testPackageLists(t *testing.T, s Store) {
 	ctx := context.Background()
 	f := LoadFixture(t, s)
 	if err := s.UpdatePackage(ctx, "c1", f.AlphaVendor, f.AlphaBooks, kb.PackageUpdate{Selected: true, Hidden: true}); err != nil {

@@ -10,7 +10,7 @@ import (
 
 // testProfiles: profiles are saved for existing customers only, found by
 // their three parts, and saving again changes password and guest access.
-func testProfiles(t *testing.T, s kb.Store) {
+func testProfiles(t *testing.T, s Store) {
 	ctx := context.Background()
 	id := kb.ProfileID{CustomerID: "p1", GroupID: "main", ProfileID: "az"}
 	if err := s.SaveProfile(ctx, kb.Profile{ID: id, Guest: true}); kb.ErrorCode(err) != kb.CodeNotFound {

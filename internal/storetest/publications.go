@@ -15,7 +15,7 @@ import (
 // knowledge base; CollectionVersion moves with every change that can
 // change the collection (and may move with others), and not with another
 // customer's changes.
-func testPublications(t *testing.T, s kb.Store) {
+func testPublications(t *testing.T, s Store) {
 	ctx := context.Background()
 	f := LoadFixture(t, s)
 	jot := titleID(t, s, TestingPrintISSN) // in Alpha Journals and Beta Complete

@@ -45,7 +45,7 @@ func equal(a, b []string) bool {
 	return true
 }
 
-func testVendors(t *testing.T, s kb.Store) {
+func testVendors(t *testing.T, s Store) {
 	ctx := context.Background()
 	f := LoadFixture(t, s)
 	tests := []struct {
@@ -84,7 +84,7 @@ func testVendors(t *testing.T, s kb.Store) {
 	wantCode(t, err, kb.CodeNotFound)
 }
 
-func testPackages(t *testing.T, s kb.Store) {
+func testPackages(t *testing.T, s Store) {
 	ctx := context.Background()
 	f := LoadFixture(t, s)
 	tests := []struct {
@@ -137,7 +137,7 @@ func testPackages(t *testing.T, s kb.Store) {
 	}
 }
 
-func testTitleSearch(t *testing.T, s kb.Store) {
+func testTitleSearch(t *testing.T, s Store) {
 	ctx := context.Background()
 	f := LoadFixture(t, s)
 	q := func(search string, field kb.SearchField, typ kb.SearchType) kb.TitleQuery {

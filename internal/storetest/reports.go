@@ -91,7 +91,7 @@ func reportRows(t *testing.T, read func(context.Context, string, string, int, in
 // serve at its POST, with the package content type, in resource order,
 // pages by row, belongs to its customer, and keeps its rows when the
 // customer's holdings change.
-func testReports(t *testing.T, s kb.Store) {
+func testReports(t *testing.T, s Store) {
 	ctx := context.Background()
 	f := LoadFixture(t, s)
 	if ts, err := s.Transactions(ctx, "c1"); err != nil || len(ts) != 0 {
@@ -232,7 +232,7 @@ func testReports(t *testing.T, s kb.Store) {
 // to a title, one removed from another, a URL changed) and customer changes
 // (a package selected, a title selected, a title deselected, custom
 // coverage), and every change type checked against what changed.
-func testReportDeltas(t *testing.T, s kb.Store) {
+func testReportDeltas(t *testing.T, s Store) {
 	ctx := context.Background()
 	if _, err := s.AddCustomer(ctx, "c1", "Customer One"); err != nil {
 		t.Fatal(err)

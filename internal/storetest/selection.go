@@ -7,7 +7,7 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
-func testSelection(t *testing.T, s kb.Store) {
+func testSelection(t *testing.T, s Store) {
 	ctx := context.Background()
 	f := LoadFixture(t, s)
 	yes, no := true, false
@@ -78,7 +78,7 @@ func testSelection(t *testing.T, s kb.Store) {
 	wantCode(t, err, kb.CodeNotFound)
 }
 
-func testIsolation(t *testing.T, s kb.Store) {
+func testIsolation(t *testing.T, s Store) {
 	ctx := context.Background()
 	f := LoadFixture(t, s)
 	vs, _ := s.Vendors(ctx, "c2", kb.VendorQuery{Page: page(10)})

@@ -11,7 +11,7 @@ import (
 // testSessions: a console session is found by its token hash until it
 // expires, is signed out, or its API key is revoked; it carries its key's
 // environment.
-func testSessions(t *testing.T, s kb.Store) {
+func testSessions(t *testing.T, s Store) {
 	ctx := context.Background()
 	if _, err := s.AddCustomer(ctx, "s1", ""); err != nil {
 		t.Fatal(err)
@@ -74,7 +74,7 @@ func testSessions(t *testing.T, s kb.Store) {
 
 // testListCustomersAndKeys: customers are listed by id; a customer's keys
 // by age, with their environments and creation times, never the keys.
-func testListCustomersAndKeys(t *testing.T, s kb.Store) {
+func testListCustomersAndKeys(t *testing.T, s Store) {
 	ctx := context.Background()
 	for _, id := range []string{"lk-b", "lk-a"} {
 		if _, err := s.AddCustomer(ctx, id, "Name "+id); err != nil {

@@ -39,7 +39,7 @@ func holdings(t *testing.T, s kb.Store, cust string, offset, count int) []kb.Hol
 	return hs
 }
 
-func testSnapshot(t *testing.T, s kb.Store) {
+func testSnapshot(t *testing.T, s Store) {
 	ctx := context.Background()
 	f := LoadFixture(t, s)
 	st, err := s.SnapshotStatus(ctx, "c1")

@@ -10,11 +10,11 @@ import (
 
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbart"
+	"github.com/kbserver/kbserver/internal/search"
 )
 
-// Opener returns a new, empty store for one test, with a title index in
-// use that answers its title searches (search.Use with Options.Inline);
-// it registers its own cleanup with t.
+// Opener returns a new, empty store for one test; it registers its own
+// cleanup with t. The suite puts the search service over it (Searched).
 type Opener func(t *testing.T) kb.Store
 
 // part is one part of the suite.
@@ -23,9 +23,10 @@ type part struct {
 	run  func(t *testing.T, open Opener)
 }
 
-// on adapts a test of one new store to a part.
-func on(test func(t *testing.T, s kb.Store)) func(t *testing.T, open Opener) {
-	return func(t *testing.T, open Opener) { test(t, open(t)) }
+// on adapts a test of one new store, with the search service over it, to
+// a part.
+func on(test func(t *testing.T, s Store)) func(t *testing.T, open Opener) {
+	return func(t *testing.T, open Opener) { test(t, Searched(t.Context(), open(t))) }
 }
 
 // parts is the suite, in order.
@@ -154,3 +155,56 @@ func must[T any](t testing.TB) func(T, error) T {
 }
 
 var errStop = errors.New("source failed")
+
+// Store is a store under test with the search service over it, as a
+// server wires them: its vendor, package and title lists and its
+// publication matches go through the service (package search), which
+// asks the store for the rows it found; every other method is the
+// store's own. The suite's cases take one (on).
+type Store struct {
+	kb.Store
+	Search *search.Service
+}
+
+// Searched returns st with a new search service over it whose index is
+// built inside the searches that find it stale (search.Options.Inline);
+// its background work ends with ctx.
+func Searched(ctx context.Context, st kb.Store) Store {
+	if s, ok := st.(Store); ok {
+		return s
+	}
+	return Store{Store: st, Search: search.NewService(ctx, st, search.Options{Inline: true})}
+}
+
+// Vendors lists vendors through the search service.
+func (s Store) Vendors(ctx context.Context, custID string, q kb.VendorQuery) (kb.VendorList, error) {
+	return s.Search.Vendors(ctx, custID, q)
+}
+
+// Packages lists packages through the search service.
+func (s Store) Packages(ctx context.Context, custID string, q kb.PackageQuery) (kb.PackageList, error) {
+	return s.Search.Packages(ctx, custID, q)
+}
+
+// CollectionPackages lists the collection's packages through the search
+// service.
+func (s Store) CollectionPackages(ctx context.Context, custID string, q kb.CollectionPackageQuery) (kb.PackageList, error) {
+	return s.Search.CollectionPackages(ctx, custID, q)
+}
+
+// Titles lists titles through the search service.
+func (s Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.TitleList, error) {
+	return s.Search.Titles(ctx, custID, q)
+}
+
+// TitleMatches calls fn with the titles q's search matches, through the
+// search service.
+func (s Store) TitleMatches(ctx context.Context, custID string, q kb.PubQuery, fn func(id int64, rank float64)) error {
+	return s.Search.TitleMatches(ctx, custID, q, fn)
+}
+
+// SearchOf returns the search service over st: st's own when st is a
+// Store (Searched), else a new one as Searched makes.
+func SearchOf(ctx context.Context, st kb.Store) *search.Service {
+	return Searched(ctx, st).Search
+}

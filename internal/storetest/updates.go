@@ -30,7 +30,7 @@ func ISSN(n int) string {
 // it. Its second list renames a title, corrects another's ISSN (same
 // title_id), drops a third, and has a row the reader could not read where
 // a fourth was; a third list brings the dropped title back.
-func testKBUpdates(t *testing.T, s kb.Store) {
+func testKBUpdates(t *testing.T, s Store) {
 	ctx := context.Background()
 	LoadFixture(t, s)
 	url := func(s string) string { return "https://update.example/" + s }
@@ -227,7 +227,7 @@ func testKBUpdates(t *testing.T, s kb.Store) {
 
 // testImportIdentity: the rules by which an import tells items apart
 // (kb.SameItem).
-func testImportIdentity(t *testing.T, s kb.Store) {
+func testImportIdentity(t *testing.T, s Store) {
 	ctx := context.Background()
 	LoadFixture(t, s)
 	u := func(s string) string { return "https://id.example/" + s }

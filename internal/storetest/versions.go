@@ -13,7 +13,7 @@ import (
 // the customer's context (each of the customer's own writes, proxies
 // included, and every import), and a customer's writes leave another
 // customer's version alone.
-func testVersions(t *testing.T, s kb.Store) {
+func testVersions(t *testing.T, s Store) {
 	ctx := context.Background()
 	f := LoadFixture(t, s)
 	jot := titleID(t, s, TestingPrintISSN) // in Alpha Journals and Beta Complete

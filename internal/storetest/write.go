@@ -11,13 +11,13 @@ import (
 )
 
 func testWrites(t *testing.T, open Opener) {
-	t.Run("VendorAndProxies", func(t *testing.T) { testVendorWrites(t, open(t)) })
-	t.Run("Packages", func(t *testing.T) { testPackageWrites(t, open(t)) })
-	t.Run("CustomPackages", func(t *testing.T) { testCustomPackages(t, open(t)) })
-	t.Run("Resources", func(t *testing.T) { testResourceWrites(t, open(t)) })
-	t.Run("CompletePackage", func(t *testing.T) { testCompletePackage(t, open(t)) })
-	t.Run("RootAndHistory", func(t *testing.T) { testRootAndHistory(t, open(t)) })
-	t.Run("CustomTitleUpdateKeepsIdentifiers", func(t *testing.T) { testCustomTitleUpdateKeepsIdentifiers(t, open(t)) })
+	t.Run("VendorAndProxies", func(t *testing.T) { testVendorWrites(t, Searched(t.Context(), open(t))) })
+	t.Run("Packages", func(t *testing.T) { testPackageWrites(t, Searched(t.Context(), open(t))) })
+	t.Run("CustomPackages", func(t *testing.T) { testCustomPackages(t, Searched(t.Context(), open(t))) })
+	t.Run("Resources", func(t *testing.T) { testResourceWrites(t, Searched(t.Context(), open(t))) })
+	t.Run("CompletePackage", func(t *testing.T) { testCompletePackage(t, Searched(t.Context(), open(t))) })
+	t.Run("RootAndHistory", func(t *testing.T) { testRootAndHistory(t, Searched(t.Context(), open(t))) })
+	t.Run("CustomTitleUpdateKeepsIdentifiers", func(t *testing.T) { testCustomTitleUpdateKeepsIdentifiers(t, Searched(t.Context(), open(t))) })
 }
 
 // titleID returns the id of the fixture title found by ISSN or ISBN.
@@ -39,7 +39,7 @@ func resource(t *testing.T, s kb.Store, cust string, vendorID, packageID, titleI
 	return ti.Resources[0]
 }
 
-func testVendorWrites(t *testing.T, s kb.Store) {
+func testVendorWrites(t *testing.T, s Store) {
 	ctx := context.Background()
 	f := LoadFixture(t, s)
 	for _, id := range []string{"EZ", "OTHER"} {
@@ -97,7 +97,7 @@ func testVendorWrites(t *testing.T, s kb.Store) {
 	wantCode(t, s.RemoveProxy(ctx, "c1", "OTHER"), kb.CodeNotFound)
 }
 
-func testPackageWrites(t *testing.T, s kb.Store) {
+func testPackageWrites(t *testing.T, s Store) {
 	ctx := context.Background()
 	f := LoadFixture(t, s)
 	jot := titleID(t, s, TestingPrintISSN)
@@ -163,7 +163,7 @@ func testPackageWrites(t *testing.T, s kb.Store) {
 	}
 }
 
-func testCustomPackages(t *testing.T, s kb.Store) {
+func testCustomPackages(t *testing.T, s Store) {
 	ctx := context.Background()
 	f := LoadFixture(t, s)
 	id, err := s.CreateCustomPackage(ctx, "c1", f.C1Vendor, kb.CustomPackage{Name: "My Picks", ContentType: kb.ContentEBook})
@@ -281,7 +281,7 @@ func testCustomPackages(t *testing.T, s kb.Store) {
 	wantCode(t, err, kb.CodeNotFound)
 }
 
-func testResourceWrites(t *testing.T, s kb.Store) {
+func testResourceWrites(t *testing.T, s Store) {
 	ctx := context.Background()
 	f := LoadFixture(t, s)
 	if err := s.AddProxy(ctx, "c1", kb.Proxy{ID: "EZ", Name: "EZ", URLMask: "https://ez.example/?u={targetURL}"}); err != nil {
@@ -345,7 +345,7 @@ func testResourceWrites(t *testing.T, s kb.Store) {
 	}
 }
 
-func testCompletePackage(t *testing.T, s kb.Store) {
+func testCompletePackage(t *testing.T, s Store) {
 	ctx := context.Background()
 	LoadFixture(t, s)
 	res, err := s.ImportPackage(ctx, kb.PackageSpec{VendorName: "Gamma", PackageName: "Gamma All", PackageType: kb.PackageComplete},
@@ -368,7 +368,7 @@ func testCompletePackage(t *testing.T, s kb.Store) {
 	}
 }
 
-func testRootAndHistory(t *testing.T, s kb.Store) {
+func testRootAndHistory(t *testing.T, s Store) {
 	ctx := kb.WithActor(context.Background(), 42)
 	f := LoadFixture(t, s)
 	labels := [5]kb.Label{{ID: 1, DisplayLabel: "Local note", DisplayOnFullTextFinder: true}, {ID: 2}, {ID: 3, DisplayLabel: "Fund", DisplayOnPublicationFinder: true}, {ID: 4}, {ID: 5}}
@@ -406,7 +406,7 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // testCustomTitleUpdateKeepsIdentifiers: the specification's title update
 // body has no identifiers or contributors, so an update keeps them.
-func testCustomTitleUpdateKeepsIdentifiers(t *testing.T, s kb.Store) {
+func testCustomTitleUpdateKeepsIdentifiers(t *testing.T, s Store) {
 	ctx := context.Background()
 	f := LoadFixture(t, s)
 	id, err := s.CreateCustomPackage(ctx, "c1", f.C1Vendor, kb.CustomPackage{Name: "Mine"})

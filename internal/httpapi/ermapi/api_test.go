@@ -18,7 +18,8 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/testindex"
+	"github.com/kbserver/kbserver/internal/storetest"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // Keys of the fixture's customers. Never real keys.
@@ -38,7 +39,7 @@ type fixture struct {
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	ctx := t.Context()
-	st := testindex.Open(t)
+	st := storetest.Searched(t.Context(), testdb.Open(t))
 	for _, c := range []struct{ id, key string }{{"cust1", key1}, {"cust2", key2}} {
 		if _, err := st.AddCustomer(ctx, c.id, "Library "+c.id); err != nil {
 			t.Fatal(err)
@@ -48,7 +49,7 @@ func newFixture(t *testing.T) *fixture {
 		}
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: st, Logger: logger}))
+	srv := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: st, Logger: logger}))
 	return &fixture{srv: srv}
 }
 

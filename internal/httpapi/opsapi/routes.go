@@ -27,10 +27,10 @@ const readyTimeout = 5 * time.Second
 // Routes returns the routes of /healthz, /readyz and, when metrics is not
 // nil, /metrics. Why the store is not ready goes to logger, not to the
 // client: it names database hosts and files.
-func Routes(store kb.OpsStore, metrics http.Handler, logger *slog.Logger) []web.Route {
+func Routes(store kb.OpsStore, search Readiness, metrics http.Handler, logger *slog.Logger) []web.Route {
 	routes := []web.Route{
 		{Pattern: "GET /healthz", Handler: healthz},
-		{Pattern: "GET /readyz", Handler: readyz(store, logger)},
+		{Pattern: "GET /readyz", Handler: readyz(store, search, logger)},
 	}
 	if metrics != nil {
 		routes = append(routes, web.Route{Pattern: "GET /metrics", Handler: func(w http.ResponseWriter, r *http.Request) error {
@@ -62,15 +62,25 @@ func healthz(w http.ResponseWriter, r *http.Request) error {
 	return web.WriteJSON(w, http.StatusOK, status{Status: "ok"})
 }
 
-// readyz answers 200 when the store answers and its schema is current,
-// and 503 otherwise, logging the reason at warning level.
-func readyz(store kb.OpsStore, logger *slog.Logger) web.HandlerFunc {
+// Readiness is the search service's part of /readyz: an error while its
+// index has not been built once since the server started.
+type Readiness interface {
+	Ready() error
+}
+
+// readyz answers 200 when the store answers, its schema is current and
+// the search index has been built, and 503 otherwise, logging the reason
+// at warning level.
+func readyz(store kb.OpsStore, search Readiness, logger *slog.Logger) web.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		err := errNoStore
 		if store != nil {
 			ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
 			defer cancel()
 			err = store.Ready(ctx)
+		}
+		if err == nil && search != nil {
+			err = search.Ready()
 		}
 		if err != nil {
 			logger.LogAttrs(r.Context(), slog.LevelWarn, "not ready", slog.String("error", err.Error()))

@@ -17,8 +17,8 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi/pages"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/search"
+	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
-	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 var azDB = flag.String("az-db", "",
@@ -39,19 +39,18 @@ func BenchmarkAZPage(b *testing.B) {
 	if dsn == "" {
 		dsn = testdb.NewDSN(b)
 	}
-	st := testindex.OpenDSN(b, dsn)
+	st := storetest.Searched(b.Context(), testdb.OpenDSN(b, dsn))
 	profile := kb.ProfileID{CustomerID: "demo", GroupID: "main", ProfileID: "az"}
 	if _, err := st.LookupProfile(ctx, profile); kb.ErrorCode(err) == kb.CodeNotFound {
 		demoKB(ctx, b, st, profile)
 	} else if err != nil {
 		b.Fatal(err)
 	}
-	live := search.NewLive(ctx, st.(kb.IndexedStore), search.Options{})
-	if err := live.Build(ctx, 0); err != nil {
+	finder := search.NewService(ctx, st, search.Options{})
+	if err := finder.Index().Build(ctx, 0); err != nil {
 		b.Fatal(err)
 	}
-	st.(kb.IndexedStore).UseTitleIndex(live)
-	h := httpapi.NewServer(httpapi.Deps{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	h := httpapi.NewServer(finder, httpapi.Deps{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	az := pages.AZPath(profile)
 	api := "/pf/pfaccount/" + profile.String() + "/publications"
 	type run struct{ name, path string }

@@ -28,7 +28,7 @@ const consolePageSize = 25
 // consoleHome serves the console's start: the search form and the
 // customer's selected packages.
 func (p *pages) consoleHome(w http.ResponseWriter, r *http.Request, s *staff) error {
-	l, err := p.store.Packages(r.Context(), s.CustomerID, kb.PackageQuery{Selection: kb.SelectionSelected, OrderBy: kb.OrderName,
+	l, err := p.finder.Packages(r.Context(), s.CustomerID, kb.PackageQuery{Selection: kb.SelectionSelected, OrderBy: kb.OrderName,
 		Page: kb.Page{Count: 100, Number: 1}})
 	if err != nil {
 		return fmt.Errorf("selected packages of %s: %w", s.CustomerID, err)
@@ -84,13 +84,13 @@ func (p *pages) consoleSearch(w http.ResponseWriter, r *http.Request, s *staff) 
 	ctx := r.Context()
 	switch kind {
 	case "packages":
-		l, err := p.store.Packages(ctx, s.CustomerID, kb.PackageQuery{VendorID: vendorID, Search: q, OrderBy: byName(q), Page: page})
+		l, err := p.finder.Packages(ctx, s.CustomerID, kb.PackageQuery{VendorID: vendorID, Search: q, OrderBy: byName(q), Page: page})
 		if err != nil {
 			return passOn(err, "console search")
 		}
 		data.Packages, data.Total = l.Packages, l.Total
 	case "vendors":
-		l, err := p.store.Vendors(ctx, s.CustomerID, kb.VendorQuery{Search: q, OrderBy: byName(q), Page: page})
+		l, err := p.finder.Vendors(ctx, s.CustomerID, kb.VendorQuery{Search: q, OrderBy: byName(q), Page: page})
 		if err != nil {
 			return passOn(err, "console search")
 		}
@@ -101,7 +101,7 @@ func (p *pages) consoleSearch(w http.ResponseWriter, r *http.Request, s *staff) 
 			data.Error = "Enter words to search titles for."
 			return render(w, http.StatusOK, "console_search", data)
 		}
-		l, err := p.store.Titles(ctx, s.CustomerID, kb.TitleQuery{Search: q, Type: kb.SearchContains, Page: page})
+		l, err := p.finder.Titles(ctx, s.CustomerID, kb.TitleQuery{Search: q, Type: kb.SearchContains, Page: page})
 		if err != nil {
 			return passOn(err, "console search")
 		}
@@ -216,7 +216,7 @@ func (p *pages) consolePackage(w http.ResponseWriter, r *http.Request, s *staff)
 	if err != nil {
 		return err
 	}
-	l, err := p.store.Titles(ctx, s.CustomerID, kb.TitleQuery{VendorID: vendorID, PackageID: packageID, Search: data.Q,
+	l, err := p.finder.Titles(ctx, s.CustomerID, kb.TitleQuery{VendorID: vendorID, PackageID: packageID, Search: data.Q,
 		Type: kb.SearchContains, OrderBy: kb.OrderName, Page: kb.Page{Count: consolePageSize, Number: pageNo}})
 	if err != nil {
 		return passOn(err, "titles of package %d/%d", vendorID, packageID)

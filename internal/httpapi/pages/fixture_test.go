@@ -12,7 +12,7 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/storetest"
-	"github.com/kbserver/kbserver/internal/testindex"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // fixture is a real server over a real store (of the test run's kind,
@@ -64,7 +64,7 @@ func newFixture(t *testing.T) *fixture {
 		fmt.Fprintf(w, "<!doctype html><title>Publisher</title><h1>Publisher's page %s</h1>", r.URL.Path)
 	}))
 	t.Cleanup(f.site.Close)
-	st := testindex.Open(t)
+	st := storetest.Searched(t.Context(), testdb.Open(t))
 	f.store = st
 	if _, err := st.AddCustomer(ctx, "lib", "Riverside Library"); err != nil {
 		t.Fatal(err)
@@ -139,7 +139,7 @@ func newFixture(t *testing.T) *fixture {
 		}
 	}
 	imp("Rare Maps", []title{{name: "Map Quarterly"}, {name: "Map Review"}})
-	f.srv = httptest.NewServer(httpapi.NewServer(httpapi.Deps{Store: st}))
+	f.srv = httptest.NewServer(httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: st}))
 	t.Cleanup(f.srv.Close)
 	return f
 }

@@ -26,6 +26,14 @@ import (
 // writes through the same methods as the holdings service.
 type Store = kb.Store
 
+// Finder is what the console's lists ask the search service (package
+// search's Service), as the holdings service's do.
+type Finder interface {
+	Vendors(ctx context.Context, custID string, q kb.VendorQuery) (kb.VendorList, error)
+	Packages(ctx context.Context, custID string, q kb.PackageQuery) (kb.PackageList, error)
+	Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.TitleList, error)
+}
+
 // AZPath returns the path of a profile's A–Z page.
 func AZPath(profile kb.ProfileID) string { return "/az/" + profile.String() + "/" }
 
@@ -33,12 +41,13 @@ func AZPath(profile kb.ProfileID) string { return "/az/" + profile.String() + "/
 // profile's A–Z page.
 const patronSessionTTL = 12 * time.Hour
 
-// Routes returns the routes of the pages over store, searching with s;
+// Routes returns the routes of the pages over store, searching with s
+// (the A–Z page) and finder (the console's lists);
 // each A–Z request takes a token of its profile's bucket from throttle,
 // as a publication search does, and the console signs in with the API
 // keys of keys (whose rate limit applies to each console request).
-func Routes(store Store, s *pfapi.Searcher, throttle web.Throttle, keys web.KeyAuth) []web.Route {
-	p := &pages{store: store, searcher: s, gate: web.NewProfileGate(store, throttle), keys: keys}
+func Routes(store Store, s *pfapi.Searcher, finder Finder, throttle web.Throttle, keys web.KeyAuth) []web.Route {
+	p := &pages{store: store, searcher: s, finder: finder, gate: web.NewProfileGate(store, throttle), keys: keys}
 	routes := []web.Route{
 		{Pattern: "GET /{$}", Handler: p.home},
 		{Pattern: "GET /assets/{file}", Handler: serveAsset, Quiet: true},
@@ -82,6 +91,7 @@ func Routes(store Store, s *pfapi.Searcher, throttle web.Throttle, keys web.KeyA
 type pages struct {
 	store    Store
 	searcher *pfapi.Searcher
+	finder   Finder
 	gate     *web.ProfileGate
 	keys     web.KeyAuth // the console signs in with API keys
 }

@@ -189,7 +189,7 @@ func (h *handlers) allPackages(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	custID := customer(r)
-	l, err := h.store.CollectionPackages(r.Context(), custID, kb.CollectionPackageQuery{ContentType: ct, ByName: true})
+	l, err := h.finder.CollectionPackages(r.Context(), custID, kb.CollectionPackageQuery{ContentType: ct, ByName: true})
 	if err != nil {
 		return fmt.Errorf("packages of %s: %w", custID, err)
 	}
@@ -219,7 +219,7 @@ func (h *handlers) packages(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	custID := customer(r)
-	l, err := h.store.CollectionPackages(r.Context(), custID, q)
+	l, err := h.finder.CollectionPackages(r.Context(), custID, q)
 	if err != nil {
 		return fmt.Errorf("packages of %s: %w", custID, err)
 	}

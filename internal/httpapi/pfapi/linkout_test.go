@@ -18,7 +18,6 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
-	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 const ezMask = "http://ezproxy.myinstitute.edu/login?url={targetURL}"
@@ -46,7 +45,7 @@ func newLinkFixture(t *testing.T) *linkFixture {
 	t.Helper()
 	ctx := t.Context()
 	f := &linkFixture{dsn: testdb.NewDSN(t), titles: map[string]kb.ResourceKey{}}
-	st := testindex.OpenDSN(t, f.dsn)
+	st := storetest.Searched(t.Context(), testdb.OpenDSN(t, f.dsn))
 	f.store = st
 	for _, c := range []string{"lib", "other"} {
 		if _, err := st.AddCustomer(ctx, c, c); err != nil {
@@ -300,7 +299,7 @@ func TestLinkOutSurvivesReopen(t *testing.T) {
 	if err := f.store.Close(); err != nil {
 		t.Fatal(err)
 	}
-	st := testindex.OpenDSN(t, f.dsn)
+	st := storetest.Searched(t.Context(), testdb.OpenDSN(t, f.dsn))
 	f.store = st
 	f.serve(t, st)
 	if again := f.token("Daily Planet"); again != tok {

@@ -16,9 +16,8 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/search"
 	"github.com/kbserver/kbserver/internal/storetest"
-	"github.com/kbserver/kbserver/internal/testindex"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // pfFixture is a real server over a real store (of the test run's kind,
@@ -54,7 +53,7 @@ type pfFixture struct {
 func newPFFixture(t *testing.T) *pfFixture {
 	t.Helper()
 	ctx := t.Context()
-	st := testindex.Open(t)
+	st := storetest.Searched(t.Context(), testdb.Open(t))
 	f := &pfFixture{store: st, ids: map[string]int64{}, pkgs: map[string]int64{}}
 	for _, c := range []string{"1001", "2002"} {
 		if _, err := st.AddCustomer(ctx, c, "Library "+c); err != nil {
@@ -163,38 +162,8 @@ func newPFFixture(t *testing.T) *pfFixture {
 	_, err = st.AddNote(ctx, "1001", kb.Note{PackageID: journals.PackageID, TitleID: f.ids["The Journal of Nursing"],
 		Name: "Access", Rank: 1, Text: "Walk-in users only", ShowOn: []string{"PublicationFinder"}})
 	must(err)
-	if indexed {
-		live := search.NewLive(t.Context(), st.(kb.IndexedStore), search.Options{Inline: true})
-		st.(kb.IndexedStore).UseTitleIndex(live)
-		t.Cleanup(func() {
-			if live.Answered() == 0 {
-				t.Error("the title index answered nothing")
-			}
-		})
-	}
-	f.srv = apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: st}))
+	f.srv = apitest.NewServer(t, httpapi.NewServer(st.Search, httpapi.Deps{Store: st}))
 	return f
-}
-
-// indexed makes newPFFixture's store answer searches and menus from a
-// title index (built inline); TestPFIndexed sets it.
-var indexed bool
-
-// TestPFIndexed runs the publication search and alpha menu tests again
-// with a title index answering them, as kbserver serve does: the same
-// answers from the index's path as from the collection read from the
-// store.
-func TestPFIndexed(t *testing.T) {
-	indexed = true
-	defer func() { indexed = false }()
-	for name, test := range map[string]func(*testing.T){
-		"OnlyCollection": TestPublicationsOnlyCollection, "Search": TestPublicationsSearch,
-		"OrderAndPaging": TestPublicationsOrderAndPaging, "Facets": TestPublicationsFacets,
-		"Filters": TestPublicationsFilters, "AlphaMenu": TestAlphaMenu, "FollowChanges": TestPublicationsFollowChanges,
-		"Record": TestPublicationRecord,
-	} {
-		t.Run(name, test)
-	}
 }
 
 // noRedirect sends the tests' requests without following redirects, so
@@ -924,13 +893,14 @@ func rowsOf(names ...string) func() (kb.ImportRow, error) {
 	})
 }
 
-// TestPublicationsWhileRebuilding: with PublicationServeStale a search
-// that follows a change may be answered from the previous collection while the new one
-// builds, but a title that left the collection is never among its
-// records, and the change shows once the rebuild ends.
+// TestPublicationsWhileRebuilding: a search that follows a change never
+// shows a title that left the collection among its records, and the
+// change shows in its counts (at once: the index follows the customer's
+// version, which the change moved; the 10 s bound is from the time a
+// collection read from the store could answer from its previous version
+// while it was rebuilt).
 func TestPublicationsWhileRebuilding(t *testing.T) {
 	f := newPFFixture(t)
-	f.srv = apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: f.store, PublicationServeStale: true}))
 	query := "search=les+miserables&count=100"
 	if got := f.search(t, query).names(); len(got) != 1 {
 		t.Fatalf("before: %v", got)
@@ -1000,7 +970,7 @@ func TestRecordFieldsForTypedClients(t *testing.T) {
 // finds again; subjectfacetschemafilter keeps one scheme's headings.
 func TestSubjectFacetsOnGeneratedKB(t *testing.T) {
 	ctx := t.Context()
-	st := testindex.Open(t)
+	st := storetest.Searched(t.Context(), testdb.Open(t))
 	sum, err := gen.Generate(ctx, st, gen.Options{Titles: 2000, Seed: 7}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -1017,7 +987,7 @@ func TestSubjectFacetsOnGeneratedKB(t *testing.T) {
 	if err := st.SaveProfile(ctx, kb.Profile{ID: profile, Guest: true}); err != nil {
 		t.Fatal(err)
 	}
-	srv := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: st}))
+	srv := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: st}))
 	search := func(query string) pfResult {
 		t.Helper()
 		r, body := apitest.Do(t, noRedirect, "GET", srv.URL+"/pf/pfaccount/"+profile.String()+"/publications?"+query, nil)

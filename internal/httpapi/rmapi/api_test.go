@@ -24,7 +24,6 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
-	"github.com/kbserver/kbserver/internal/testindex"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -95,7 +94,7 @@ const (
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	dsn := testdb.NewDSN(t)
-	st := testindex.OpenDSN(t, dsn)
+	st := storetest.Searched(t.Context(), testdb.OpenDSN(t, dsn))
 	f, err := buildFixture(t.Context(), st, dsn)
 	if err != nil {
 		t.Fatalf("build fixture: %v", err)
@@ -218,7 +217,7 @@ func buildFixture(ctx context.Context, st kb.Store, dsn string) (*fixture, error
 	}
 
 	logger := slog.New(slog.NewTextHandler(f.log, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	f.handler = httpapi.NewServer(httpapi.Deps{Store: st, Logger: logger})
+	f.handler = httpapi.NewServer(storetest.SearchOf(ctx, st), httpapi.Deps{Store: st, Logger: logger})
 	return f, nil
 }
 

@@ -21,8 +21,8 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi/rmapi"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/search"
-	"github.com/kbserver/kbserver/internal/testindex"
+	"github.com/kbserver/kbserver/internal/storetest"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // TestAnswerCacheFollowsEveryWrite makes each kind of write that can
@@ -38,16 +38,11 @@ import (
 // the reference, a third store that keeps none.
 func TestAnswerCacheFollowsEveryWrite(t *testing.T) {
 	f := newFixture(t)
-	indexed := func(st kb.Store) kb.Store {
-		st.UseTitleIndex(search.NewLive(t.Context(), st, search.Options{Inline: true}))
-		return st
-	}
-	indexed(f.store)
-	otherStore := indexed(testindex.OpenDSN(t, f.dsn))
-	other := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: otherStore, Logger: quiet}))
-	ref := indexed(testindex.OpenDSN(t, f.dsn))
+	otherStore := storetest.Searched(t.Context(), testdb.OpenDSN(t, f.dsn))
+	other := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), otherStore), httpapi.Deps{Store: otherStore, Logger: quiet}))
+	ref := storetest.Searched(t.Context(), testdb.OpenDSN(t, f.dsn))
 	ref.KeepTitles(0)
-	uncached := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: ref, Logger: quiet, AnswerCacheBytes: -1}))
+	uncached := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), ref), httpapi.Deps{Store: ref, Logger: quiet, AnswerCacheBytes: -1}))
 	servers := []*httptest.Server{f.srv, other}
 	ctx := t.Context()
 
@@ -275,7 +270,7 @@ func TestAnswerCacheBudget(t *testing.T) {
 		budget int64
 	}{{"small", budget}, {"off", -1}} {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := apitest.NewServer(t, httpapi.NewServer(httpapi.Deps{Store: f.store, Logger: quiet, AnswerCacheBytes: tc.budget}))
+			srv := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), f.store), httpapi.Deps{Store: f.store, Logger: quiet, AnswerCacheBytes: tc.budget}))
 			for range 3 {
 				for _, path := range paths {
 					if res, body := apitest.Do(t, srv.Client(), http.MethodGet, srv.URL+path, nil, "x-api-key", key1); res.StatusCode != http.StatusOK {
@@ -342,7 +337,7 @@ func TestAnswerCacheReadsVersionItself(t *testing.T) {
 	f := newFixture(t)
 	pass := func(next web.HandlerFunc) web.HandlerFunc { return next } // no key check, no version
 	answers := answercache.New(1 << 20)
-	mux := web.MountSplit(web.V2Prefix, quiet, rmapi.Routes(f.store, pass, answers))
+	mux := web.MountSplit(web.V2Prefix, quiet, rmapi.Routes(f.store, storetest.SearchOf(t.Context(), f.store), pass, answers))
 	srv := httptest.NewServer(web.Serve(mux, quiet, 1<<20))
 	t.Cleanup(srv.Close)
 	path := srv.URL + p("/vendors/%d/packages/%d/titles/%d", f.alphaVendor, f.alphaJournals, f.testing)

@@ -216,7 +216,7 @@ func TestQueryParsing(t *testing.T) {
 
 func TestRoutesAreWellFormed(t *testing.T) {
 	seen := map[string]bool{}
-	for _, rt := range Routes(nil, web.RequireCustomerKey(web.KeyAuth{}), nil) {
+	for _, rt := range Routes(nil, nil, web.RequireCustomerKey(web.KeyAuth{}), nil) {
 		method, path, _ := strings.Cut(rt.Pattern, " ")
 		inService := strings.HasPrefix(path, "/rm/rmaccounts/{custid}") || strings.HasPrefix(path, "/rm/rmaccounts/v2/{custid}/")
 		if !inService || !slices.Contains([]string{"GET", "PUT", "POST", "DELETE"}, method) {

@@ -14,6 +14,7 @@ import (
 // path parameter is the caller's.
 type handlers struct {
 	store   Store
+	finder  Finder
 	answers *answercache.Cache // nil: every answer is built (cached.go)
 }
 
@@ -41,7 +42,7 @@ func (h *handlers) vendors(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	custID := r.PathValue("custid")
-	l, err := h.store.Vendors(r.Context(), custID, q)
+	l, err := h.finder.Vendors(r.Context(), custID, q)
 	if err != nil {
 		return fmt.Errorf("list vendors of %s: %w", custID, err)
 	}
@@ -82,7 +83,7 @@ func (h *handlers) listPackages(w http.ResponseWriter, r *http.Request, vendorID
 	}
 	q.VendorID = vendorID
 	custID := r.PathValue("custid")
-	l, err := h.store.Packages(r.Context(), custID, q)
+	l, err := h.finder.Packages(r.Context(), custID, q)
 	if err != nil {
 		return fmt.Errorf("list packages of %s (vendor %d): %w", custID, vendorID, err)
 	}
@@ -116,7 +117,7 @@ func (h *handlers) titles(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	custID := r.PathValue("custid")
-	l, err := h.store.Titles(r.Context(), custID, q)
+	l, err := h.finder.Titles(r.Context(), custID, q)
 	if err != nil {
 		return fmt.Errorf("list titles of %s: %w", custID, err)
 	}
@@ -136,7 +137,7 @@ func (h *handlers) packageTitles(w http.ResponseWriter, r *http.Request) error {
 	}
 	q.VendorID, q.PackageID = vendorID, packageID
 	custID := r.PathValue("custid")
-	l, err := h.store.Titles(r.Context(), custID, q)
+	l, err := h.finder.Titles(r.Context(), custID, q)
 	if err != nil {
 		return fmt.Errorf("list titles of package %d/%d of %s: %w", vendorID, packageID, custID, err)
 	}

@@ -40,7 +40,7 @@ func (h *handlers) writeListPackages(w http.ResponseWriter, r *http.Request, ven
 	custID := r.PathValue("custid")
 	l := kb.PackageList{Packages: []kb.Package{}}
 	if !q.empty {
-		if l, err = h.store.Packages(r.Context(), custID, q.PackageQuery); err != nil {
+		if l, err = h.finder.Packages(r.Context(), custID, q.PackageQuery); err != nil {
 			return fmt.Errorf("list packages of %s (vendor %d): %w", custID, vendorID, err)
 		}
 	}

@@ -27,13 +27,23 @@ type Store interface {
 	CollectionVersion(ctx context.Context, custID string) (string, error)
 }
 
+// Finder is what the holdings service asks the search service (package
+// search's Service): the vendor, package and title lists, whose searches
+// the search index answers.
+type Finder interface {
+	Vendors(ctx context.Context, custID string, q kb.VendorQuery) (kb.VendorList, error)
+	Packages(ctx context.Context, custID string, q kb.PackageQuery) (kb.PackageList, error)
+	Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.TitleList, error)
+}
+
 // Routes returns every route of the holdings service. Every route requires
 // the x-api-key header of the customer in its path: the check wraps each
 // handler here, once, so that no route can miss it: auth is normally
 // web.RequireCustomerKey. The answers of one vendor, package (v1 or v2),
-// title or resource are kept in answers (nil keeps none: cached.go).
-func Routes(store Store, auth web.Middleware, answers *answercache.Cache) []web.Route {
-	h := &handlers{store: store, answers: answers}
+// title or resource are kept in answers (nil keeps none: cached.go). The
+// lists ask finder.
+func Routes(store Store, finder Finder, auth web.Middleware, answers *answercache.Cache) []web.Route {
+	h := &handlers{store: store, finder: finder, answers: answers}
 	routes := []web.Route{
 		// Root proxy and custom labels. The hosted service needs the
 		// trailing slash on one address and refuses it on another: both

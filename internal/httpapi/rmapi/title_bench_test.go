@@ -13,7 +13,8 @@ import (
 	"github.com/kbserver/kbserver/internal/gen"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/testindex"
+	"github.com/kbserver/kbserver/internal/storetest"
+	"github.com/kbserver/kbserver/internal/testdb"
 )
 
 // benchKey is the API key of the benchmarks' customer "bench".
@@ -28,7 +29,7 @@ const benchKey = "bench-key"
 func openBenchStore(b *testing.B) kb.Store {
 	b.Helper()
 	ctx := context.Background()
-	s := testindex.Open(b)
+	s := storetest.Searched(b.Context(), testdb.Open(b))
 	sum, err := gen.Generate(ctx, s, gen.Options{Titles: 5000, Seed: 1}, nil)
 	if err != nil {
 		b.Fatal(err)
@@ -163,7 +164,7 @@ func BenchmarkTitleGET(b *testing.B) {
 		{"miss", answercache.New(answercache.MaxShare)}, // keeps no answer: each is larger than its share
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			mux := web.MountSplit(web.V2Prefix, logger, Routes(s, web.RequireCustomerKey(web.KeyAuth{Keys: s}), bc.answers))
+			mux := web.MountSplit(web.V2Prefix, logger, Routes(s, storetest.SearchOf(b.Context(), s), web.RequireCustomerKey(web.KeyAuth{Keys: s}), bc.answers))
 			h := web.Serve(mux, logger, 1<<20)
 			get := func() *httptest.ResponseRecorder {
 				req := httptest.NewRequest(http.MethodGet, path, nil)

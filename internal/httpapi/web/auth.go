@@ -57,10 +57,11 @@ func RequireCustomerKey(a KeyAuth) Middleware {
 				return err
 			}
 			ctx := kb.WithActor(r.Context(), owner.ID)
-			if owner.Version != "" {
-				// The customer's version, read with the key, for the
-				// holdings service's cache of answers.
-				ctx = kb.WithVersion(ctx, owner.Version)
+			if owner.At.Root != "" {
+				// The customer's root proxy and versions, read with the
+				// key, for the holdings service's cache of answers and
+				// the search service: a request reads them once.
+				ctx = kb.WithCustomerAt(ctx, owner.At)
 			}
 			return next(w, r.WithContext(ctx))
 		}

@@ -3,36 +3,22 @@ package kbsql
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 
-	"github.com/kbserver/kbserver/internal/alpha"
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
-// UseTitleIndex makes the store's title searches ask ix first (nil: none).
-func (s *Store) UseTitleIndex(ix kb.TitleIndex) {
-	if ix == nil {
-		s.index.Store(nil)
-		return
+// TitlesVersion returns the title index's version counter; see
+// kb.TitleFeed.
+func (s *Store) TitlesVersion(ctx context.Context) (int64, error) {
+	var n int64
+	err := s.e.Read().QueryRow(ctx, `SELECT n FROM versions WHERE name = $1`, TitlesVersion).Scan(&n)
+	if err != nil && !NoRows(err) {
+		return 0, fmt.Errorf("titles version: %w", err)
 	}
-	s.index.Store(&ix)
-}
-
-// titleIndex returns the title index in use, or nil.
-func (s *Store) titleIndex() kb.TitleIndex {
-	if p := s.index.Load(); p != nil {
-		return *p
-	}
-	return nil
-}
-
-// IndexVersions returns the title index's version counter and the
-// customer's: one read of two rows of the versions table.
-func (s *Store) IndexVersions(ctx context.Context, custID string) (titles, customer int64, err error) {
-	return s.counterAndCustomer(ctx, TitlesVersion, custID)
+	return n, nil
 }
 
 // FeedTitles calls pkg with every package, order with every title id in
@@ -43,7 +29,7 @@ func (s *Store) IndexVersions(ctx context.Context, custID string) (titles, custo
 // rows are at least as new as it (a write committed during the read makes
 // the index look stale at once, and it is rebuilt again).
 func (s *Store) FeedTitles(ctx context.Context, pkg func(kb.IndexedPackage), order func(id int64), title func(kb.IndexedTitle)) (int64, error) {
-	version, _, err := s.IndexVersions(ctx, "")
+	version, err := s.TitlesVersion(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -146,7 +132,7 @@ func feedPackages(ctx context.Context, q Querier, customOnly bool, pkg func(kb.I
 // or records pruned or missing): the index must be rebuilt. The version
 // returned is the one the rows are at least as new as.
 func (s *Store) FeedChanges(ctx context.Context, since int64, limit int, pkg func(kb.IndexedPackage), title func(kb.IndexedTitle)) (version int64, changed []int64, ok bool, err error) {
-	version, _, err = s.IndexVersions(ctx, "")
+	version, err = s.TitlesVersion(ctx)
 	if err != nil || version <= since {
 		return version, nil, err == nil, err
 	}
@@ -356,68 +342,6 @@ func (s *Store) NamesOf(ctx context.Context, ids []int64, fn func(id int64, name
 		}
 	}
 	return nil
-}
-
-// SearchCollection answers a publication search from the title index
-// when there is one and it is current; see kb.PublicationStore.
-func (s *Store) SearchCollection(ctx context.Context, custID string, loc *alpha.Locale, q kb.PubQuery) (kb.CollectionPage, bool, error) {
-	ix := s.titleIndex()
-	if ix == nil {
-		return kb.CollectionPage{}, false, nil
-	}
-	return ix.SearchCollection(ctx, custID, loc, q)
-}
-
-// CollectionMenu counts the collection's names into m from the title
-// index when there is one and it is current; see kb.PublicationStore.
-func (s *Store) CollectionMenu(ctx context.Context, custID string, rt kb.ResourceType, m *alpha.Menu) (bool, error) {
-	ix := s.titleIndex()
-	if ix == nil {
-		return false, nil
-	}
-	return ix.CollectionMenu(ctx, custID, rt, m)
-}
-
-// indexedTitles answers a title search from the title index: the total
-// and the page's titles, finished, in the index's order.
-func (s *Store) indexedTitles(ctx context.Context, custID string, at customerAt, q kb.TitleQuery) (titles []kb.Title, total int, err error) {
-	ix, err := s.needIndex()
-	if err != nil {
-		return nil, 0, err
-	}
-	ids, total, err := ix.SearchTitles(ctx, custID, q)
-	if err != nil || len(ids) == 0 {
-		return []kb.Title{}, total, err
-	}
-	// A title deleted since the index's version is left out (the next
-	// search sees a new version).
-	titles, err = s.finishedTitles(ctx, custID, at, ids, q.PackageID)
-	if err != nil {
-		return nil, 0, err
-	}
-	return titles, total, nil
-}
-
-// IndexReady returns an error while the title index in use has not been
-// built once since the server started: the server is not ready for
-// traffic (its /readyz), as every title search would wait. A store
-// without an index (a command that does not search) is ready.
-func (s *Store) IndexReady() error {
-	if ix := s.titleIndex(); ix != nil && !ix.Ready() {
-		return errors.New("the search index is being built (title and publication searches wait for it)")
-	}
-	return nil
-}
-
-// needIndex returns the title index that answers title searches: every
-// server and test that searches titles gives the store one
-// (UseTitleIndex).
-func (s *Store) needIndex() (kb.TitleIndex, error) {
-	ix := s.titleIndex()
-	if ix == nil {
-		return nil, errors.New("title search: the store has no title index (UseTitleIndex)")
-	}
-	return ix, nil
 }
 
 // NamesVersion implements kb.TitleFeed.
