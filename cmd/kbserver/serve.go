@@ -94,7 +94,8 @@ renewals need no restart).
 
 --wire hosted answers as the hosted service does where its specification
 differs, for clients written against the hosted service such as FOLIO:
-JSON errors as {"errors":[{"code","subCode","message"}]} instead of a
+JSON errors in its envelopes ({"errors":[{"code","subCode","message"}]},
+capitalised or with string codes where it answers so) instead of a
 bare array, GET proxies as a bare array instead of {"proxies":[…]}, and
 the v2 package lists with the operator flags also under the hosted
 service's names (allowEbscoToAddTitles, isOrderedThroughEbsco).

@@ -13,7 +13,7 @@ import (
 )
 
 // The recorded traffic of the hosted holdings service
-// (../shared/reference/holdings-recorded-traffic.txt beside the module):
+// (shared/reference/holdings-recorded-traffic.txt in a parent directory):
 // its reader and the kinds of exchange it holds.
 
 // recordingFile is the recording's path under the shared directory.
@@ -51,9 +51,11 @@ func (e exchange) kind() string {
 	return fmt.Sprintf("%s %s %d", e.method, p, e.status)
 }
 
-// sharedDir returns the team's shared directory, the sibling "shared" of
-// the module root (found by walking up to go.mod). When it is absent the
-// test is skipped, or fails under CI=true.
+// sharedDir returns the team's shared directory: the first "shared" that
+// holds the recording in a parent directory of the module root (found by
+// walking up to go.mod), the sibling of the checkout or of the directory
+// that holds it (a git worktree's), as realdata finds the KBART corpus.
+// When there is none the test is skipped, or fails under CI=true.
 func sharedDir(t *testing.T) string {
 	t.Helper()
 	dir, err := os.Getwd()
@@ -70,15 +72,21 @@ func sharedDir(t *testing.T) string {
 		}
 		dir = parent
 	}
-	shared := filepath.Join(filepath.Dir(dir), "shared")
-	if _, err := os.Stat(filepath.Join(shared, recordingFile)); err != nil {
-		msg := fmt.Sprintf("the recorded traffic %s is absent (%v): skipping the replay", filepath.Join(shared, recordingFile), err)
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
+	for d := filepath.Dir(dir); ; d = filepath.Dir(d) {
+		shared := filepath.Join(d, "shared")
+		if _, err := os.Stat(filepath.Join(shared, recordingFile)); err == nil {
+			return shared
 		}
-		t.Skip(msg)
+		if filepath.Dir(d) == d {
+			break
+		}
 	}
-	return shared
+	msg := fmt.Sprintf("the recorded traffic shared/%s is absent from every parent directory of %s: skipping the replay", recordingFile, dir)
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return ""
 }
 
 // readRecording reads every exchange of the recording, in file order.

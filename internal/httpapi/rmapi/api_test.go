@@ -21,6 +21,7 @@ import (
 
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/httpapi/apitest"
+	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
@@ -89,13 +90,19 @@ const (
 	fPubType   = 16
 )
 
-// newFixture builds a fixture in a new, empty store of the test run's kind
-// and stops it when the test ends.
+// newFixture builds a fixture in a new, empty store of the test run's kind,
+// served on the spec's wire, and stops it when the test ends.
 func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	return newFixtureWire(t, web.WireSpec)
+}
+
+// newFixtureWire builds a fixture whose server speaks wire.
+func newFixtureWire(t *testing.T, wire web.Wire) *fixture {
 	t.Helper()
 	dsn := testdb.NewDSN(t)
 	st := storetest.Searched(t.Context(), testdb.OpenDSN(t, dsn))
-	f, err := buildFixture(t.Context(), st, dsn)
+	f, err := buildFixture(t.Context(), st, dsn, wire)
 	if err != nil {
 		t.Fatalf("build fixture: %v", err)
 	}
@@ -118,8 +125,9 @@ func newFixture(t *testing.T) *fixture {
 	return f
 }
 
-// buildFixture fills the empty store st (whose --db value is dsn).
-func buildFixture(ctx context.Context, st kb.Store, dsn string) (*fixture, error) {
+// buildFixture fills the empty store st (whose --db value is dsn) and
+// makes the handler that serves it on wire.
+func buildFixture(ctx context.Context, st kb.Store, dsn string, wire web.Wire) (*fixture, error) {
 	f := &fixture{log: &apitest.Buffer{}, dsn: dsn}
 
 	c1, err := st.AddCustomer(ctx, "cust1", "Customer One Library")
@@ -217,7 +225,7 @@ func buildFixture(ctx context.Context, st kb.Store, dsn string) (*fixture, error
 	}
 
 	logger := slog.New(slog.NewTextHandler(f.log, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	f.handler = httpapi.NewServer(storetest.SearchOf(ctx, st), httpapi.Deps{Store: st, Logger: logger})
+	f.handler = httpapi.NewServer(storetest.SearchOf(ctx, st), httpapi.Deps{Store: st, Logger: logger, Wire: wire})
 	return f, nil
 }
 

@@ -109,9 +109,10 @@ func writeError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err
 
 // WriteErrorModel writes one error with the given status in the request's
 // wire (Wire.errorBody): on the spec's wire as a single object when object
-// is true, else as an array of one object.
+// is true, else as an array of one object; on the hosted wire in the
+// envelope the hosted service answers the request's route and status in.
 func WriteErrorModel(w http.ResponseWriter, r *http.Request, status int, model ErrorModel, object bool) {
-	body := WireOf(r).errorBody(model, object)
+	body := WireOf(r).errorBody(r.Pattern, status, model, object)
 	// An error body that cannot be written means the client went away;
 	// there is nobody left to tell.
 	_ = WriteJSON(w, status, body)
