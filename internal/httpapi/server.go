@@ -32,7 +32,7 @@ const DefaultMaxBodyBytes int64 = 1 << 20
 // Deps are the server's dependencies.
 type Deps struct {
 	// Store holds the knowledge base, customers and their keys.
-	Store kb.Store
+	Store Store
 	// Logger receives one line per request and every internal error;
 	// nil means slog.Default().
 	Logger *slog.Logger
@@ -65,6 +65,16 @@ type Deps struct {
 	// while the customer's store version is current); 0 means
 	// DefaultAnswerCacheBytes and less than 0 keeps no answers.
 	AnswerCacheBytes int64
+}
+
+// Store is what the server needs of a store: the union of what each API
+// family declares it uses (kb.Store implements it).
+type Store interface {
+	rmapi.Store
+	ermapi.Store
+	pfapi.Store
+	pages.Store
+	kb.OpsStore
 }
 
 // DefaultAnswerCacheBytes is the answer cache's budget when Deps names

@@ -18,13 +18,30 @@ import (
 	"time"
 
 	"github.com/kbserver/kbserver/internal/httpapi/pfapi"
+	"github.com/kbserver/kbserver/internal/httpapi/rmapi"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
 // Store is what the pages need from a store: the console reads and
-// writes through the same methods as the holdings service.
-type Store = kb.Store
+// writes through the same methods as the holdings service and the
+// resource management service; the A–Z page admits patrons by profile.
+type Store interface {
+	web.ProfileLookup
+	kb.HoldingsWriter
+	kb.ERMStore
+	kb.SessionStore
+	rmapi.HoldingsReader
+	Customer(ctx context.Context, id string) (kb.Customer, error)
+	Profiles(ctx context.Context, custID string) ([]kb.Profile, error)
+	LinkSecret(ctx context.Context) ([]byte, error)
+	StartSnapshot(ctx context.Context, custID string, force bool) error
+	SnapshotStatus(ctx context.Context, custID string) (kb.SnapshotStatus, error)
+	Root(ctx context.Context, custID string) (kb.RootSettings, error)
+	Proxies(ctx context.Context, custID string) ([]kb.Proxy, error)
+	Package(ctx context.Context, custID string, vendorID, packageID int64) (kb.Package, error)
+	Resource(ctx context.Context, custID string, vendorID, packageID, titleID int64) (kb.Title, error)
+}
 
 // Finder is what the console's lists ask the search service (package
 // search's Service), as the holdings service's do.

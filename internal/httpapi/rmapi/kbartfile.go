@@ -23,12 +23,18 @@ import (
 // 25 standard ones.
 var HoldingsExtraColumns = kb.HoldingColumns[kb.KBARTFieldCount:]
 
+// HoldingsReader reads a customer's completed holdings snapshot.
+type HoldingsReader interface {
+	Holdings(ctx context.Context, custID string, offset, count int, fn func(*kb.Holding) error) error
+	HoldingsColumns(ctx context.Context, custID string) ([]string, error)
+}
+
 // WriteHoldingsKBART writes count rows of custID's completed snapshot from
 // the 1-based row offset (count <= 0: every row) to w as a KBART file,
 // streaming, and returns the number of rows written. Nothing is written to
 // w when the store fails before the first row, and at most a 64 KiB
 // buffer's worth before the rows are flushed.
-func WriteHoldingsKBART(ctx context.Context, st kb.SnapshotStore, custID string, offset, count int, w io.Writer) (int, error) {
+func WriteHoldingsKBART(ctx context.Context, st HoldingsReader, custID string, offset, count int, w io.Writer) (int, error) {
 	cols, err := st.HoldingsColumns(ctx, custID)
 	if err != nil {
 		return 0, err

@@ -17,7 +17,7 @@ const pipeBatch = 256
 // first error stops the reading and is returned; otherwise the store's.
 // Nothing reaches fn before the store has produced a row, so a store error
 // such as "no snapshot" comes back before anything was written.
-func pipeHoldings(ctx context.Context, st kb.SnapshotStore, custID string, offset, count int, fn func(*kb.Holding) error) error {
+func pipeHoldings(ctx context.Context, st HoldingsReader, custID string, offset, count int, fn func(*kb.Holding) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	const buffers = 3
