@@ -56,7 +56,7 @@ func (c *change) commit(ctx context.Context, tx Tx) error {
 		c.custID, time.Now().UTC(), kb.ActorFrom(ctx), c.object, c.action, c.before, after, pkg); err != nil {
 		return fmt.Errorf("record change of %s: %w", c.object, err)
 	}
-	return bumpVersion(ctx, tx, CustomerVersion(c.custID))
+	return BumpVersion(ctx, tx, CustomerVersion(c.custID))
 }
 
 // stateRow scans the one row q selects and returns fields(the scanned
@@ -172,7 +172,7 @@ func (s *Store) Changes(ctx context.Context, q kb.ChangeQuery) ([]kb.Change, err
 	if q.Limit >= 0 {
 		query += ` LIMIT ` + arg(q.Limit)
 	}
-	cs, err := queryAll(ctx, s.e.Read(), query, args, func(r Rows) (kb.Change, error) {
+	cs, err := QueryAll(ctx, s.e.Read(), query, args, func(r Rows) (kb.Change, error) {
 		var c kb.Change
 		var at Time
 		err := r.Scan(&c.ID, &at, &c.CustomerID, &c.KeyID, &c.ImportID, &c.PackageID, &c.Object, &c.Action, &c.Before, &c.After)

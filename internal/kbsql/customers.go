@@ -33,7 +33,7 @@ func (s *Store) AddCustomer(ctx context.Context, id, name string) (kb.Customer, 
 		if _, err := tx.Exec(ctx, `INSERT INTO customers(id, name, vendor_id) VALUES ($1, $2, $3)`, id, name, c.VendorID); err != nil {
 			return err
 		}
-		return bumpVersion(ctx, tx, NamesVersion)
+		return BumpVersion(ctx, tx, NamesVersion)
 	})
 	if err != nil {
 		return kb.Customer{}, fmt.Errorf("add customer %s: %w", id, err)
@@ -169,7 +169,7 @@ func (s *Store) AddProxy(ctx context.Context, custID string, p kb.Proxy) error {
 		if err != nil {
 			return err
 		}
-		return bumpVersion(ctx, tx, CustomerVersion(custID))
+		return BumpVersion(ctx, tx, CustomerVersion(custID))
 	})
 	if err != nil {
 		return fmt.Errorf("add proxy: %w", err)
@@ -197,10 +197,10 @@ func (s *Store) RemoveProxy(ctx context.Context, custID, proxyID string) error {
 		} {
 			fallBack = append(fallBack, Stmt{q, []any{custID, proxyID}})
 		}
-		if err := execAll(ctx, tx, fallBack...); err != nil {
+		if err := ExecAll(ctx, tx, fallBack...); err != nil {
 			return fmt.Errorf("remove proxy: %w", err)
 		}
-		return bumpVersion(ctx, tx, CustomerVersion(custID))
+		return BumpVersion(ctx, tx, CustomerVersion(custID))
 	})
 }
 
@@ -210,7 +210,7 @@ func (s *Store) Proxies(ctx context.Context, custID string) ([]kb.Proxy, error) 
 	if err := checkCustomer(ctx, s.e.Read(), custID); err != nil {
 		return nil, err
 	}
-	ps, err := queryAll(ctx, s.e.Read(), `SELECT id, name, url_mask FROM proxies WHERE customer_id = $1`, []any{custID},
+	ps, err := QueryAll(ctx, s.e.Read(), `SELECT id, name, url_mask FROM proxies WHERE customer_id = $1`, []any{custID},
 		func(r Rows) (kb.Proxy, error) {
 			var p kb.Proxy
 			return p, r.Scan(&p.ID, &p.Name, &p.URLMask)
@@ -225,7 +225,7 @@ func (s *Store) Proxies(ctx context.Context, custID string) ([]kb.Proxy, error) 
 // Customers lists the customers in the order of their ids.
 func (s *Store) Customers(ctx context.Context) ([]kb.Customer, error) {
 	out := []kb.Customer{}
-	err := eachRow(ctx, s.e.Read(), `SELECT id, name, vendor_id FROM customers ORDER BY id`, nil, func(r Rows) error {
+	err := EachRow(ctx, s.e.Read(), `SELECT id, name, vendor_id FROM customers ORDER BY id`, nil, func(r Rows) error {
 		var c kb.Customer
 		if err := r.Scan(&c.ID, &c.Name, &c.VendorID); err != nil {
 			return err
@@ -246,7 +246,7 @@ func (s *Store) APIKeys(ctx context.Context, custID string) ([]kb.APIKey, error)
 		return nil, err
 	}
 	out := []kb.APIKey{}
-	err := eachRow(ctx, s.e.Read(), `SELECT id, environment, created FROM api_keys WHERE customer_id = $1 ORDER BY id`, []any{custID}, func(r Rows) error {
+	err := EachRow(ctx, s.e.Read(), `SELECT id, environment, created FROM api_keys WHERE customer_id = $1 ORDER BY id`, []any{custID}, func(r Rows) error {
 		k := kb.APIKey{CustomerID: custID}
 		var env string
 		var created any

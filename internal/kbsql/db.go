@@ -90,7 +90,7 @@ type Engine interface {
 	// state fn changes ("" for none): the customer's writes run one after
 	// another (on SQLite all writes do).
 	Write(ctx context.Context, custID string, fn func(Tx) error) error
-	// Import returns the engine's part of an import (import.go).
+	// Import returns the engine's part of an import (import_engine.go).
 	Import() ImportEngine
 	// Dialect returns the SQL fragments the engine writes its own way.
 	Dialect() Dialect

@@ -200,3 +200,17 @@ func appendJSONString(b *strings.Builder, s string) {
 	}
 	b.WriteByte('"')
 }
+
+// PairsJSON encodes xs as the JSON [[a,b],...] of the subjects and
+// contributors columns; "" when xs is empty.
+func PairsJSON[T any](xs []T, pair func(T) [2]string) string {
+	if len(xs) == 0 {
+		return ""
+	}
+	ps := make([][2]string, len(xs))
+	for i, x := range xs {
+		ps[i] = pair(x)
+	}
+	b, _ := json.Marshal(ps)
+	return string(b)
+}

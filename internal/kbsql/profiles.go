@@ -42,7 +42,7 @@ func (s *Store) LookupProfile(ctx context.Context, id kb.ProfileID) (kb.Profile,
 // every customer when custID is "", ordered by their names.
 func (s *Store) Profiles(ctx context.Context, custID string) ([]kb.Profile, error) {
 	out := []kb.Profile{}
-	err := eachRow(ctx, s.e.Read(), `SELECT customer_id, group_id, profile_id, password_hash, guest FROM profiles
+	err := EachRow(ctx, s.e.Read(), `SELECT customer_id, group_id, profile_id, password_hash, guest FROM profiles
 		WHERE $1 = '' OR customer_id = $1 ORDER BY customer_id, group_id, profile_id`, []any{custID}, func(r Rows) error {
 		var p kb.Profile
 		if err := r.Scan(&p.ID.CustomerID, &p.ID.GroupID, &p.ID.ProfileID, &p.PasswordHash, &p.Guest); err != nil {

@@ -18,8 +18,8 @@ func (a *Args) Add(v any) string {
 	return "$" + strconv.Itoa(len(*a))
 }
 
-// queryAll runs a query and returns every row, read by scan.
-func queryAll[T any](ctx context.Context, q Querier, query string, args []any, scan func(Rows) (T, error)) ([]T, error) {
+// QueryAll runs a query and returns every row, read by scan.
+func QueryAll[T any](ctx context.Context, q Querier, query string, args []any, scan func(Rows) (T, error)) ([]T, error) {
 	rows, err := q.Query(ctx, query, args...)
 	if err != nil {
 		return nil, err
@@ -36,8 +36,8 @@ func queryAll[T any](ctx context.Context, q Querier, query string, args []any, s
 	return out, rows.Err()
 }
 
-// eachRow runs a query and calls fn with each row.
-func eachRow(ctx context.Context, q Querier, query string, args []any, fn func(Rows) error) error {
+// EachRow runs a query and calls fn with each row.
+func EachRow(ctx context.Context, q Querier, query string, args []any, fn func(Rows) error) error {
 	rows, err := q.Query(ctx, query, args...)
 	if err != nil {
 		return err
@@ -51,9 +51,9 @@ func eachRow(ctx context.Context, q Querier, query string, args []any, fn func(R
 	return rows.Err()
 }
 
-// execAll runs statements that return no rows as one batch (one round trip
+// ExecAll runs statements that return no rows as one batch (one round trip
 // on PostgreSQL).
-func execAll(ctx context.Context, q Querier, stmts ...Stmt) error {
+func ExecAll(ctx context.Context, q Querier, stmts ...Stmt) error {
 	if len(stmts) == 0 {
 		return nil
 	}
@@ -77,8 +77,8 @@ func exists(ctx context.Context, q Querier, query string, args ...any) (bool, er
 	return err == nil, err
 }
 
-// scanInt64 reads a row of one integer.
-func scanInt64(r Rows) (int64, error) {
+// ScanInt64 reads a row of one integer.
+func ScanInt64(r Rows) (int64, error) {
 	var v int64
 	err := r.Scan(&v)
 	return v, err

@@ -249,7 +249,7 @@ func (c *reportCursor) fill(ctx context.Context) error {
 	c.buf, c.at = c.buf[:0], 0
 	const chunks = reportBatch / reportChunk
 	n := 0
-	err := eachRow(ctx, c.s.e.Read(), `SELECT seq, body FROM report_rows WHERE report_num = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+	err := EachRow(ctx, c.s.e.Read(), `SELECT seq, body FROM report_rows WHERE report_num = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
 		[]any{c.num, c.seq, chunks}, func(r Rows) error {
 			var body string
 			if err := r.Scan(&c.seq, &body); err != nil {

@@ -145,7 +145,7 @@ func (s *Store) sweepReports(ctx context.Context) error {
 		return err
 	}
 	for _, k := range []reportKind{transactionReports, deltaReports} {
-		ids, err := queryAll(ctx, s.e.Read(), `SELECT id FROM `+k.table+` WHERE status = $1 AND lease < $2`,
+		ids, err := QueryAll(ctx, s.e.Read(), `SELECT id FROM `+k.table+` WHERE status = $1 AND lease < $2`,
 			[]any{k.inProgress, time.Now().UTC()}, func(r Rows) (id string, err error) { return id, r.Scan(&id) })
 		if err != nil {
 			return fmt.Errorf("resume %s: %w", k.table, err)
@@ -310,7 +310,7 @@ func (s *Store) PurgeReports(ctx context.Context) (int, error) {
 			num int64
 			id  string
 		}
-		gone, err := queryAll(ctx, s.e.Read(), `SELECT num, id FROM `+k.table+` WHERE expires <= $1`, []any{time.Now().UTC()},
+		gone, err := QueryAll(ctx, s.e.Read(), `SELECT num, id FROM `+k.table+` WHERE expires <= $1`, []any{time.Now().UTC()},
 			func(r Rows) (g expired, err error) { return g, r.Scan(&g.num, &g.id) })
 		if err != nil {
 			return purged, fmt.Errorf("purge %s: %w", k.table, err)

@@ -57,7 +57,7 @@ func (s *Store) StartTransaction(ctx context.Context, custID string) (t kb.Trans
 			t.ID, custID, t.Status, t.Created, t.Expires, root, l.until); err != nil {
 			return err
 		}
-		return execAll(ctx, tx, s.freezeStatements(custID, reportKey(t.ID))...)
+		return ExecAll(ctx, tx, s.freezeStatements(custID, reportKey(t.ID))...)
 	})
 	if err != nil {
 		return t, false, fmt.Errorf("start holdings transaction of %s: %w", custID, err)
@@ -82,7 +82,7 @@ func scanTransaction(r Row, more ...any) (kb.Transaction, error) {
 
 // Transactions implements kb.ReportStore.
 func (s *Store) Transactions(ctx context.Context, custID string) ([]kb.Transaction, error) {
-	ts, err := queryAll(ctx, s.e.Read(), `SELECT `+transactionColumns+` FROM report_transactions
+	ts, err := QueryAll(ctx, s.e.Read(), `SELECT `+transactionColumns+` FROM report_transactions
 		WHERE customer_id = $1 AND expires > $2 AND status <> $3 ORDER BY created DESC, num DESC`,
 		[]any{custID, time.Now().UTC(), reportPurging}, func(r Rows) (kb.Transaction, error) { return scanTransaction(r) })
 	if err != nil {
@@ -156,7 +156,7 @@ func readReportRows(ctx context.Context, q Querier, k reportKind, num int64, off
 	if count <= 0 {
 		left = -1
 	}
-	err := eachRow(ctx, q, `SELECT body FROM `+k.rows+` WHERE `+k.rowsKey+` = $1 AND seq >= $2 ORDER BY seq`+limit, args,
+	err := EachRow(ctx, q, `SELECT body FROM `+k.rows+` WHERE `+k.rowsKey+` = $1 AND seq >= $2 ORDER BY seq`+limit, args,
 		func(r Rows) error {
 			var body string
 			if err := r.Scan(&body); err != nil {
@@ -192,7 +192,7 @@ func clearSnapshotKey(ctx context.Context, tx Tx, key string) error {
 		"snapshot_custom_resources", "snapshot_segments", "snapshot_marks"} {
 		stmts = append(stmts, Stmt{`DELETE FROM ` + t + ` WHERE customer_id = $1`, []any{key}})
 	}
-	if err := execAll(ctx, tx, stmts...); err != nil {
+	if err := ExecAll(ctx, tx, stmts...); err != nil {
 		return fmt.Errorf("clear the frozen state %q: %w", key, err)
 	}
 	return nil
@@ -224,7 +224,7 @@ func (s *Store) buildTransaction(ctx context.Context, id string, l *lease) error
 		if err := l.renew(ctx, tx, transactionReports, num); err != nil {
 			return err
 		}
-		if err := execAll(ctx, tx, Stmt{`DELETE FROM snapshot_segments WHERE customer_id = $1`, []any{key}},
+		if err := ExecAll(ctx, tx, Stmt{`DELETE FROM snapshot_segments WHERE customer_id = $1`, []any{key}},
 			Stmt{`DELETE FROM snapshot_marks WHERE customer_id = $1`, []any{key}}); err != nil {
 			return err
 		}
@@ -280,7 +280,7 @@ func (s *Store) buildTransaction(ctx context.Context, id string, l *lease) error
 // packages of the snapshot kept under key, by package id.
 func (s *Store) segmentContentTypes(ctx context.Context, key string) (map[int64]string, error) {
 	types := map[int64]string{}
-	err := eachRow(ctx, s.e.Read(), `SELECT sg.package_id, p.content_type FROM snapshot_segments sg JOIN packages p ON p.id = sg.package_id
+	err := EachRow(ctx, s.e.Read(), `SELECT sg.package_id, p.content_type FROM snapshot_segments sg JOIN packages p ON p.id = sg.package_id
 		WHERE sg.customer_id = $1`, []any{key}, func(r Rows) error {
 		var id int64
 		var ct int

@@ -119,7 +119,7 @@ const sqlPackageFacts = `SELECT p.id, p.name, p.sort_name, p.package_type, p.cus
 // condition) by id.
 func (s *Store) readPackageFacts(ctx context.Context, query string, args ...any) (map[int64]*packageFact, error) {
 	m := map[int64]*packageFact{}
-	err := eachRow(ctx, s.e.Read(), query, args, func(r Rows) error {
+	err := EachRow(ctx, s.e.Read(), query, args, func(r Rows) error {
 		var id int64
 		var pt int
 		f := &packageFact{}
@@ -150,7 +150,7 @@ func (s *Store) readCustomerFacts(ctx context.Context, custID string) (*customer
 	}
 	f := &customerFacts{custom: custom, state: map[int64]pkgState{}, vendors: map[int64]string{}}
 	read := s.e.Read()
-	err = eachRow(ctx, read, `SELECT package_id, selected, hidden, COALESCE(proxy_id, '') FROM customer_packages WHERE customer_id = $1`,
+	err = EachRow(ctx, read, `SELECT package_id, selected, hidden, COALESCE(proxy_id, '') FROM customer_packages WHERE customer_id = $1`,
 		[]any{custID}, func(r Rows) error {
 			var id int64
 			var st pkgState
@@ -163,7 +163,7 @@ func (s *Store) readCustomerFacts(ctx context.Context, custID string) (*customer
 	if err != nil {
 		return nil, fmt.Errorf("package states of %s: %w", custID, err)
 	}
-	err = eachRow(ctx, read, `SELECT vendor_id, COALESCE(proxy_id, '') FROM customer_vendors WHERE customer_id = $1`,
+	err = EachRow(ctx, read, `SELECT vendor_id, COALESCE(proxy_id, '') FROM customer_vendors WHERE customer_id = $1`,
 		[]any{custID}, func(r Rows) error {
 			var id int64
 			var proxy string

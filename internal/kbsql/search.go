@@ -164,7 +164,7 @@ func (s *Store) PackageNames(ctx context.Context, custID string, ids []int64) (m
 	if len(ids) == 0 {
 		return names, nil
 	}
-	err := eachRow(ctx, s.e.Read(), `SELECT id, name FROM packages WHERE `+s.d.InIDs("id", "$1")+` AND (customer_id IS NULL OR customer_id = $2)`,
+	err := EachRow(ctx, s.e.Read(), `SELECT id, name FROM packages WHERE `+s.d.InIDs("id", "$1")+` AND (customer_id IS NULL OR customer_id = $2)`,
 		[]any{ids, custID}, func(r Rows) error {
 			var id int64
 			var name string

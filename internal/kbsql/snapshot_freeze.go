@@ -62,7 +62,7 @@ func (s *Store) FreezeSnapshot(ctx context.Context, custID string, force bool) (
 			return kb.Errorf(kb.CodeConflict, "A holdings snapshot is already in progress; POST with force=true to replace it.")
 		}
 		build++
-		if err := execAll(ctx, tx, s.freezeStatements(custID, custID)...); err != nil {
+		if err := ExecAll(ctx, tx, s.freezeStatements(custID, custID)...); err != nil {
 			return fmt.Errorf("freeze holdings of %s: %w", custID, err)
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO snapshots(customer_id, build, status, created, total, error, root_proxy)
@@ -137,7 +137,7 @@ func BuildSnapshot(ctx context.Context, tx Tx, custID string, build int64, start
 	if started != nil {
 		started()
 	}
-	if err := execAll(ctx, tx, Stmt{`DELETE FROM snapshot_segments WHERE customer_id = $1`, []any{custID}},
+	if err := ExecAll(ctx, tx, Stmt{`DELETE FROM snapshot_segments WHERE customer_id = $1`, []any{custID}},
 		Stmt{`DELETE FROM snapshot_marks WHERE customer_id = $1`, []any{custID}}); err != nil {
 		return false, fmt.Errorf("clear snapshot of %s: %w", custID, err)
 	}
@@ -166,7 +166,7 @@ func FailSnapshot(ctx context.Context, e Engine, custID string, build int64, cau
 // process's, or a build whose server died), by customer.
 func (s *Store) InProgressSnapshots(ctx context.Context) (map[string]int64, error) {
 	jobs := map[string]int64{}
-	err := eachRow(ctx, s.e.Read(), `SELECT customer_id, build FROM snapshots WHERE status = $1`, []any{kb.SnapshotInProgress},
+	err := EachRow(ctx, s.e.Read(), `SELECT customer_id, build FROM snapshots WHERE status = $1`, []any{kb.SnapshotInProgress},
 		func(r Rows) error {
 			var cust string
 			var build int64

@@ -59,7 +59,7 @@ func (s *Store) HoldingsColumns(ctx context.Context, custID string) ([]string, e
 		if err := HoldingsReadable(st.Status); err != nil {
 			return err
 		}
-		return eachRow(ctx, q, `SELECT p.kbart_extra FROM snapshot_segments sg JOIN packages p ON p.id = sg.package_id
+		return EachRow(ctx, q, `SELECT p.kbart_extra FROM snapshot_segments sg JOIN packages p ON p.id = sg.package_id
 			WHERE sg.customer_id = $1 AND p.kbart_extra <> '' ORDER BY sg.package_id`, []any{custID}, func(r Rows) error {
 			var extra string
 			if err := r.Scan(&extra); err != nil {
@@ -112,7 +112,7 @@ type segmentHead struct {
 func (sc *holdingsScan) run() error {
 	after := sc.fromPackage - 1
 	for sc.Left != 0 {
-		segs, err := queryAll(sc.ctx, sc.q, `SELECT sg.package_id, sg.kind, COALESCE(p.name, sg.package_name),
+		segs, err := QueryAll(sc.ctx, sc.q, `SELECT sg.package_id, sg.kind, COALESCE(p.name, sg.package_name),
 				COALESCE(v.id, sg.vendor_id), COALESCE(v.name, sg.vendor_name), sg.url_mask, sg.customised, COALESCE(p.kbart_extra, '')
 			FROM snapshot_segments sg LEFT JOIN packages p ON p.id = sg.package_id LEFT JOIN vendors v ON v.id = p.vendor_id
 			WHERE sg.customer_id = $1 AND sg.package_id > $2 ORDER BY sg.package_id LIMIT 64`, []any{sc.cust, after},
@@ -268,7 +268,7 @@ func (sc *holdingsScan) readProxies() error {
 		return nil
 	}
 	m := map[string]string{}
-	err := eachRow(sc.ctx, sc.q, `SELECT id, url_mask FROM snapshot_proxies WHERE customer_id = $1`, []any{sc.cust}, func(r Rows) error {
+	err := EachRow(sc.ctx, sc.q, `SELECT id, url_mask FROM snapshot_proxies WHERE customer_id = $1`, []any{sc.cust}, func(r Rows) error {
 		var id, mask string
 		if err := r.Scan(&id, &mask); err != nil {
 			return err

@@ -8,15 +8,15 @@ import (
 
 // A snapshot is not a copy of its rows. The build writes one segment per
 // package that has holdings (its first row and row count) and a mark every
-// markEvery resources (the row at which that resource starts); a page seeks
+// MarkEvery resources (the row at which that resource starts); a page seeks
 // the mark at or before its offset and reads the rows from the knowledge
 // base and the frozen state from there. A managed package selected as a
 // whole, with no title-level exclusion or custom coverage, takes its marks
 // from package_marks, which its import computes once for every customer:
 // such a segment costs its number of marks, not of its rows.
 
-// markEvery is the number of resources between two marks.
-const markEvery = 256
+// MarkEvery is the number of resources between two marks.
+const MarkEvery = 256
 
 // sourceRowsExpr counts the KBART rows of resource r as imported: one per
 // source row (newline separated), one for a resource without source rows.
@@ -52,13 +52,13 @@ func segmentSets(d Dialect, kind int) (from, rows string) {
 }
 
 // marksSQL selects, from a set of resources with their row counts n (the
-// subquery set, with columns title_id and n), every markEvery-th resource
+// subquery set, with columns title_id and n), every MarkEvery-th resource
 // from the first with the row offset (from 0) at which its rows start.
 func marksSQL(set string) string {
 	return `SELECT title_id, off FROM (
 		SELECT title_id, SUM(n) OVER w - n AS off, ROW_NUMBER() OVER w AS rn FROM (` + set + `) res
 		WINDOW w AS (ORDER BY title_id ROWS UNBOUNDED PRECEDING)
-	) c WHERE (rn - 1) % ` + strconv.Itoa(markEvery) + ` = 0`
+	) c WHERE (rn - 1) % ` + strconv.Itoa(MarkEvery) + ` = 0`
 }
 
 // RefreshPackageMarks computes a managed package's marks and KBART row
@@ -107,7 +107,7 @@ ORDER BY 1`
 // writeSegments writes the segments and marks of the customer's snapshot
 // (whose old ones are gone) and returns its row count.
 func writeSegments(ctx context.Context, tx Tx, custID, root string) (int64, error) {
-	segs, err := queryAll(ctx, tx, segmentsSQL, []any{custID}, func(r Rows) (s segment, err error) {
+	segs, err := QueryAll(ctx, tx, segmentsSQL, []any{custID}, func(r Rows) (s segment, err error) {
 		return s, r.Scan(&s.packageID, &s.kind, &s.exclusions, &s.marksOK, &s.rows)
 	})
 	if err != nil {
@@ -204,7 +204,7 @@ func exceptionDeltasSQL(d Dialect) string {
 // customer's exceptions in it, not the package's rows. It returns the
 // segment's row count.
 func shiftedMarks(ctx context.Context, tx Tx, custID string, s segment, seq int64) (int64, error) {
-	deltas, err := queryAll(ctx, tx, exceptionDeltasSQL(tx.Dialect()), []any{custID, s.packageID},
+	deltas, err := QueryAll(ctx, tx, exceptionDeltasSQL(tx.Dialect()), []any{custID, s.packageID},
 		func(r Rows) (d RowDelta, err error) { return d, r.Scan(&d.Title, &d.Rows) })
 	if err != nil {
 		return 0, fmt.Errorf("exceptions of package %d: %w", s.packageID, err)
@@ -213,7 +213,7 @@ func shiftedMarks(ctx context.Context, tx Tx, custID string, s segment, seq int6
 	if n <= 0 {
 		return 0, nil
 	}
-	marks, err := queryAll(ctx, tx, `SELECT row_offset, title_id FROM package_marks WHERE package_id = $1 ORDER BY row_offset`,
+	marks, err := QueryAll(ctx, tx, `SELECT row_offset, title_id FROM package_marks WHERE package_id = $1 ORDER BY row_offset`,
 		[]any{s.packageID}, func(r Rows) (m PackageMark, err error) { return m, r.Scan(&m.Offset, &m.Title) })
 	if err != nil {
 		return 0, fmt.Errorf("marks of package %d: %w", s.packageID, err)

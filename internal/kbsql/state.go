@@ -20,7 +20,7 @@ func (s *Store) SetPackageState(ctx context.Context, custID string, packageID in
 		if err != nil {
 			return fmt.Errorf("set package state: %w", err)
 		}
-		return bumpVersion(ctx, tx, CustomerVersion(custID))
+		return BumpVersion(ctx, tx, CustomerVersion(custID))
 	})
 }
 
@@ -43,7 +43,7 @@ func (s *Store) SetResourceState(ctx context.Context, custID string, packageID, 
 		if err != nil {
 			return fmt.Errorf("set resource state: %w", err)
 		}
-		return bumpVersion(ctx, tx, CustomerVersion(custID))
+		return BumpVersion(ctx, tx, CustomerVersion(custID))
 	})
 }
 

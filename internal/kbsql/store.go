@@ -54,9 +54,9 @@ func (s *Store) RootProxy(ctx context.Context, custID string) (string, error) {
 	return id, nil
 }
 
-// bumpVersion adds one to the named version counter, in the caller's
+// BumpVersion adds one to the named version counter, in the caller's
 // transaction.
-func bumpVersion(ctx context.Context, tx Tx, name string) error {
+func BumpVersion(ctx context.Context, tx Tx, name string) error {
 	_, err := tx.Exec(ctx, `INSERT INTO versions(name, n) VALUES ($1, 1) ON CONFLICT (name) DO UPDATE SET n = versions.n + 1`, name)
 	if err != nil {
 		return fmt.Errorf("bump version %s: %w", name, err)

@@ -39,7 +39,7 @@ func (s *Store) FeedTitles(ctx context.Context, pkg func(kb.IndexedPackage), ord
 	}
 	// The name order comes from the (sort_name, id) index of titles, in
 	// byte order on both engines (PostgreSQL's column collates as "C").
-	err = eachRow(ctx, read, `SELECT id FROM titles ORDER BY sort_name, id`, nil, func(r Rows) error {
+	err = EachRow(ctx, read, `SELECT id FROM titles ORDER BY sort_name, id`, nil, func(r Rows) error {
 		var id int64
 		if err := r.Scan(&id); err != nil {
 			return err
@@ -109,7 +109,7 @@ func feedPackages(ctx context.Context, q Querier, customOnly bool, pkg func(kb.I
 	if customOnly {
 		query += ` WHERE customer_id IS NOT NULL`
 	}
-	err := eachRow(ctx, q, query, nil, func(r Rows) error {
+	err := EachRow(ctx, q, query, nil, func(r Rows) error {
 		var p kb.IndexedPackage
 		if err := r.Scan(&p.ID, &p.CustomerID); err != nil {
 			return err
@@ -147,8 +147,8 @@ func (s *Store) FeedChanges(ctx context.Context, since int64, limit int, pkg fun
 	if moves != version-since || first == 0 || named > int64(limit) {
 		return version, nil, false, nil
 	}
-	changed, err = queryAll(ctx, read, `SELECT DISTINCT title_id FROM title_changes WHERE version > $1 AND version <= $2 ORDER BY title_id`,
-		[]any{since, version}, scanInt64)
+	changed, err = QueryAll(ctx, read, `SELECT DISTINCT title_id FROM title_changes WHERE version > $1 AND version <= $2 ORDER BY title_id`,
+		[]any{since, version}, ScanInt64)
 	if err != nil {
 		return 0, nil, false, fmt.Errorf("read title changes: %w", err)
 	}
@@ -159,7 +159,7 @@ func (s *Store) FeedChanges(ctx context.Context, since int64, limit int, pkg fun
 	for ids := range slices.Chunk(changed, changesRead) {
 		part := []any{ids}
 		in := s.d.InIDs("id", "$1")
-		err := eachRow(ctx, read, `SELECT `+indexedTitleColumns+` FROM titles WHERE `+in, part, func(r Rows) error {
+		err := EachRow(ctx, read, `SELECT `+indexedTitleColumns+` FROM titles WHERE `+in, part, func(r Rows) error {
 			t, err := scanIndexedTitle(r)
 			titles[t.ID] = &t
 			return err
@@ -169,11 +169,11 @@ func (s *Store) FeedChanges(ctx context.Context, since int64, limit int, pkg fun
 		}
 		in = s.d.InIDs("title_id", "$1")
 		idents := appendTo(titles, func(t *kb.IndexedTitle) *[]string { return &t.Identifiers })
-		if err := eachRow(ctx, read, `SELECT title_id, norm FROM title_identifiers WHERE `+in, part, idents); err != nil {
+		if err := EachRow(ctx, read, `SELECT title_id, norm FROM title_identifiers WHERE `+in, part, idents); err != nil {
 			return 0, nil, false, fmt.Errorf("feed changed identifiers: %w", err)
 		}
 		packages := appendTo(titles, func(t *kb.IndexedTitle) *[]int64 { return &t.Packages })
-		if err := eachRow(ctx, read, `SELECT title_id, package_id FROM resources WHERE `+in, part, packages); err != nil {
+		if err := EachRow(ctx, read, `SELECT title_id, package_id FROM resources WHERE `+in, part, packages); err != nil {
 			return 0, nil, false, fmt.Errorf("feed changed resources: %w", err)
 		}
 	}
@@ -248,7 +248,7 @@ func (st idStream[T]) take(id int64, out []T) []T {
 func (s *Store) SelectionOf(ctx context.Context, custID string) (kb.SelectionState, error) {
 	var sel kb.SelectionState
 	read := s.e.Read()
-	err := eachRow(ctx, read, `SELECT package_id, selected, hidden FROM customer_packages WHERE customer_id = $1 AND (selected = TRUE OR hidden = TRUE)
+	err := EachRow(ctx, read, `SELECT package_id, selected, hidden FROM customer_packages WHERE customer_id = $1 AND (selected = TRUE OR hidden = TRUE)
 		ORDER BY package_id`,
 		[]any{custID}, func(r Rows) error {
 			var id int64
@@ -267,7 +267,7 @@ func (s *Store) SelectionOf(ctx context.Context, custID string) (kb.SelectionSta
 	if err != nil {
 		return sel, fmt.Errorf("selection of %s: %w", custID, err)
 	}
-	err = eachRow(ctx, read, `SELECT package_id, title_id, selected, hidden FROM customer_resources WHERE customer_id = $1 AND (selected IS NOT NULL OR hidden = TRUE)
+	err = EachRow(ctx, read, `SELECT package_id, title_id, selected, hidden FROM customer_resources WHERE customer_id = $1 AND (selected IS NOT NULL OR hidden = TRUE)
 		ORDER BY package_id, title_id`,
 		[]any{custID}, func(r Rows) error {
 			var k kb.ResourceKey
@@ -314,7 +314,7 @@ func (s *Store) StoreIdentity(ctx context.Context) (string, error) {
 
 // FeedNames calls fn with every title's id and name, in id order.
 func (s *Store) FeedNames(ctx context.Context, fn func(id int64, name string)) error {
-	if err := eachRow(ctx, s.e.Read(), `SELECT id, name FROM titles ORDER BY id`, nil, scanNames(fn)); err != nil {
+	if err := EachRow(ctx, s.e.Read(), `SELECT id, name FROM titles ORDER BY id`, nil, scanNames(fn)); err != nil {
 		return fmt.Errorf("feed title names: %w", err)
 	}
 	return nil
@@ -337,7 +337,7 @@ func scanNames(fn func(id int64, name string)) func(Rows) error {
 // exists, in no order.
 func (s *Store) NamesOf(ctx context.Context, ids []int64, fn func(id int64, name string)) error {
 	for part := range slices.Chunk(ids, changesRead) {
-		if err := eachRow(ctx, s.e.Read(), `SELECT id, name FROM titles WHERE `+s.d.InIDs("id", "$1"), []any{part}, scanNames(fn)); err != nil {
+		if err := EachRow(ctx, s.e.Read(), `SELECT id, name FROM titles WHERE `+s.d.InIDs("id", "$1"), []any{part}, scanNames(fn)); err != nil {
 			return fmt.Errorf("title names: %w", err)
 		}
 	}
@@ -362,12 +362,12 @@ func (s *Store) FeedEntityNames(ctx context.Context, vendor func(id int64, folde
 		return 0, err
 	}
 	q := s.e.Read()
-	if err := eachRow(ctx, q, `SELECT id, sort_name FROM vendors ORDER BY id`, nil, scanNames(vendor)); err != nil {
+	if err := EachRow(ctx, q, `SELECT id, sort_name FROM vendors ORDER BY id`, nil, scanNames(vendor)); err != nil {
 		return 0, fmt.Errorf("feed vendor names: %w", err)
 	}
 	var id, vid int64
 	var name string
-	if err := eachRow(ctx, q, `SELECT id, vendor_id, sort_name FROM packages ORDER BY id`, nil, func(r Rows) error {
+	if err := EachRow(ctx, q, `SELECT id, vendor_id, sort_name FROM packages ORDER BY id`, nil, func(r Rows) error {
 		if err := r.Scan(&id, &vid, &name); err != nil {
 			return err
 		}

@@ -37,15 +37,15 @@ const customerVersionPrefix = "c:"
 // rebuilds instead of catching up.
 const titleChangesKept = 10000
 
-// titleChangesListed is the most titles one move of the titles counter
+// TitleChangesListed is the most titles one move of the titles counter
 // lists; a move that changes more is marked as changing everything.
-const titleChangesListed = 10000
+const TitleChangesListed = 10000
 
-// bumpTitles moves the titles counter (TitlesVersion) on and records in
+// BumpTitles moves the titles counter (TitlesVersion) on and records in
 // title_changes which titles the move changed: ids, or everything when
 // ids is empty (an import) or too long. It prunes the records of moves
 // too old to be read.
-func bumpTitles(ctx context.Context, tx Tx, ids ...int64) error {
+func BumpTitles(ctx context.Context, tx Tx, ids ...int64) error {
 	var n int64
 	if err := tx.QueryRow(ctx, `INSERT INTO versions(name, n) VALUES ($1, 1)
 		ON CONFLICT (name) DO UPDATE SET n = versions.n + 1 RETURNING n`, TitlesVersion).Scan(&n); err != nil {
@@ -54,7 +54,7 @@ func bumpTitles(ctx context.Context, tx Tx, ids ...int64) error {
 	ids = slices.Clone(ids)
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
-	if len(ids) == 0 || len(ids) > titleChangesListed {
+	if len(ids) == 0 || len(ids) > TitleChangesListed {
 		ids = []int64{0}
 	}
 	rows := make([][]any, len(ids))

@@ -84,7 +84,7 @@ func renameCustomPackage(ctx context.Context, tx Tx, p writePackage, name string
 		if _, err := tx.Exec(ctx, `UPDATE packages SET name = $1, sort_name = $2 WHERE id = $3`, name, kb.Fold(name), p.ID); err != nil {
 			return fmt.Errorf("rename package %d: %w", p.ID, err)
 		}
-		if err := bumpVersion(ctx, tx, NamesVersion); err != nil {
+		if err := BumpVersion(ctx, tx, NamesVersion); err != nil {
 			return err
 		}
 	}
@@ -143,7 +143,7 @@ func (s *Store) CreateCustomPackage(ctx context.Context, custID string, vendorID
 			own, cp.Name, kb.Fold(cp.Name), custID, int(ct), int(kb.PackageCustom)).Scan(&id); err != nil {
 			return fmt.Errorf("create package %q: %w", cp.Name, err)
 		}
-		if err := bumpVersion(ctx, tx, NamesVersion); err != nil {
+		if err := BumpVersion(ctx, tx, NamesVersion); err != nil {
 			return err
 		}
 		c, err := beginChange(ctx, tx, custID, id, fmt.Sprintf("package %d", id), "create", packageState(custID, id))
@@ -184,7 +184,7 @@ func deleteCustomPackage(ctx context.Context, tx Tx, custID string, p writePacka
 	if err != nil {
 		return err
 	}
-	titles, err := queryAll(ctx, tx, `DELETE FROM resources WHERE package_id = $1 RETURNING title_id`, []any{p.ID}, scanInt64)
+	titles, err := QueryAll(ctx, tx, `DELETE FROM resources WHERE package_id = $1 RETURNING title_id`, []any{p.ID}, ScanInt64)
 	if err != nil {
 		return fmt.Errorf("delete package %d: %w", p.ID, err)
 	}
@@ -197,25 +197,25 @@ func deleteCustomPackage(ctx context.Context, tx Tx, custID string, p writePacka
 			return fmt.Errorf("delete package %d: %w", p.ID, err)
 		}
 	}
-	if err := removeOrphanTitles(ctx, tx, custID, titles); err != nil {
+	if err := RemoveOrphanTitles(ctx, tx, custID, titles); err != nil {
 		return err
 	}
-	if err := bumpVersion(ctx, tx, NamesVersion); err != nil {
+	if err := BumpVersion(ctx, tx, NamesVersion); err != nil {
 		return err
 	}
 	if len(titles) > 0 {
-		if err := bumpTitles(ctx, tx, titles...); err != nil {
+		if err := BumpTitles(ctx, tx, titles...); err != nil {
 			return err
 		}
 	}
 	return c.commit(ctx, tx)
 }
 
-// removeOrphanTitles deletes those of the titles that are in no package
+// RemoveOrphanTitles deletes those of the titles that are in no package
 // any more and belong to owner: the customer's custom titles, or managed
 // titles when owner is "". Their identifiers go with them (ON DELETE
 // CASCADE).
-func removeOrphanTitles(ctx context.Context, tx Tx, owner string, titles []int64) error {
+func RemoveOrphanTitles(ctx context.Context, tx Tx, owner string, titles []int64) error {
 	if len(titles) == 0 {
 		return nil
 	}

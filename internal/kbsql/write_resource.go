@@ -86,11 +86,11 @@ func deselectResource(ctx context.Context, tx Tx, custID string, p writePackage,
 		if _, err := tx.Exec(ctx, `UPDATE packages SET title_count = title_count - 1 WHERE id = $1`, p.ID); err != nil {
 			return fmt.Errorf("count titles of package %d: %w", p.ID, err)
 		}
-		if err := bumpTitles(ctx, tx, titleID); err != nil {
+		if err := BumpTitles(ctx, tx, titleID); err != nil {
 			return err
 		}
 		if customTitle {
-			return removeOrphanTitles(ctx, tx, custID, []int64{titleID})
+			return RemoveOrphanTitles(ctx, tx, custID, []int64{titleID})
 		}
 		return nil
 	}
@@ -162,7 +162,7 @@ func addToCustomPackage(ctx context.Context, tx Tx, packageID, titleID int64, f 
 	if _, err := tx.Exec(ctx, `UPDATE packages SET title_count = title_count + 1 WHERE id = $1`, packageID); err != nil {
 		return fmt.Errorf("count titles of package %d: %w", packageID, err)
 	}
-	return bumpTitles(ctx, tx, titleID)
+	return BumpTitles(ctx, tx, titleID)
 }
 
 // checkCustomTitleName refuses a name that another custom title in the
@@ -249,7 +249,7 @@ func writeTitleFields(ctx context.Context, tx Tx, id int64, f *kb.TitleFields) e
 		kb.Fold(f.Name), int(f.PubType), id); err != nil {
 		return fmt.Errorf("update resources of title %d: %w", id, err)
 	}
-	if err := bumpTitles(ctx, tx, id); err != nil {
+	if err := BumpTitles(ctx, tx, id); err != nil {
 		return err
 	}
 	if f.Identifiers == nil {

@@ -46,11 +46,11 @@ func (ie importEngine) TitleIDs(ctx context.Context, _ kbsql.Tx, n int) ([]int64
 	return pgx.CollectRows(rows, pgx.RowTo[int64])
 }
 
-// ImportPackage imports a package (kbsql.Store.ImportPackage), then
+// ImportPackage imports a package (kbimport.Importer.ImportPackage), then
 // refreshes the planner's statistics when imports have changed enough
 // rows since (analyze.go).
 func (s *Store) ImportPackage(ctx context.Context, spec kb.PackageSpec, next func() (kb.ImportRow, error)) (kb.ImportResult, error) {
-	res, err := s.Store.ImportPackage(ctx, spec, next)
+	res, err := s.Importer.ImportPackage(ctx, spec, next)
 	if err == nil && !spec.DryRun {
 		s.analyzeAfterImport(ctx, res)
 	}

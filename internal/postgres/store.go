@@ -17,12 +17,14 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbimport"
 	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // Store is the PostgreSQL implementation of kb.Store.
 type Store struct {
-	*kbsql.Store // what both engines share
+	*kbsql.Store       // what both engines share
+	*kbimport.Importer // the import of title lists, over the same engine
 
 	pool *pgxpool.Pool
 	name string // the database, without password, for messages
@@ -65,6 +67,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	}
 	s := &Store{pool: pool, name: redact(cfg), buildSlots: make(chan struct{}, max(1, pool.Config().MaxConns/2))}
 	s.Store = kbsql.New(engine{s})
+	s.Importer = kbimport.New(engine{s})
 	s.life, s.stop = context.WithCancel(context.Background())
 	return s, nil
 }

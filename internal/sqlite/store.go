@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbimport"
 	"github.com/kbserver/kbserver/internal/kbsql"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -23,7 +24,8 @@ import (
 
 // Store is the SQLite implementation of kb.Store.
 type Store struct {
-	*kbsql.Store // what both engines share
+	*kbsql.Store       // what both engines share
+	*kbimport.Importer // the import of title lists, over the same engine
 
 	w *sql.DB // the one writer connection
 	r *sql.DB // readers
@@ -91,6 +93,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	s := &Store{w: w, r: r, path: path, known: known}
 	s.Store = kbsql.New(engine{s})
+	s.Importer = kbimport.New(engine{s})
 	// Ready compares the file at path with this one. A database without a
 	// file of its own (":memory:") has nothing to compare.
 	if fi, err := os.Stat(path); err == nil {

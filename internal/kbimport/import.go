@@ -1,4 +1,9 @@
-package kbsql
+// Package kbimport is the import of KBART title lists into the knowledge
+// base (kb.Importer and kb.RetiredPurger), written once over the engine
+// seam of internal/kbsql (kbsql.Engine and its kbsql.ImportEngine) that
+// internal/sqlite and internal/postgres implement. An engine's store
+// embeds an Importer beside its *kbsql.Store.
+package kbimport
 
 import (
 	"context"
@@ -10,6 +15,7 @@ import (
 
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbart"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // The import of a KBART title list into a package (kb.Importer), written
@@ -17,58 +23,45 @@ import (
 // database's write lock only briefly (on SQLite the one writer serves
 // every customer's writes too):
 //
-//  1. stage (import_stage.go): the rows are read a batch at a time,
+//  1. stage (stage.go): the rows are read a batch at a time,
 //     matched to titles (kb's identity rules) by reads of the live tables
 //     and of what this import staged before, and written to the staging
 //     tables (import_rows, import_titles, import_idents) in one short
 //     transaction a batch;
-//  2. diff (import_diff.go): the staged rows, title by title, are compared
+//  2. diff (diff.go): the staged rows, title by title, are compared
 //     with the package's resources and the titles they own, and what
 //     changes is staged in import_delta with the change records, a chunk
 //     of titles at a time; every count of the result is known here;
-//  3. apply (import_apply.go): one transaction applies the delta with
+//  3. apply (apply.go): one transaction applies the delta with
 //     set-based statements: readers see the package before the import or
 //     after it, and the transaction's work is proportional to what
 //     changed, not to the package's size.
 //
-// The import lock (import_lock.go) keeps imports one at a time from the
+// The import lock (lock.go) keeps imports one at a time from the
 // first read to the end, so that what the first two phases read is still
 // true when the third applies it; customers' writes never change the
 // knowledge base's managed titles or packages. A dry run runs all three
 // phases and rolls the third back. The staging tables are emptied when an
 // import ends and when the next one begins (after a crash). A new
-// package's first import may take the bulk path instead (import_bulk.go):
+// package's first import may take the bulk path instead (bulk.go):
 // the first phase's matching, written straight into the final tables in
 // one transaction.
 
-// ImportEngine is an engine's part of an import.
-type ImportEngine interface {
-	// BatchSize is how many rows an import stages at a time: the
-	// importer's memory is bounded by it, not by the package's size.
-	BatchSize() int
-	// TitleIDs reserves n new title ids, never given before, in
-	// ascending order: in a transaction of its own when tx is nil (other
-	// systems keep them); a bulk load gives its transaction, which an
-	// engine that keeps the ids in a table row (SQLite) must write them in,
-	// and one with a sequence (PostgreSQL) may ignore.
-	TitleIDs(ctx context.Context, tx Tx, n int) ([]int64, error)
-	// BulkBegin readies tx for a bulk load (SQLite: a larger page
-	// cache); done undoes it, in tx, even when the load failed.
-	BulkBegin(ctx context.Context, tx Tx) (done func(context.Context) error, err error)
-	// Bulk says whether the bulk path (import_bulk.go) can run at all (a
-	// PostgreSQL pool of one connection cannot: the load reads through the
-	// pool beside its transaction) and whether the engine has one writer,
-	// which a bulk load holds from its first row to its last: then it runs
-	// only when asked (kb.BulkOn), and renews the import lock's lease in
-	// its own transaction.
-	Bulk() (possible, oneWriter bool)
+// Importer imports title lists over an engine. It keeps no state of its
+// own: the import lock and the staging tables are the database's.
+type Importer struct {
+	e kbsql.Engine
+	d kbsql.Dialect
 }
+
+// New returns the importer over an engine.
+func New(e kbsql.Engine) *Importer { return &Importer{e: e, d: e.Dialect()} }
 
 // errDryRun rolls a dry run's apply transaction back.
 var errDryRun = errors.New("dry run")
 
 // ImportPackage implements kb.Importer.
-func (s *Store) ImportPackage(ctx context.Context, spec kb.PackageSpec, next func() (kb.ImportRow, error)) (kb.ImportResult, error) {
+func (s *Importer) ImportPackage(ctx context.Context, spec kb.PackageSpec, next func() (kb.ImportRow, error)) (kb.ImportResult, error) {
 	spec.VendorName, spec.PackageName = strings.TrimSpace(spec.VendorName), strings.TrimSpace(spec.PackageName)
 	if err := checkImportSpec(spec); err != nil {
 		return kb.ImportResult{}, err
@@ -134,8 +127,8 @@ func newImportID() int64 {
 
 // importer holds the state of one ImportPackage call.
 type importer struct {
-	s    *Store
-	ie   ImportEngine
+	s    *Importer
+	ie   kbsql.ImportEngine
 	spec kb.PackageSpec
 	id   int64 // the import's id
 
@@ -153,7 +146,7 @@ type importer struct {
 	kbartRows   int64
 	marksChange bool
 	backfilled  int64     // the last title whose provider id backfillProviderIDs read
-	bulk        *bulkLoad // set while a bulk load runs (import_bulk.go)
+	bulk        *bulkLoad // set while a bulk load runs (bulk.go)
 	holder      string    // the holder of the import lock's lease
 	newNames    bool      // the import created its package (and maybe its vendor)
 }
@@ -177,7 +170,7 @@ func (imp *importer) run(ctx context.Context, next func() (kb.ImportRow, error))
 	if err := imp.diff(ctx); err != nil {
 		return kb.ImportResult{}, err
 	}
-	err := imp.s.e.Write(ctx, "", func(tx Tx) error {
+	err := imp.s.e.Write(ctx, "", func(tx kbsql.Tx) error {
 		if err := imp.apply(ctx, tx); err != nil {
 			return err
 		}
@@ -201,7 +194,7 @@ func (imp *importer) run(ctx context.Context, next func() (kb.ImportRow, error))
 func (imp *importer) findPackage(ctx context.Context) error {
 	q := imp.s.e.Read()
 	err := q.QueryRow(ctx, `SELECT id FROM vendors WHERE customer_id IS NULL AND sort_name = $1`, kb.Fold(imp.spec.VendorName)).Scan(&imp.vendorID)
-	if NoRows(err) {
+	if kbsql.NoRows(err) {
 		imp.firstGen = true
 		return nil
 	}
@@ -210,7 +203,7 @@ func (imp *importer) findPackage(ctx context.Context) error {
 	}
 	err = q.QueryRow(ctx, `SELECT id FROM packages WHERE vendor_id = $1 AND sort_name = $2`,
 		imp.vendorID, kb.Fold(imp.spec.PackageName)).Scan(&imp.packageID)
-	if NoRows(err) {
+	if kbsql.NoRows(err) {
 		imp.firstGen = true
 		return nil
 	}
@@ -228,7 +221,7 @@ func (imp *importer) findPackage(ctx context.Context) error {
 // clearStage empties the staging tables: only one import runs at a time,
 // so what they hold is this import's or a crashed one's.
 func (imp *importer) clearStage(ctx context.Context) error {
-	return imp.s.e.Write(ctx, "", func(tx Tx) error {
+	return imp.s.e.Write(ctx, "", func(tx kbsql.Tx) error {
 		for _, t := range []string{"import_rows", "import_titles", "import_idents", "import_delta"} {
 			if _, err := tx.Exec(ctx, `DELETE FROM `+t); err != nil {
 				return fmt.Errorf("clear %s: %w", t, err)
@@ -240,7 +233,7 @@ func (imp *importer) clearStage(ctx context.Context) error {
 
 // recordImport adds res to the imports log and the running totals, in the
 // import's transaction.
-func recordImport(ctx context.Context, tx Tx, res kb.ImportResult) error {
+func recordImport(ctx context.Context, tx kbsql.Tx, res kb.ImportResult) error {
 	now := tx.Dialect().Now() // the database's clock: one for every instance
 	_, err := tx.Exec(ctx, `INSERT INTO imports(finished, vendor_id, package_id, rows, titles_created, titles_matched,
 		resources_added, resources_updated, resources_removed, import_id) VALUES (`+now+`, $1, $2, $3, $4, $5, $6, $7, $8, $9)`,
@@ -259,10 +252,10 @@ func recordImport(ctx context.Context, tx Tx, res kb.ImportResult) error {
 
 // ImportTotals fills in the running totals of the imports every process
 // recorded (the one row of import_totals; none before the first import).
-func (s *Store) ImportTotals(ctx context.Context, st *kb.StoreStats) error {
-	var last Time
+func (s *Importer) ImportTotals(ctx context.Context, st *kb.StoreStats) error {
+	var last kbsql.Time
 	err := s.e.Read().QueryRow(ctx, `SELECT imports, rows, finished FROM import_totals`).Scan(&st.Imports, &st.ImportRows, &last)
-	if NoRows(err) {
+	if kbsql.NoRows(err) {
 		return nil
 	}
 	if err != nil {
@@ -286,8 +279,8 @@ func (imp *importer) backfillProviderIDs(ctx context.Context) error {
 		}
 		var fills []fill
 		read := 0
-		err := eachRow(ctx, imp.s.e.Read(), `SELECT title_id, kbart FROM resources WHERE package_id = $1 AND provider_id = '' AND kbart <> ''
-			AND title_id > $2 ORDER BY title_id LIMIT 2000`, []any{imp.packageID, imp.backfilled}, func(r Rows) error {
+		err := kbsql.EachRow(ctx, imp.s.e.Read(), `SELECT title_id, kbart FROM resources WHERE package_id = $1 AND provider_id = '' AND kbart <> ''
+			AND title_id > $2 ORDER BY title_id LIMIT 2000`, []any{imp.packageID, imp.backfilled}, func(r kbsql.Rows) error {
 			var f fill
 			var k string
 			if err := r.Scan(&f.title, &k); err != nil {
@@ -305,7 +298,7 @@ func (imp *importer) backfillProviderIDs(ctx context.Context) error {
 		if read == 0 {
 			return nil
 		}
-		err = imp.s.e.Write(ctx, "", func(tx Tx) error {
+		err = imp.s.e.Write(ctx, "", func(tx kbsql.Tx) error {
 			for _, f := range fills {
 				if _, err := tx.Exec(ctx, `UPDATE resources SET provider_id = $1 WHERE package_id = $2 AND title_id = $3`, f.pid, imp.packageID, f.title); err != nil {
 					return err

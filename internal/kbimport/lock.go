@@ -1,4 +1,4 @@
-package kbsql
+package kbimport
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // The import lock keeps imports one at a time, across the many short
@@ -29,7 +30,7 @@ const (
 // it, and returns the lease's holder and the function that releases it.
 // A store too busy to answer (SQLite's writer held by a bulk load) is an
 // import still running: it waits too.
-func (s *Store) lockImports(ctx context.Context) (holder string, unlock func(), err error) {
+func (s *Importer) lockImports(ctx context.Context) (holder string, unlock func(), err error) {
 	holder = fmt.Sprintf("%s pid %d %d", hostname(), os.Getpid(), time.Now().UnixNano())
 	for {
 		ok, err := s.tryLease(ctx, holder)
@@ -59,7 +60,7 @@ func (s *Store) lockImports(ctx context.Context) (holder string, unlock func(), 
 			case <-t.C:
 				// A failed renewal is retried at the next tick; the lease
 				// outlasts several.
-				s.e.Write(context.WithoutCancel(ctx), "", func(tx Tx) error {
+				s.e.Write(context.WithoutCancel(ctx), "", func(tx kbsql.Tx) error {
 					_, err := tx.Exec(ctx, `UPDATE import_lock SET expires = $1 WHERE id = 1 AND holder = $2`, time.Now().Add(importLease).UTC(), holder)
 					return err
 				})
@@ -69,7 +70,7 @@ func (s *Store) lockImports(ctx context.Context) (holder string, unlock func(), 
 	return holder, func() {
 		close(done)
 		wg.Wait()
-		s.e.Write(context.WithoutCancel(ctx), "", func(tx Tx) error {
+		s.e.Write(context.WithoutCancel(ctx), "", func(tx kbsql.Tx) error {
 			_, err := tx.Exec(ctx, `DELETE FROM import_lock WHERE id = 1 AND holder = $1`, holder)
 			return err
 		})
@@ -81,7 +82,7 @@ func (s *Store) lockImports(ctx context.Context) (holder string, unlock func(), 
 // lockImports wait for: its commit leaves the lease renewed. (On
 // PostgreSQL those renewals go on beside it, and a renewal in the load's
 // transaction would lock the lease's row until its end.)
-func renewLease(ctx context.Context, tx Tx, holder string) error {
+func renewLease(ctx context.Context, tx kbsql.Tx, holder string) error {
 	n, err := tx.Exec(ctx, `UPDATE import_lock SET expires = $1 WHERE id = 1 AND holder = $2`, time.Now().Add(importLease).UTC(), holder)
 	if err == nil && n == 0 {
 		err = errors.New("the lease is no longer this import's")
@@ -94,9 +95,9 @@ func renewLease(ctx context.Context, tx Tx, holder string) error {
 
 // tryLease takes the lease when no one holds it or its holder's lease has
 // expired.
-func (s *Store) tryLease(ctx context.Context, holder string) (bool, error) {
+func (s *Importer) tryLease(ctx context.Context, holder string) (bool, error) {
 	var taken bool
-	err := s.e.Write(ctx, "", func(tx Tx) error {
+	err := s.e.Write(ctx, "", func(tx kbsql.Tx) error {
 		now := time.Now().UTC()
 		n, err := tx.Exec(ctx, `INSERT INTO import_lock(id, holder, expires) VALUES (1, $1, $2)
 			ON CONFLICT (id) DO UPDATE SET holder = excluded.holder, expires = excluded.expires WHERE import_lock.expires < $3`,

@@ -1,4 +1,4 @@
-package kbsql
+package kbimport
 
 import (
 	"encoding/json"

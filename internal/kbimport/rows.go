@@ -1,4 +1,4 @@
-package kbsql
+package kbimport
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbart"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // Ident is one identifier of an import row: its type and subtype, its text
@@ -134,29 +135,15 @@ func prepareRow(row *kb.ImportRow) (ImportRow, error) {
 	return p, nil
 }
 
-// PairsJSON encodes xs as the JSON [[a,b],...] of the subjects and
-// contributors columns; "" when xs is empty.
-func PairsJSON[T any](xs []T, pair func(T) [2]string) string {
-	if len(xs) == 0 {
-		return ""
-	}
-	ps := make([][2]string, len(xs))
-	for i, x := range xs {
-		ps[i] = pair(x)
-	}
-	b, _ := json.Marshal(ps)
-	return string(b)
-}
-
 // TitleJSON returns the subjects and contributors columns of a title an
 // import row creates. A row without contributors gives its KBART
 // first_author as the title's author.
 func TitleJSON(row *kb.ImportRow) (subjects, contributors string) {
-	subjects = PairsJSON(row.Subjects, func(s kb.Subject) [2]string { return [2]string{s.Type, s.Name} })
-	contributors = PairsJSON(row.Contributors, func(c kb.Contributor) [2]string { return [2]string{c.Type, c.Name} })
+	subjects = kbsql.PairsJSON(row.Subjects, func(s kb.Subject) [2]string { return [2]string{s.Type, s.Name} })
+	contributors = kbsql.PairsJSON(row.Contributors, func(c kb.Contributor) [2]string { return [2]string{c.Type, c.Name} })
 	if len(row.Contributors) == 0 {
 		if a := strings.TrimSpace(row.KBART[kbart.FirstAuthor]); a != "" {
-			contributors = PairsJSON([]string{a}, func(s string) [2]string { return [2]string{"Author", s} })
+			contributors = kbsql.PairsJSON([]string{a}, func(s string) [2]string { return [2]string{"Author", s} })
 		}
 	}
 	return subjects, contributors

@@ -1,4 +1,4 @@
-package kbsql
+package kbimport
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbart"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // The first phase of an import: each batch of rows is matched to titles
@@ -136,7 +137,7 @@ func (imp *importer) stage(ctx context.Context, rows []kb.ImportRow) error {
 	if imp.bulk != nil {
 		return imp.bulk.write(ctx, imp, &b)
 	}
-	return imp.s.e.Write(ctx, "", func(tx Tx) error {
+	return imp.s.e.Write(ctx, "", func(tx kbsql.Tx) error {
 		for _, t := range []struct {
 			table string
 			cols  []string
@@ -253,7 +254,7 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 	var norm string
 	var hash, t int64
 	var key kb.ItemKey
-	addPID := func(r Rows) error {
+	addPID := func(r kbsql.Rows) error {
 		if err := r.Scan(&pid, &t); err != nil {
 			return err
 		}
@@ -262,7 +263,7 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 		}
 		return nil
 	}
-	addNorm := func(r Rows) error {
+	addNorm := func(r kbsql.Rows) error {
 		if err := r.Scan(&norm, &t); err != nil {
 			return err
 		}
@@ -270,7 +271,7 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 		m.has[hasKey(t, norm)] = true
 		return nil
 	}
-	addHash := func(r Rows) error {
+	addHash := func(r kbsql.Rows) error {
 		if err := r.Scan(&hash, &t); err != nil {
 			return err
 		}
@@ -283,7 +284,7 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 		{len(pids) > 0 && held, `SELECT provider_id, title_id FROM resources WHERE package_id = $1 AND provider_id <> '' AND ` + d.InTexts("provider_id", "$2"),
 			[]any{P, pids}, addPID},
 		{len(pids) > 0 && held, `SELECT provider_id, title_id, url FROM retired_resources WHERE package_id = $1 AND provider_id <> '' AND ` + d.InTexts("provider_id", "$2"),
-			[]any{P, pids}, func(r Rows) error {
+			[]any{P, pids}, func(r kbsql.Rows) error {
 				if err := r.Scan(&pid, &t, &key.URL); err != nil {
 					return err
 				}
@@ -300,7 +301,7 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 		{len(norms) > 0 && !bulk, `SELECT norm, title_id FROM import_idents WHERE import_id = $1 AND valid = TRUE AND ` + d.InTexts("norm", "$2") +
 			` ORDER BY title_id`, []any{I, norms}, addNorm},
 		{len(norms) > 0 && held, `SELECT norm, title_id, provider_id, url FROM retired_resources WHERE package_id = $1 AND norm <> '' AND ` + d.InTexts("norm", "$2"),
-			[]any{P, norms}, func(r Rows) error {
+			[]any{P, norms}, func(r kbsql.Rows) error {
 				if err := r.Scan(&norm, &t, &key.ProviderID, &key.URL); err != nil {
 					return err
 				}
@@ -316,7 +317,7 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 		{len(hashes) > 0 && !bulk, `SELECT match_hash, id FROM import_titles WHERE import_id = $1 AND ` + d.InIDs("match_hash", "$2") +
 			` ORDER BY id`, []any{I, hashes}, addHash},
 		{len(hashes) > 0 && held, `SELECT match_hash, title_id, provider_id, url FROM retired_resources WHERE package_id = $1 AND ` + d.InIDs("match_hash", "$2"),
-			[]any{P, hashes}, func(r Rows) error {
+			[]any{P, hashes}, func(r kbsql.Rows) error {
 				if err := r.Scan(&hash, &t, &key.ProviderID, &key.URL); err != nil {
 					return err
 				}
@@ -355,8 +356,8 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 			if bulk {
 				rq = imp.bulk.tx
 			}
-			err := eachRow(ctx, rq, `SELECT title_id, provider_id, url FROM resources WHERE package_id = $1 AND `+d.InIDs("title_id", "$2"),
-				[]any{P, cands}, func(r Rows) error {
+			err := kbsql.EachRow(ctx, rq, `SELECT title_id, provider_id, url FROM resources WHERE package_id = $1 AND `+d.InIDs("title_id", "$2"),
+				[]any{P, cands}, func(r kbsql.Rows) error {
 					if err := r.Scan(&t, &key.ProviderID, &key.URL); err != nil {
 						return err
 					}
@@ -369,8 +370,8 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 		}
 		if !bulk {
 			firstStaged := map[int64]bool{}
-			err := eachRow(ctx, q, `SELECT title_id, provider_id, url FROM import_rows WHERE import_id = $1 AND keep = FALSE AND `+d.InIDs("title_id", "$2")+
-				` ORDER BY title_id, seq`, []any{I, cands}, func(r Rows) error {
+			err := kbsql.EachRow(ctx, q, `SELECT title_id, provider_id, url FROM import_rows WHERE import_id = $1 AND keep = FALSE AND `+d.InIDs("title_id", "$2")+
+				` ORDER BY title_id, seq`, []any{I, cands}, func(r kbsql.Rows) error {
 				if err := r.Scan(&t, &key.ProviderID, &key.URL); err != nil {
 					return err
 				}
@@ -392,8 +393,8 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 			ids = append(ids, id)
 			m.gone[id] = true
 		}
-		err := eachRow(ctx, q, `SELECT id FROM titles WHERE `+d.InIDs("id", "$1")+` UNION ALL
-			SELECT id FROM import_titles WHERE import_id = $2 AND `+d.InIDs("id", "$1"), []any{ids, I}, func(r Rows) error {
+		err := kbsql.EachRow(ctx, q, `SELECT id FROM titles WHERE `+d.InIDs("id", "$1")+` UNION ALL
+			SELECT id FROM import_titles WHERE import_id = $2 AND `+d.InIDs("id", "$1"), []any{ids, I}, func(r kbsql.Rows) error {
 			if err := r.Scan(&t); err != nil {
 				return err
 			}
@@ -415,7 +416,7 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 			m.created[t] = imp.bulk.created(t)
 		}
 	} else if len(ids) > 0 {
-		err := eachRow(ctx, q, `SELECT id FROM import_titles WHERE import_id = $1 AND `+d.InIDs("id", "$2"), []any{I, ids}, func(r Rows) error {
+		err := kbsql.EachRow(ctx, q, `SELECT id FROM import_titles WHERE import_id = $1 AND `+d.InIDs("id", "$2"), []any{I, ids}, func(r kbsql.Rows) error {
 			if err := r.Scan(&t); err != nil {
 				return err
 			}
@@ -434,16 +435,16 @@ type lookupStep struct {
 	on   bool
 	sql  string
 	args []any
-	scan func(Rows) error
+	scan func(kbsql.Rows) error
 }
 
 // runLookups runs the steps that are on, in order.
-func runLookups(ctx context.Context, q Querier, steps []lookupStep) error {
+func runLookups(ctx context.Context, q kbsql.Querier, steps []lookupStep) error {
 	for _, s := range steps {
 		if !s.on {
 			continue
 		}
-		if err := eachRow(ctx, q, s.sql, s.args, s.scan); err != nil {
+		if err := kbsql.EachRow(ctx, q, s.sql, s.args, s.scan); err != nil {
 			return fmt.Errorf("match rows: %w", err)
 		}
 	}
@@ -514,7 +515,7 @@ func (imp *importer) keep(ctx context.Context, rejected []kb.ImportRow, b *stage
 			continue
 		}
 		into := l.into
-		if err := eachRow(ctx, q, l.sql, l.args, func(r Rows) error {
+		if err := kbsql.EachRow(ctx, q, l.sql, l.args, func(r kbsql.Rows) error {
 			if err := r.Scan(&s, &t); err != nil {
 				return err
 			}

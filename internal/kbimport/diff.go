@@ -1,4 +1,4 @@
-package kbsql
+package kbimport
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbart"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // The second phase of an import: the staged rows, title by title in title
@@ -81,7 +82,7 @@ func (imp *importer) diff(ctx context.Context) error {
 	q := imp.s.e.Read()
 	var after int64 = -1 << 62 // title ids are positive; staged rows of last chunk end here
 	for {
-		rows, err := queryAll(ctx, q, `SELECT title_id, seq, provider_id, url, name, publisher, pub_type, kbart, keep FROM import_rows
+		rows, err := kbsql.QueryAll(ctx, q, `SELECT title_id, seq, provider_id, url, name, publisher, pub_type, kbart, keep FROM import_rows
 			WHERE import_id = $1 AND title_id > $2 ORDER BY title_id, seq LIMIT $3`, []any{imp.id, after, diffChunk + 1}, scanStagedRow)
 		if err != nil {
 			return fmt.Errorf("diff: %w", err)
@@ -97,7 +98,7 @@ func (imp *importer) diff(ctx context.Context) error {
 				cut--
 			}
 			if cut == 0 {
-				rows, err = queryAll(ctx, q, `SELECT title_id, seq, provider_id, url, name, publisher, pub_type, kbart, keep FROM import_rows
+				rows, err = kbsql.QueryAll(ctx, q, `SELECT title_id, seq, provider_id, url, name, publisher, pub_type, kbart, keep FROM import_rows
 					WHERE import_id = $1 AND title_id = $2 ORDER BY seq`, []any{imp.id, end}, scanStagedRow)
 				if err != nil {
 					return fmt.Errorf("diff: %w", err)
@@ -124,7 +125,7 @@ func (imp *importer) diff(ctx context.Context) error {
 	return df.finish(ctx)
 }
 
-func scanStagedRow(r Rows) (stagedRow, error) {
+func scanStagedRow(r kbsql.Rows) (stagedRow, error) {
 	var s stagedRow
 	var pt int
 	err := r.Scan(&s.title, &s.seq, &s.providerID, &s.url, &s.name, &s.publisher, &pt, &s.kbart, &s.keep)
@@ -140,8 +141,8 @@ func (df *differ) chunk(ctx context.Context, rows []stagedRow, lo, hi int64) err
 	live := map[int64]liveResource{}
 	var liveIDs []int64
 	if P != 0 {
-		err := eachRow(ctx, q, `SELECT title_id, url, coverage, embargo_unit, embargo_value, kbart, kbart_hash, provider_id FROM resources
-			WHERE package_id = $1 AND title_id > $2 AND title_id <= $3`, []any{P, lo, hi}, func(r Rows) error {
+		err := kbsql.EachRow(ctx, q, `SELECT title_id, url, coverage, embargo_unit, embargo_value, kbart, kbart_hash, provider_id FROM resources
+			WHERE package_id = $1 AND title_id > $2 AND title_id <= $3`, []any{P, lo, hi}, func(r kbsql.Rows) error {
 			var l liveResource
 			if err := r.Scan(&l.title, &l.url, &l.coverage, &l.unit, &l.val, &l.kbart, &l.hash, &l.providerID); err != nil {
 				return err
@@ -167,8 +168,8 @@ func (df *differ) chunk(ctx context.Context, rows []stagedRow, lo, hi int64) err
 	}
 	restorable := map[int64]bool{}
 	if P != 0 && len(ids) > 0 {
-		err := eachRow(ctx, q, `SELECT DISTINCT title_id FROM retired_customer_resources WHERE package_id = $1 AND `+d.InIDs("title_id", "$2"),
-			[]any{P, ids}, func(r Rows) error {
+		err := kbsql.EachRow(ctx, q, `SELECT DISTINCT title_id FROM retired_customer_resources WHERE package_id = $1 AND `+d.InIDs("title_id", "$2"),
+			[]any{P, ids}, func(r kbsql.Rows) error {
 				var id int64
 				if err := r.Scan(&id); err != nil {
 					return err
@@ -209,13 +210,13 @@ func (df *differ) chunk(ctx context.Context, rows []stagedRow, lo, hi int64) err
 
 // readTitles reads the managed titles among ids (new ones are staged, and
 // not read), with the identifiers of those that package P owns.
-func readTitles(ctx context.Context, q Querier, d Dialect, P int64, ids []int64) (map[int64]*liveTitle, error) {
+func readTitles(ctx context.Context, q kbsql.Querier, d kbsql.Dialect, P int64, ids []int64) (map[int64]*liveTitle, error) {
 	titles := map[int64]*liveTitle{}
 	if len(ids) == 0 {
 		return titles, nil
 	}
-	err := eachRow(ctx, q, `SELECT id, name, publisher, pub_type, source_package_id FROM titles WHERE `+d.InIDs("id", "$1")+` AND customer_id IS NULL`,
-		[]any{ids}, func(r Rows) error {
+	err := kbsql.EachRow(ctx, q, `SELECT id, name, publisher, pub_type, source_package_id FROM titles WHERE `+d.InIDs("id", "$1")+` AND customer_id IS NULL`,
+		[]any{ids}, func(r kbsql.Rows) error {
 			var id int64
 			var pt int
 			t := &liveTitle{}
@@ -236,8 +237,8 @@ func readTitles(ctx context.Context, q Querier, d Dialect, P int64, ids []int64)
 		}
 	}
 	if len(owned) > 0 {
-		err := eachRow(ctx, q, `SELECT title_id, type, subtype, value, norm, valid FROM title_identifiers WHERE `+d.InIDs("title_id", "$1"),
-			[]any{owned}, func(r Rows) error {
+		err := kbsql.EachRow(ctx, q, `SELECT title_id, type, subtype, value, norm, valid FROM title_identifiers WHERE `+d.InIDs("title_id", "$1"),
+			[]any{owned}, func(r kbsql.Rows) error {
 				var id int64
 				var x Ident
 				var t, st int
@@ -337,8 +338,8 @@ func (df *differ) titleChanges(t int64, rows []stagedRow, lt *liveTitle) {
 	object := fmt.Sprintf("title %d", t)
 	if first.name != lt.name || first.publisher != lt.publisher || first.pubType != lt.pubType {
 		imp.res.TitlesRenamed++
-		before := JSONObject("name", lt.name, "publisher", lt.publisher, "pubType", lt.pubType.String())
-		after := JSONObject("name", first.name, "publisher", first.publisher, "pubType", first.pubType.String())
+		before := kbsql.JSONObject("name", lt.name, "publisher", lt.publisher, "pubType", lt.pubType.String())
+		after := kbsql.JSONObject("name", first.name, "publisher", first.publisher, "pubType", first.pubType.String())
 		df.delta = append(df.delta, []any{imp.id, deltaTitle, t, "", kb.Fold(first.name), first.name, first.publisher, int(first.pubType),
 			"", "[]", 0, 0, "", int64(0), kb.Fold(first.publisher), matchHash(first.name, first.publisher, first.pubType), 0, 0, "",
 			object, kb.ImportRename, before, after})
@@ -398,7 +399,7 @@ func identsJSON(ids []Ident) string {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(JSONObject("type", int(id.Type), "subtype", int(id.Subtype), "value", id.Value))
+		b.WriteString(kbsql.JSONObject("type", int(id.Type), "subtype", int(id.Subtype), "value", id.Value))
 	}
 	b.WriteByte(']')
 	return b.String()
@@ -415,9 +416,9 @@ func kbartFields(line string) *[kb.KBARTFieldCount]string {
 }
 
 // mark counts a resource of the package after the import, with its n
-// KBART rows, and stages a snapshot mark at every markEvery-th.
+// KBART rows, and stages a snapshot mark at every kbsql.MarkEvery-th.
 func (df *differ) mark(title int64, n int) {
-	if df.count%markEvery == 0 {
+	if df.count%kbsql.MarkEvery == 0 {
 		df.delta = append(df.delta, []any{df.imp.id, deltaMark, title, "", "", "", "", 0, "", "[]", 0, 0, "", df.offset, "", int64(0), 0, 0, "",
 			"", "", "", ""})
 	}
@@ -430,7 +431,7 @@ func (df *differ) flush(ctx context.Context) error {
 	if len(df.delta) == 0 && len(df.idents) == 0 {
 		return nil
 	}
-	err := df.imp.s.e.Write(ctx, "", func(tx Tx) error {
+	err := df.imp.s.e.Write(ctx, "", func(tx kbsql.Tx) error {
 		if err := tx.CopyRows(ctx, "import_delta", deltaColumns, df.delta); err != nil {
 			return err
 		}
@@ -482,7 +483,7 @@ func importedState(url string, coverage json.RawMessage, unit, value, rows int) 
 	if len(coverage) == 0 {
 		coverage = json.RawMessage("[]")
 	}
-	return JSONObject("url", url, "coverage", coverage, "embargo", []any{unit, value}, "rows", rows)
+	return kbsql.JSONObject("url", url, "coverage", coverage, "embargo", []any{unit, value}, "rows", rows)
 }
 
 // changedFields names the KBART columns whose values differ between a

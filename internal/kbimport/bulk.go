@@ -1,4 +1,4 @@
-package kbsql
+package kbimport
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // The bulk path of an import: the first import of a package that does not
@@ -31,7 +32,7 @@ import (
 
 // bulkLoad is the state of a bulk load.
 type bulkLoad struct {
-	tx Tx
+	tx kbsql.Tx
 	// firstNew is the smallest title id the load reserved, 0 until it
 	// reserves one: the managed titles with larger ids in its package
 	// are its own (ids are reserved in ascending order and imports run
@@ -47,7 +48,7 @@ type bulkLoad struct {
 }
 
 // bulkTx returns the bulk load's transaction, or nil for a staged import.
-func (imp *importer) bulkTx() Tx {
+func (imp *importer) bulkTx() kbsql.Tx {
 	if imp.bulk == nil {
 		return nil
 	}
@@ -74,7 +75,7 @@ func (imp *importer) takesBulk() bool {
 
 // runBulk imports the rows of a new package by the bulk path.
 func (imp *importer) runBulk(ctx context.Context, next func() (kb.ImportRow, error)) (kb.ImportResult, error) {
-	err := imp.s.e.Write(ctx, "", func(tx Tx) (err error) {
+	err := imp.s.e.Write(ctx, "", func(tx kbsql.Tx) (err error) {
 		imp.bulk = &bulkLoad{tx: tx, extraPIDs: map[string]int64{}, claimed: map[int64][]stagedRow{}}
 		defer func() { imp.bulk = nil }()
 		done, err := imp.ie.BulkBegin(ctx, tx)
@@ -124,7 +125,7 @@ func (imp *importer) runBulk(ctx context.Context, next func() (kb.ImportRow, err
 // far, in its transaction: the titles by the provider title_ids of their
 // first rows, by valid identifier and, for the titles it created, by
 // match hash. (lookup adds extraPIDs.)
-func (bl *bulkLoad) lookups(d Dialect, P int64, pids, norms []string, hashes []int64, addPID, addNorm, addHash func(Rows) error) []lookupStep {
+func (bl *bulkLoad) lookups(d kbsql.Dialect, P int64, pids, norms []string, hashes []int64, addPID, addNorm, addHash func(kbsql.Rows) error) []lookupStep {
 	return []lookupStep{
 		{len(pids) > 0, `SELECT provider_id, title_id FROM resources WHERE package_id = $1 AND provider_id <> '' AND ` + d.InTexts("provider_id", "$2"),
 			[]any{P, pids}, addPID},
@@ -219,7 +220,7 @@ func (bl *bulkLoad) write(ctx context.Context, imp *importer, b *stagedBatch) er
 	type written struct{ providerID, url, kbart string }
 	had := map[int64]written{}
 	if len(old) > 0 {
-		err := eachRow(ctx, tx, `SELECT id, sort_name, pub_type, source_package_id FROM titles WHERE `+d.InIDs("id", "$1"), []any{old}, func(r Rows) error {
+		err := kbsql.EachRow(ctx, tx, `SELECT id, sort_name, pub_type, source_package_id FROM titles WHERE `+d.InIDs("id", "$1"), []any{old}, func(r kbsql.Rows) error {
 			var t int64
 			var k titleKeys
 			var source *int64
@@ -235,8 +236,8 @@ func (bl *bulkLoad) write(ctx context.Context, imp *importer, b *stagedBatch) er
 		if err != nil {
 			return fmt.Errorf("bulk load: titles: %w", err)
 		}
-		err = eachRow(ctx, tx, `SELECT title_id, provider_id, url, kbart FROM resources WHERE package_id = $1 AND `+d.InIDs("title_id", "$2"),
-			[]any{P, old}, func(r Rows) error {
+		err = kbsql.EachRow(ctx, tx, `SELECT title_id, provider_id, url, kbart FROM resources WHERE package_id = $1 AND `+d.InIDs("title_id", "$2"),
+			[]any{P, old}, func(r kbsql.Rows) error {
 				var t int64
 				var w written
 				if err := r.Scan(&t, &w.providerID, &w.url, &w.kbart); err != nil {
@@ -250,7 +251,7 @@ func (bl *bulkLoad) write(ctx context.Context, imp *importer, b *stagedBatch) er
 		}
 	}
 	var added [][]any
-	var updates []Stmt
+	var updates []kbsql.Stmt
 	for _, t := range order {
 		rs := rows[t]
 		w, ok := had[t]
@@ -274,8 +275,8 @@ func (bl *bulkLoad) write(ctx context.Context, imp *importer, b *stagedBatch) er
 			}
 		}
 		if ok {
-			updates = append(updates, Stmt{`UPDATE resources SET coverage = $3, embargo_unit = $4, embargo_value = $5, kbart = $6, kbart_hash = $7
-				WHERE package_id = $1 AND title_id = $2`, []any{P, t, res.coverageJSON(), int(res.embargoUnit), res.embargoValue,
+			updates = append(updates, kbsql.Stmt{SQL: `UPDATE resources SET coverage = $3, embargo_unit = $4, embargo_value = $5, kbart = $6, kbart_hash = $7
+				WHERE package_id = $1 AND title_id = $2`, Args: []any{P, t, res.coverageJSON(), int(res.embargoUnit), res.embargoValue,
 				strings.Join(res.lines, "\n"), int64(res.hash)}})
 			continue
 		}
@@ -286,7 +287,7 @@ func (bl *bulkLoad) write(ctx context.Context, imp *importer, b *stagedBatch) er
 	if err := tx.CopyRows(ctx, "resources", resourceColumns, added); err != nil {
 		return fmt.Errorf("add resources: %w", err)
 	}
-	if err := execAll(ctx, tx, updates...); err != nil {
+	if err := kbsql.ExecAll(ctx, tx, updates...); err != nil {
 		return fmt.Errorf("bulk load: update resources: %w", err)
 	}
 	return nil
@@ -298,13 +299,13 @@ var identColumns = []string{"title_id", "type", "subtype", "value", "norm", "val
 // addIdents adds identifiers (identColumns) that the titles may have
 // already: those they have are left as they are. (One batch: one round
 // trip on PostgreSQL.)
-func addIdents(ctx context.Context, tx Tx, idents [][]any) error {
-	stmts := make([]Stmt, len(idents))
+func addIdents(ctx context.Context, tx kbsql.Tx, idents [][]any) error {
+	stmts := make([]kbsql.Stmt, len(idents))
 	for i, x := range idents {
-		stmts[i] = Stmt{`INSERT INTO title_identifiers(title_id, type, subtype, value, norm, valid) VALUES ($1, $2, $3, $4, $5, $6)
-			ON CONFLICT DO NOTHING`, x}
+		stmts[i] = kbsql.Stmt{SQL: `INSERT INTO title_identifiers(title_id, type, subtype, value, norm, valid) VALUES ($1, $2, $3, $4, $5, $6)
+			ON CONFLICT DO NOTHING`, Args: x}
 	}
-	if err := execAll(ctx, tx, stmts...); err != nil {
+	if err := kbsql.ExecAll(ctx, tx, stmts...); err != nil {
 		return fmt.Errorf("add identifiers: %w", err)
 	}
 	return nil
@@ -314,12 +315,12 @@ func addIdents(ctx context.Context, tx Tx, idents [][]any) error {
 // the package's titles in order, the claimed titles' changes against what
 // they were before the load, the change records and what every import
 // writes at its end (finishApply).
-func (imp *importer) finishBulk(ctx context.Context, tx Tx) error {
+func (imp *importer) finishBulk(ctx context.Context, tx kbsql.Tx) error {
 	bl, P, I := imp.bulk, imp.packageID, imp.id
 	now := time.Now().UTC()
 	df := &differ{imp: imp}
-	err := eachRow(ctx, tx, `SELECT title_id, length(kbart) - length(replace(kbart, $2, '')) FROM resources WHERE package_id = $1 ORDER BY title_id`,
-		[]any{P, "\n"}, func(r Rows) error {
+	err := kbsql.EachRow(ctx, tx, `SELECT title_id, length(kbart) - length(replace(kbart, $2, '')) FROM resources WHERE package_id = $1 ORDER BY title_id`,
+		[]any{P, "\n"}, func(r kbsql.Rows) error {
 			var t int64
 			var breaks int
 			if err := r.Scan(&t, &breaks); err != nil {

@@ -1,4 +1,4 @@
-package kbsql
+package kbimport
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // The third phase of an import: one transaction applies what the first two
@@ -16,7 +17,7 @@ import (
 // the import's id where it appears, $1 the package's).
 
 // apply applies the staged import in tx.
-func (imp *importer) apply(ctx context.Context, tx Tx) error {
+func (imp *importer) apply(ctx context.Context, tx kbsql.Tx) error {
 	if err := imp.ensurePackage(ctx, tx); err != nil {
 		return err
 	}
@@ -83,7 +84,7 @@ func (imp *importer) apply(ctx context.Context, tx Tx) error {
 
 // finishApply ends an import's transaction: the orphaned titles go, the
 // snapshot marks and the imports log are written, and the counters move.
-func (imp *importer) finishApply(ctx context.Context, tx Tx, now time.Time) error {
+func (imp *importer) finishApply(ctx context.Context, tx kbsql.Tx, now time.Time) error {
 	P, I := imp.packageID, imp.id
 	if err := imp.removeOrphans(ctx, tx); err != nil {
 		return err
@@ -94,7 +95,7 @@ func (imp *importer) finishApply(ctx context.Context, tx Tx, now time.Time) erro
 	if imp.firstGen && imp.res.ResourcesAdded > 0 {
 		if _, err := tx.Exec(ctx, `INSERT INTO changes(customer_id, at, key_id, object, action, before, after, import_id, package_id)
 			VALUES ('', $1, 0, $2, $3, '', $4, $5, $6)`, now, fmt.Sprintf("package %d", P), kb.ImportFirst,
-			JSONObject("titles", imp.res.ResourcesAdded, "rows", imp.res.Rows-imp.res.RowsRejected), I, P); err != nil {
+			kbsql.JSONObject("titles", imp.res.ResourcesAdded, "rows", imp.res.Rows-imp.res.RowsRejected), I, P); err != nil {
 			return fmt.Errorf("record changes: %w", err)
 		}
 	}
@@ -110,14 +111,14 @@ func (imp *importer) finishApply(ctx context.Context, tx Tx, now time.Time) erro
 	// the titles counter, as in a custom package's deletion: two writes
 	// that take both rows take them in one order.
 	if imp.newNames {
-		if err := bumpVersion(ctx, tx, NamesVersion); err != nil {
+		if err := kbsql.BumpVersion(ctx, tx, kbsql.NamesVersion); err != nil {
 			return err
 		}
 	}
 	if err := imp.bumpTitles(ctx, tx); err != nil {
 		return err
 	}
-	return bumpVersion(ctx, tx, KBVersion)
+	return kbsql.BumpVersion(ctx, tx, kbsql.KBVersion)
 }
 
 // applyStep is one statement of an import's transaction.
@@ -128,7 +129,7 @@ type applyStep struct {
 }
 
 // runSteps runs the steps in order.
-func runSteps(ctx context.Context, tx Tx, steps []applyStep) error {
+func runSteps(ctx context.Context, tx kbsql.Tx, steps []applyStep) error {
 	for _, s := range steps {
 		if _, err := tx.Exec(ctx, s.sql, s.args...); err != nil {
 			return fmt.Errorf("%s: %w", s.what, err)
@@ -170,8 +171,8 @@ func recordSteps(P, I int64, now time.Time) []applyStep {
 // title index holds: the titles that joined or left the package (new ones
 // among them, and those deleted with it), were renamed, or gained or lost
 // an identifier. They are recorded when there are at most
-// titleChangesListed of them, so that an index catches up with a delta.
-func (imp *importer) bumpTitles(ctx context.Context, tx Tx) error {
+// kbsql.TitleChangesListed of them, so that an index catches up with a delta.
+func (imp *importer) bumpTitles(ctx context.Context, tx kbsql.Tx) error {
 	kinds := strconv.Itoa(deltaAdd) + ", " + strconv.Itoa(deltaRemove) + ", " + strconv.Itoa(deltaTitle) + ", " + strconv.Itoa(deltaUnident)
 	q, args := `SELECT title_id FROM import_delta WHERE import_id = $1 AND kind IN (`+kinds+`)
 		UNION SELECT title_id FROM import_idents WHERE import_id = $1`, []any{imp.id}
@@ -180,14 +181,14 @@ func (imp *importer) bumpTitles(ctx context.Context, tx Tx) error {
 		// all that the load changed.
 		q, args = `SELECT title_id FROM resources WHERE package_id = $1`, []any{imp.packageID}
 	}
-	ids, err := queryAll(ctx, tx, q+` LIMIT `+strconv.Itoa(titleChangesListed+1), args, scanInt64)
+	ids, err := kbsql.QueryAll(ctx, tx, q+` LIMIT `+strconv.Itoa(kbsql.TitleChangesListed+1), args, kbsql.ScanInt64)
 	switch {
 	case err != nil:
 		return fmt.Errorf("titles changed: %w", err)
 	case len(ids) == 0:
 		return nil
 	}
-	return bumpTitles(ctx, tx, ids...) // more than titleChangesListed: everything
+	return kbsql.BumpTitles(ctx, tx, ids...) // more than kbsql.TitleChangesListed: everything
 }
 
 // customerResourceColumns are the columns of customer_resources, which
@@ -212,7 +213,7 @@ func excludedColumns(cols string) string {
 // ensurePackage creates the vendor and the package when the import is
 // their first, and sets the package's content type, type, generation and
 // non-standard columns.
-func (imp *importer) ensurePackage(ctx context.Context, tx Tx) error {
+func (imp *importer) ensurePackage(ctx context.Context, tx kbsql.Tx) error {
 	spec := imp.spec
 	if imp.vendorID == 0 {
 		if err := tx.QueryRow(ctx, `INSERT INTO vendors(name, sort_name) VALUES ($1, $2) RETURNING id`,
@@ -237,20 +238,20 @@ func (imp *importer) ensurePackage(ctx context.Context, tx Tx) error {
 
 // removeOrphans deletes the managed titles that left their last package
 // (a retired resource keeps the id: a title that comes back gets it).
-func (imp *importer) removeOrphans(ctx context.Context, tx Tx) error {
+func (imp *importer) removeOrphans(ctx context.Context, tx kbsql.Tx) error {
 	if imp.res.ResourcesRemoved == 0 {
 		return nil
 	}
-	ids, err := queryAll(ctx, tx, `SELECT title_id FROM import_delta WHERE import_id = $1 AND kind = `+strconv.Itoa(deltaRemove), []any{imp.id}, scanInt64)
+	ids, err := kbsql.QueryAll(ctx, tx, `SELECT title_id FROM import_delta WHERE import_id = $1 AND kind = `+strconv.Itoa(deltaRemove), []any{imp.id}, kbsql.ScanInt64)
 	if err != nil {
 		return fmt.Errorf("removed titles: %w", err)
 	}
-	return removeOrphanTitles(ctx, tx, "", ids)
+	return kbsql.RemoveOrphanTitles(ctx, tx, "", ids)
 }
 
 // applyMarks replaces the package's snapshot marks with the diff's, when
 // its resources changed.
-func (imp *importer) applyMarks(ctx context.Context, tx Tx) error {
+func (imp *importer) applyMarks(ctx context.Context, tx kbsql.Tx) error {
 	if !imp.marksChange {
 		return nil
 	}
@@ -272,7 +273,7 @@ func (imp *importer) applyMarks(ctx context.Context, tx Tx) error {
 
 // purgeRetired forgets the retired state older than before and returns how
 // many titles' state it forgot.
-func purgeRetired(ctx context.Context, tx Tx, before time.Time) (int, error) {
+func purgeRetired(ctx context.Context, tx kbsql.Tx, before time.Time) (int, error) {
 	var n int64
 	for i, q := range []string{
 		`DELETE FROM retired_customer_resources WHERE EXISTS (SELECT 1 FROM retired_resources rr
@@ -291,9 +292,9 @@ func purgeRetired(ctx context.Context, tx Tx, before time.Time) (int, error) {
 }
 
 // PurgeRetired implements kb.Importer.
-func (s *Store) PurgeRetired(ctx context.Context, before time.Time) (int, error) {
+func (s *Importer) PurgeRetired(ctx context.Context, before time.Time) (int, error) {
 	var n int
-	err := s.e.Write(ctx, "", func(tx Tx) error {
+	err := s.e.Write(ctx, "", func(tx kbsql.Tx) error {
 		var err error
 		n, err = purgeRetired(ctx, tx, before)
 		return err

@@ -1,0 +1,26 @@
+package kbsql
+
+import "context"
+
+// ImportEngine is an engine's part of an import.
+type ImportEngine interface {
+	// BatchSize is how many rows an import stages at a time: the
+	// importer's memory is bounded by it, not by the package's size.
+	BatchSize() int
+	// TitleIDs reserves n new title ids, never given before, in
+	// ascending order: in a transaction of its own when tx is nil (other
+	// systems keep them); a bulk load gives its transaction, which an
+	// engine that keeps the ids in a table row (SQLite) must write them in,
+	// and one with a sequence (PostgreSQL) may ignore.
+	TitleIDs(ctx context.Context, tx Tx, n int) ([]int64, error)
+	// BulkBegin readies tx for a bulk load (SQLite: a larger page
+	// cache); done undoes it, in tx, even when the load failed.
+	BulkBegin(ctx context.Context, tx Tx) (done func(context.Context) error, err error)
+	// Bulk says whether the bulk path (kbimport/bulk.go) can run at all (a
+	// PostgreSQL pool of one connection cannot: the load reads through the
+	// pool beside its transaction) and whether the engine has one writer,
+	// which a bulk load holds from its first row to its last: then it runs
+	// only when asked (kb.BulkOn), and renews the import lock's lease in
+	// its own transaction.
+	Bulk() (possible, oneWriter bool)
+}
