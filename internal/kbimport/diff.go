@@ -10,6 +10,7 @@ import (
 
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbart"
+	"github.com/kbserver/kbserver/internal/kbsnapshot"
 	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
@@ -416,9 +417,9 @@ func kbartFields(line string) *[kb.KBARTFieldCount]string {
 }
 
 // mark counts a resource of the package after the import, with its n
-// KBART rows, and stages a snapshot mark at every kbsql.MarkEvery-th.
+// KBART rows, and stages a snapshot mark at every kbsnapshot.MarkEvery-th.
 func (df *differ) mark(title int64, n int) {
-	if df.count%kbsql.MarkEvery == 0 {
+	if df.count%kbsnapshot.MarkEvery == 0 {
 		df.delta = append(df.delta, []any{df.imp.id, deltaMark, title, "", "", "", "", 0, "", "[]", 0, 0, "", df.offset, "", int64(0), 0, 0, "",
 			"", "", "", ""})
 	}

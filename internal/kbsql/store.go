@@ -22,7 +22,6 @@ type Store struct {
 	e      Engine
 	d      Dialect
 	secret atomic.Pointer[[]byte] // the link-signing secret once read (linkout.go)
-	jobs   *reportJobs            // the holdings reports' background work (report_jobs.go)
 	// factCache keeps packages' facts for pages of titles
 	// (resource_facts.go).
 	factCache factCache
@@ -33,7 +32,7 @@ type Store struct {
 
 // New returns the shared store over an engine.
 func New(e Engine) *Store {
-	s := &Store{e: e, d: e.Dialect(), jobs: newReportJobs()}
+	s := &Store{e: e, d: e.Dialect()}
 	s.titles.max.Store(DefaultKeptTitles)
 	return s
 }

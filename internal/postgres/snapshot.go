@@ -5,7 +5,7 @@ import (
 )
 
 // Holdings snapshots: the freeze, the build, the marks and the pages are
-// the shared store's (internal/kbsql); snapshot_build.go claims and runs
+// internal/kbsnapshot's; snapshot_build.go claims and runs
 // the builds among the instances over the database.
 
 // StartSnapshot freezes the customer's state and starts a build in the

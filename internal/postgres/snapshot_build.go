@@ -11,7 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/kbsql"
+	"github.com/kbserver/kbserver/internal/kbsnapshot"
 )
 
 // Several servers may share one database. A snapshot build is claimed by
@@ -80,7 +80,7 @@ func (s *Store) runBuild(custID string, build int64, wait bool) {
 			}
 			s.buildStats.Done(false, time.Since(start))
 			slog.Error("holdings snapshot failed", "customer", custID, "build", build, "err", err)
-			if err := kbsql.FailSnapshot(context.Background(), engine{s}, custID, build, err); err != nil {
+			if err := kbsnapshot.FailSnapshot(context.Background(), engine{s}, custID, build, err); err != nil {
 				slog.Error("holdings snapshot failed: record the failure", "customer", custID, "build", build, "err", err)
 			}
 		}
@@ -164,7 +164,7 @@ func (s *Store) buildClaimed(ctx context.Context, conn *pgxpool.Conn, custID str
 }
 
 // buildOnce writes the segments and marks of build number build of the
-// customer's snapshot (snapshot_marks.go), unless it is built or a later
+// customer's snapshot (kbsnapshot/segments.go), unless it is built or a later
 // POST replaced it; built says whether it wrote it. It reads one state of
 // the knowledge base (repeatable read): an import committing meanwhile is
 // not half seen.
@@ -178,7 +178,7 @@ func (s *Store) buildOnce(ctx context.Context, conn *pgxpool.Conn, custID string
 	if f := buildStarted.Load(); f != nil {
 		started = func() { (*f)(s, custID, build) }
 	}
-	if built, err = kbsql.BuildSnapshot(ctx, txQuerier{querier{tx}}, custID, build, started); err != nil || !built {
+	if built, err = kbsnapshot.BuildSnapshot(ctx, txQuerier{querier{tx}}, custID, build, started); err != nil || !built {
 		return false, err
 	}
 	if err := tx.Commit(ctx); err != nil {

@@ -18,13 +18,17 @@ import (
 
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbimport"
+	"github.com/kbserver/kbserver/internal/kbreport"
+	"github.com/kbserver/kbserver/internal/kbsnapshot"
 	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // Store is the PostgreSQL implementation of kb.Store.
 type Store struct {
-	*kbsql.Store       // what both engines share
-	*kbimport.Importer // the import of title lists, over the same engine
+	*kbsql.Store          // what both engines share
+	*kbimport.Importer    // the import of title lists, over the same engine
+	*kbsnapshot.Snapshots // holdings snapshots, built by snapshot.go
+	*kbreport.Reports     // holdings reports
 
 	pool *pgxpool.Pool
 	name string // the database, without password, for messages
@@ -68,6 +72,8 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	s := &Store{pool: pool, name: redact(cfg), buildSlots: make(chan struct{}, max(1, pool.Config().MaxConns/2))}
 	s.Store = kbsql.New(engine{s})
 	s.Importer = kbimport.New(engine{s})
+	s.Snapshots = kbsnapshot.New(engine{s})
+	s.Reports = kbreport.New(engine{s}, s.Snapshots)
 	s.life, s.stop = context.WithCancel(context.Background())
 	return s, nil
 }

@@ -3,14 +3,13 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"github.com/kbserver/kbserver/internal/kbsnapshot"
 	"log/slog"
 	"time"
-
-	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // Holdings snapshots: the freeze, the build, the marks and the pages are
-// the shared store's (internal/kbsql). A snapshot is built in the
+// internal/kbsnapshot's. A snapshot is built in the
 // background, in one write transaction: the one writer connection
 // serialises builds with every other write, so no build needs a claim of
 // its own (PostgreSQL's instances claim theirs).
@@ -37,7 +36,7 @@ func (s *Store) runBuild(custID string, build int64) {
 		var built bool
 		err := s.inTx(s.life, func(tx *sql.Tx) error {
 			var err error
-			built, err = kbsql.BuildSnapshot(s.life, txQuerier{querier{q: tx}}, custID, build, nil)
+			built, err = kbsnapshot.BuildSnapshot(s.life, txQuerier{querier{q: tx}}, custID, build, nil)
 			return err
 		})
 		if err != nil {
@@ -46,7 +45,7 @@ func (s *Store) runBuild(custID string, build int64) {
 			}
 			s.buildStats.Done(false, time.Since(start))
 			slog.Error("holdings snapshot failed", "customer", custID, "build", build, "err", err)
-			if err := kbsql.FailSnapshot(context.Background(), engine{s}, custID, build, err); err != nil {
+			if err := kbsnapshot.FailSnapshot(context.Background(), engine{s}, custID, build, err); err != nil {
 				slog.Error("holdings snapshot failed: record the failure", "customer", custID, "build", build, "err", err)
 			}
 			return

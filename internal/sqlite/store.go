@@ -17,6 +17,8 @@ import (
 
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbimport"
+	"github.com/kbserver/kbserver/internal/kbreport"
+	"github.com/kbserver/kbserver/internal/kbsnapshot"
 	"github.com/kbserver/kbserver/internal/kbsql"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -24,8 +26,10 @@ import (
 
 // Store is the SQLite implementation of kb.Store.
 type Store struct {
-	*kbsql.Store       // what both engines share
-	*kbimport.Importer // the import of title lists, over the same engine
+	*kbsql.Store          // what both engines share
+	*kbimport.Importer    // the import of title lists, over the same engine
+	*kbsnapshot.Snapshots // holdings snapshots, built by snapshot.go
+	*kbreport.Reports     // holdings reports
 
 	w *sql.DB // the one writer connection
 	r *sql.DB // readers
@@ -94,6 +98,8 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	s := &Store{w: w, r: r, path: path, known: known}
 	s.Store = kbsql.New(engine{s})
 	s.Importer = kbimport.New(engine{s})
+	s.Snapshots = kbsnapshot.New(engine{s})
+	s.Reports = kbreport.New(engine{s}, s.Snapshots)
 	// Ready compares the file at path with this one. A database without a
 	// file of its own (":memory:") has nothing to compare.
 	if fi, err := os.Stat(path); err == nil {

@@ -16,7 +16,7 @@ import (
 )
 
 // markEvery is the stores' number of resources between two offset marks
-// of a snapshot (markEvery in snapshot_marks.go of either store): the
+// of a snapshot (kbsnapshot.MarkEvery): the
 // test places its exceptions around the marks.
 const markEvery = 256
 

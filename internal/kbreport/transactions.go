@@ -1,4 +1,4 @@
-package kbsql
+package kbreport
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsnapshot"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // A holdings transaction reuses the holdings snapshot's freeze and build:
@@ -26,21 +28,21 @@ const reportBatch = 4096
 
 // StartTransaction implements kb.ReportStore: in one write transaction
 // under the customer's lock, so that two racing POSTs start one.
-func (s *Store) StartTransaction(ctx context.Context, custID string) (t kb.Transaction, running bool, err error) {
+func (s *Reports) StartTransaction(ctx context.Context, custID string) (t kb.Transaction, running bool, err error) {
 	now := time.Now().UTC().Truncate(time.Second)
 	t = kb.Transaction{ID: kb.NewUUID(), Customer: custID, Status: kb.TransactionInProgress, Created: now,
 		Expires: now.Add(s.reportRetention())}
 	l := newLease()
-	err = s.e.Write(ctx, custID, func(tx Tx) error {
+	err = s.e.Write(ctx, custID, func(tx kbsql.Tx) error {
 		var root string
 		err := tx.QueryRow(ctx, `SELECT root_proxy FROM customers WHERE id = $1`, custID).Scan(&root)
-		if NoRows(err) {
+		if kbsql.NoRows(err) {
 			return kb.NotFound("Customer")
 		}
 		if err != nil {
 			return err
 		}
-		var created, expires Time
+		var created, expires kbsql.Time
 		err = tx.QueryRow(ctx, `SELECT id, created, expires FROM report_transactions
 			WHERE customer_id = $1 AND status = $2 AND expires > $3 ORDER BY created DESC, num DESC LIMIT 1`,
 			custID, kb.TransactionInProgress, now).Scan(&t.ID, &created, &expires)
@@ -49,7 +51,7 @@ func (s *Store) StartTransaction(ctx context.Context, custID string) (t kb.Trans
 			t.Created, t.Expires = created.T.UTC(), expires.T.UTC()
 			return nil
 		}
-		if !NoRows(err) {
+		if !kbsql.NoRows(err) {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO report_transactions(id, customer_id, status, created, expires, root_proxy, lease)
@@ -57,7 +59,7 @@ func (s *Store) StartTransaction(ctx context.Context, custID string) (t kb.Trans
 			t.ID, custID, t.Status, t.Created, t.Expires, root, l.until); err != nil {
 			return err
 		}
-		return ExecAll(ctx, tx, s.freezeStatements(custID, reportKey(t.ID))...)
+		return kbsql.ExecAll(ctx, tx, s.snap.FreezeStatements(custID, reportKey(t.ID))...)
 	})
 	if err != nil {
 		return t, false, fmt.Errorf("start holdings transaction of %s: %w", custID, err)
@@ -72,19 +74,19 @@ func (s *Store) StartTransaction(ctx context.Context, custID string) (t kb.Trans
 const transactionColumns = `id, customer_id, status, created, expires, total`
 
 // scanTransaction reads transactionColumns, then the columns of more.
-func scanTransaction(r Row, more ...any) (kb.Transaction, error) {
+func scanTransaction(r kbsql.Row, more ...any) (kb.Transaction, error) {
 	var t kb.Transaction
-	var created, expires Time
+	var created, expires kbsql.Time
 	err := r.Scan(append([]any{&t.ID, &t.Customer, &t.Status, &created, &expires, &t.Total}, more...)...)
 	t.Created, t.Expires = created.T.UTC(), expires.T.UTC()
 	return t, err
 }
 
 // Transactions implements kb.ReportStore.
-func (s *Store) Transactions(ctx context.Context, custID string) ([]kb.Transaction, error) {
-	ts, err := QueryAll(ctx, s.e.Read(), `SELECT `+transactionColumns+` FROM report_transactions
+func (s *Reports) Transactions(ctx context.Context, custID string) ([]kb.Transaction, error) {
+	ts, err := kbsql.QueryAll(ctx, s.e.Read(), `SELECT `+transactionColumns+` FROM report_transactions
 		WHERE customer_id = $1 AND expires > $2 AND status <> $3 ORDER BY created DESC, num DESC`,
-		[]any{custID, time.Now().UTC(), reportPurging}, func(r Rows) (kb.Transaction, error) { return scanTransaction(r) })
+		[]any{custID, time.Now().UTC(), reportPurging}, func(r kbsql.Rows) (kb.Transaction, error) { return scanTransaction(r) })
 	if err != nil {
 		return nil, fmt.Errorf("holdings transactions of %s: %w", custID, err)
 	}
@@ -92,26 +94,26 @@ func (s *Store) Transactions(ctx context.Context, custID string) ([]kb.Transacti
 }
 
 // Transaction implements kb.ReportStore.
-func (s *Store) Transaction(ctx context.Context, custID, id string) (kb.Transaction, error) {
+func (s *Reports) Transaction(ctx context.Context, custID, id string) (kb.Transaction, error) {
 	t, _, err := transaction(ctx, s.e.Read(), custID, id)
 	return t, err
 }
 
 // transaction reads one of the customer's unexpired transactions and its
 // num through q; kb.NotFound when there is none.
-func transaction(ctx context.Context, q Querier, custID, id string) (kb.Transaction, int64, error) {
+func transaction(ctx context.Context, q kbsql.Querier, custID, id string) (kb.Transaction, int64, error) {
 	return readReport(ctx, q, transactionReports, transactionColumns, scanTransaction, custID, id)
 }
 
 // readReport reads one of the customer's unexpired reports of kind k
 // (cols, read by scan) and its num through q; kb.NotFound when there is
 // none.
-func readReport[R any](ctx context.Context, q Querier, k reportKind, cols string, scan func(Row, ...any) (R, error),
+func readReport[R any](ctx context.Context, q kbsql.Querier, k reportKind, cols string, scan func(kbsql.Row, ...any) (R, error),
 	custID, id string) (R, int64, error) {
 	var num int64
 	r, err := scan(q.QueryRow(ctx, `SELECT `+cols+`, num FROM `+k.table+`
 		WHERE id = $1 AND customer_id = $2 AND expires > $3 AND status <> $4`, id, custID, time.Now().UTC(), reportPurging), &num)
-	if NoRows(err) {
+	if kbsql.NoRows(err) {
 		return r, 0, kb.NotFound(k.notFound)
 	}
 	if err != nil {
@@ -122,8 +124,8 @@ func readReport[R any](ctx context.Context, q Querier, k reportKind, cols string
 
 // TransactionHoldings implements kb.ReportStore: a seek on the rows' seq,
 // in one read transaction.
-func (s *Store) TransactionHoldings(ctx context.Context, custID, id string, offset, count int, fn func(*kb.ReportHolding) error) error {
-	return s.e.ReadTx(ctx, func(q Querier) error {
+func (s *Reports) TransactionHoldings(ctx context.Context, custID, id string, offset, count int, fn func(*kb.ReportHolding) error) error {
+	return s.e.ReadTx(ctx, func(q kbsql.Querier) error {
 		t, num, err := transaction(ctx, q, custID, id)
 		if err != nil {
 			return err
@@ -141,7 +143,7 @@ func (s *Store) TransactionHoldings(ctx context.Context, custID, id string, offs
 // readReportRows gives fn count rows (all when count <= 0) of report num
 // from the 1-based row offset, in order: a seek to the chunk holding the
 // offset, then the chunks the page needs.
-func readReportRows(ctx context.Context, q Querier, k reportKind, num int64, offset, count int, fn func(*kb.ReportHolding) error) error {
+func readReportRows(ctx context.Context, q kbsql.Querier, k reportKind, num int64, offset, count int, fn func(*kb.ReportHolding) error) error {
 	row := int64(max(offset, 1))
 	first := chunkStart(row)
 	skip := row - first
@@ -156,8 +158,8 @@ func readReportRows(ctx context.Context, q Querier, k reportKind, num int64, off
 	if count <= 0 {
 		left = -1
 	}
-	err := EachRow(ctx, q, `SELECT body FROM `+k.rows+` WHERE `+k.rowsKey+` = $1 AND seq >= $2 ORDER BY seq`+limit, args,
-		func(r Rows) error {
+	err := kbsql.EachRow(ctx, q, `SELECT body FROM `+k.rows+` WHERE `+k.rowsKey+` = $1 AND seq >= $2 ORDER BY seq`+limit, args,
+		func(r kbsql.Rows) error {
 			var body string
 			if err := r.Scan(&body); err != nil {
 				return err
@@ -186,13 +188,13 @@ func readReportRows(ctx context.Context, q Querier, k reportKind, num int64, off
 
 // clearSnapshotKey deletes the snapshot state kept under key, in the
 // caller's transaction.
-func clearSnapshotKey(ctx context.Context, tx Tx, key string) error {
-	var stmts []Stmt
+func clearSnapshotKey(ctx context.Context, tx kbsql.Tx, key string) error {
+	var stmts []kbsql.Stmt
 	for _, t := range []string{"snapshots", "snapshot_packages", "snapshot_resources", "snapshot_vendors", "snapshot_proxies",
 		"snapshot_custom_resources", "snapshot_segments", "snapshot_marks"} {
-		stmts = append(stmts, Stmt{`DELETE FROM ` + t + ` WHERE customer_id = $1`, []any{key}})
+		stmts = append(stmts, kbsql.Stmt{SQL: `DELETE FROM ` + t + ` WHERE customer_id = $1`, Args: []any{key}})
 	}
-	if err := ExecAll(ctx, tx, stmts...); err != nil {
+	if err := kbsql.ExecAll(ctx, tx, stmts...); err != nil {
 		return fmt.Errorf("clear the frozen state %q: %w", key, err)
 	}
 	return nil
@@ -202,12 +204,12 @@ func clearSnapshotKey(ctx context.Context, tx Tx, key string) error {
 // process holds: the segments of its frozen state, then its rows a batch
 // (and a lease renewal) a write transaction, then its status. Rows of an
 // earlier attempt are deleted first.
-func (s *Store) buildTransaction(ctx context.Context, id string, l *lease) error {
+func (s *Reports) buildTransaction(ctx context.Context, id string, l *lease) error {
 	var num int64
 	var cust, status, root string
 	err := s.e.Read().QueryRow(ctx, `SELECT num, customer_id, status, root_proxy FROM report_transactions WHERE id = $1`, id).
 		Scan(&num, &cust, &status, &root)
-	if NoRows(err) {
+	if kbsql.NoRows(err) {
 		return nil // purged meanwhile
 	}
 	if err != nil {
@@ -220,15 +222,15 @@ func (s *Store) buildTransaction(ctx context.Context, id string, l *lease) error
 		return err
 	}
 	key := reportKey(id)
-	err = s.e.Write(ctx, "", func(tx Tx) error {
+	err = s.e.Write(ctx, "", func(tx kbsql.Tx) error {
 		if err := l.renew(ctx, tx, transactionReports, num); err != nil {
 			return err
 		}
-		if err := ExecAll(ctx, tx, Stmt{`DELETE FROM snapshot_segments WHERE customer_id = $1`, []any{key}},
-			Stmt{`DELETE FROM snapshot_marks WHERE customer_id = $1`, []any{key}}); err != nil {
+		if err := kbsql.ExecAll(ctx, tx, kbsql.Stmt{SQL: `DELETE FROM snapshot_segments WHERE customer_id = $1`, Args: []any{key}},
+			kbsql.Stmt{SQL: `DELETE FROM snapshot_marks WHERE customer_id = $1`, Args: []any{key}}); err != nil {
 			return err
 		}
-		total, err := writeSegments(ctx, tx, key, root)
+		total, err := kbsnapshot.WriteSegments(ctx, tx, key, root)
 		if err != nil {
 			return err
 		}
@@ -253,7 +255,7 @@ func (s *Store) buildTransaction(ctx context.Context, id string, l *lease) error
 	// consistent view even when an import runs meanwhile (the frozen
 	// state keeps the customer's side, the read transaction the
 	// knowledge base's).
-	err = s.Holdings(ctx, key, 1, 0, func(h *kb.Holding) error {
+	err = s.snap.Holdings(ctx, key, 1, 0, func(h *kb.Holding) error {
 		if h.Values[26] != pkgText {
 			if pkg, err = strconv.ParseInt(h.Values[26], 10, 64); err != nil {
 				return fmt.Errorf("package_id %q: %w", h.Values[26], err)
@@ -267,7 +269,7 @@ func (s *Store) buildTransaction(ctx context.Context, id string, l *lease) error
 	if err != nil {
 		return fmt.Errorf("build holdings transaction %s: %w", id, err)
 	}
-	return w.finish(ctx, func(tx Tx) error {
+	return w.finish(ctx, func(tx kbsql.Tx) error {
 		if _, err := tx.Exec(ctx, `UPDATE report_transactions SET status = $1, total = $2 WHERE num = $3`,
 			kb.TransactionComplete, w.seq, num); err != nil {
 			return err
@@ -278,10 +280,10 @@ func (s *Store) buildTransaction(ctx context.Context, id string, l *lease) error
 
 // segmentContentTypes returns the content types (display form) of the
 // packages of the snapshot kept under key, by package id.
-func (s *Store) segmentContentTypes(ctx context.Context, key string) (map[int64]string, error) {
+func (s *Reports) segmentContentTypes(ctx context.Context, key string) (map[int64]string, error) {
 	types := map[int64]string{}
-	err := EachRow(ctx, s.e.Read(), `SELECT sg.package_id, p.content_type FROM snapshot_segments sg JOIN packages p ON p.id = sg.package_id
-		WHERE sg.customer_id = $1`, []any{key}, func(r Rows) error {
+	err := kbsql.EachRow(ctx, s.e.Read(), `SELECT sg.package_id, p.content_type FROM snapshot_segments sg JOIN packages p ON p.id = sg.package_id
+		WHERE sg.customer_id = $1`, []any{key}, func(r kbsql.Rows) error {
 		var id int64
 		var ct int
 		if err := r.Scan(&id, &ct); err != nil {
@@ -300,7 +302,7 @@ func (s *Store) segmentContentTypes(ctx context.Context, key string) (map[int64]
 // reportBatch to a write transaction, each with a renewal of the report's
 // lease.
 type reportWriter struct {
-	s      *Store
+	s      *Reports
 	k      reportKind
 	num    int64
 	lease  *lease // the build's, renewed with every batch
@@ -340,8 +342,8 @@ func (w *reportWriter) closeChunk() {
 
 // flush writes the batch, and then runs then (when not nil) in the same
 // transaction.
-func (w *reportWriter) flush(ctx context.Context, then func(Tx) error) error {
-	err := w.s.e.Write(ctx, "", func(tx Tx) error {
+func (w *reportWriter) flush(ctx context.Context, then func(kbsql.Tx) error) error {
+	err := w.s.e.Write(ctx, "", func(tx kbsql.Tx) error {
 		if err := w.lease.renew(ctx, tx, w.k, w.num); err != nil {
 			return err
 		}
@@ -362,7 +364,7 @@ func (w *reportWriter) flush(ctx context.Context, then func(Tx) error) error {
 
 // finish writes the last rows and completes the report with complete, in
 // one transaction.
-func (w *reportWriter) finish(ctx context.Context, complete func(Tx) error) error {
+func (w *reportWriter) finish(ctx context.Context, complete func(kbsql.Tx) error) error {
 	w.closeChunk()
 	return w.flush(ctx, complete)
 }

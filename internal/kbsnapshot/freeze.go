@@ -1,4 +1,12 @@
-package kbsql
+// Package kbsnapshot is the holdings snapshot of a customer (kb.SnapshotStore
+// but the start of a build, which is the engine's): the freeze of the
+// customer's state at the POST, the build of its segments and marks, its
+// status and its pages, written once over the engine seam of
+// internal/kbsql. An engine's store embeds a Snapshots and runs the builds
+// its own way (internal/sqlite on its one writer, internal/postgres
+// claimed among the instances over the database); the holdings reports
+// (internal/kbreport) freeze and build under keys of their own.
+package kbsnapshot
 
 import (
 	"context"
@@ -6,35 +14,45 @@ import (
 	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
-// freezeStatements copy a customer's state into the snapshot_* tables
+// Snapshots reads and writes holdings snapshots over an engine.
+type Snapshots struct {
+	e kbsql.Engine
+	d kbsql.Dialect
+}
+
+// New returns the snapshots over an engine.
+func New(e kbsql.Engine) *Snapshots { return &Snapshots{e: e, d: e.Dialect()} }
+
+// FreezeStatements copy a customer's state into the snapshot_* tables
 // under key (the customer's id for its holdings snapshot; a holdings
 // report's own key, reportKey, for a transaction), in the caller's
 // transaction: its selections and customisations, and its custom
 // packages, which it edits. Their cost is the number of the customer's
 // customisations and custom titles, not of its holdings.
-func (s *Store) freezeStatements(custID, key string) []Stmt {
-	clear := func(table string) Stmt {
-		return Stmt{`DELETE FROM ` + table + ` WHERE customer_id = $1`, []any{key}}
+func (s *Snapshots) FreezeStatements(custID, key string) []kbsql.Stmt {
+	clear := func(table string) kbsql.Stmt {
+		return kbsql.Stmt{SQL: `DELETE FROM ` + table + ` WHERE customer_id = $1`, Args: []any{key}}
 	}
 	both := []any{custID, key}
-	return []Stmt{
+	return []kbsql.Stmt{
 		clear("snapshot_packages"), clear("snapshot_resources"), clear("snapshot_vendors"), clear("snapshot_proxies"),
 		clear("snapshot_custom_resources"),
-		{`INSERT INTO snapshot_packages(customer_id, package_id, selected, hidden, proxy_id)
-			SELECT CAST($2 AS TEXT), package_id, selected, hidden, proxy_id FROM customer_packages WHERE customer_id = $1`, both},
-		{`INSERT INTO snapshot_resources(customer_id, package_id, title_id, selected, hidden, custom_coverage, coverage_statement,
+		{SQL: `INSERT INTO snapshot_packages(customer_id, package_id, selected, hidden, proxy_id)
+			SELECT CAST($2 AS TEXT), package_id, selected, hidden, proxy_id FROM customer_packages WHERE customer_id = $1`, Args: both},
+		{SQL: `INSERT INTO snapshot_resources(customer_id, package_id, title_id, selected, hidden, custom_coverage, coverage_statement,
 				embargo_unit, embargo_value, proxy_id)
 			SELECT CAST($2 AS TEXT), package_id, title_id, selected, hidden, custom_coverage, coverage_statement, embargo_unit, embargo_value, proxy_id
-			FROM customer_resources WHERE customer_id = $1`, both},
-		{`INSERT INTO snapshot_vendors(customer_id, vendor_id, proxy_id)
-			SELECT CAST($2 AS TEXT), vendor_id, proxy_id FROM customer_vendors WHERE customer_id = $1`, both},
-		{`INSERT INTO snapshot_proxies(customer_id, id, url_mask) SELECT CAST($2 AS TEXT), id, url_mask FROM proxies WHERE customer_id = $1`, both},
-		{`INSERT INTO snapshot_custom_resources(customer_id, package_id, title_id, url, name, pub_type, publisher, contributors, identifiers)
+			FROM customer_resources WHERE customer_id = $1`, Args: both},
+		{SQL: `INSERT INTO snapshot_vendors(customer_id, vendor_id, proxy_id)
+			SELECT CAST($2 AS TEXT), vendor_id, proxy_id FROM customer_vendors WHERE customer_id = $1`, Args: both},
+		{SQL: `INSERT INTO snapshot_proxies(customer_id, id, url_mask) SELECT CAST($2 AS TEXT), id, url_mask FROM proxies WHERE customer_id = $1`, Args: both},
+		{SQL: `INSERT INTO snapshot_custom_resources(customer_id, package_id, title_id, url, name, pub_type, publisher, contributors, identifiers)
 			SELECT CAST($2 AS TEXT), r.package_id, r.title_id, r.url, t.name, t.pub_type, t.publisher, t.contributors, ` + s.d.IdentifiersJSON("r.title_id") + `
 			FROM packages p ` + s.d.FixedJoin() + ` resources r ON r.package_id = p.id JOIN titles t ON t.id = r.title_id
-			WHERE p.customer_id = $1`, both},
+			WHERE p.customer_id = $1`, Args: both},
 	}
 }
 
@@ -43,11 +61,11 @@ func (s *Store) freezeStatements(custID, key string) []Stmt {
 // write transaction under the customer's lock, so that two racing POSTs
 // start one build and the frozen state is one state. The engine then
 // builds it (BuildSnapshot) in the background.
-func (s *Store) FreezeSnapshot(ctx context.Context, custID string, force bool) (build int64, err error) {
-	err = s.e.Write(ctx, custID, func(tx Tx) error {
+func (s *Snapshots) FreezeSnapshot(ctx context.Context, custID string, force bool) (build int64, err error) {
+	err = s.e.Write(ctx, custID, func(tx kbsql.Tx) error {
 		var root string
 		err := tx.QueryRow(ctx, `SELECT root_proxy FROM customers WHERE id = $1`, custID).Scan(&root)
-		if NoRows(err) {
+		if kbsql.NoRows(err) {
 			return kb.NotFound("Customer")
 		}
 		if err != nil {
@@ -55,14 +73,14 @@ func (s *Store) FreezeSnapshot(ctx context.Context, custID string, force bool) (
 		}
 		var status string
 		err = tx.QueryRow(ctx, `SELECT build, status FROM snapshots WHERE customer_id = $1`, custID).Scan(&build, &status)
-		if err != nil && !NoRows(err) {
+		if err != nil && !kbsql.NoRows(err) {
 			return fmt.Errorf("snapshot of %s: %w", custID, err)
 		}
 		if status == kb.SnapshotInProgress && !force {
 			return kb.Errorf(kb.CodeConflict, "A holdings snapshot is already in progress; POST with force=true to replace it.")
 		}
 		build++
-		if err := ExecAll(ctx, tx, s.freezeStatements(custID, custID)...); err != nil {
+		if err := kbsql.ExecAll(ctx, tx, s.FreezeStatements(custID, custID)...); err != nil {
 			return fmt.Errorf("freeze holdings of %s: %w", custID, err)
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO snapshots(customer_id, build, status, created, total, error, root_proxy)
@@ -83,16 +101,16 @@ func (s *Store) FreezeSnapshot(ctx context.Context, custID string, force bool) (
 
 // SnapshotStatus returns the state of the customer's snapshot, whichever
 // server builds it.
-func (s *Store) SnapshotStatus(ctx context.Context, custID string) (kb.SnapshotStatus, error) {
+func (s *Snapshots) SnapshotStatus(ctx context.Context, custID string) (kb.SnapshotStatus, error) {
 	return snapshotStatus(ctx, s.e.Read(), custID)
 }
 
 // snapshotStatus reads the state of the customer's snapshot through q (the
 // readers, or the transaction of a page).
-func snapshotStatus(ctx context.Context, q Querier, custID string) (kb.SnapshotStatus, error) {
+func snapshotStatus(ctx context.Context, q kbsql.Querier, custID string) (kb.SnapshotStatus, error) {
 	st := kb.SnapshotStatus{Status: kb.SnapshotNone}
 	var status *string
-	var created Time
+	var created kbsql.Time
 	var total *int64
 	var customer bool
 	err := q.QueryRow(ctx, `SELECT s.status, s.created, s.total, EXISTS (SELECT 1 FROM customers WHERE id = $1)
@@ -115,7 +133,7 @@ func snapshotStatus(ctx context.Context, q Querier, custID string) (kb.SnapshotS
 
 // WaitSnapshot polls the customer's snapshot until no build is in progress,
 // whichever server builds it.
-func (s *Store) WaitSnapshot(ctx context.Context, custID string) (kb.SnapshotStatus, error) {
+func (s *Snapshots) WaitSnapshot(ctx context.Context, custID string) (kb.SnapshotStatus, error) {
 	return WaitSnapshot(ctx, func(ctx context.Context) (kb.SnapshotStatus, error) { return s.SnapshotStatus(ctx, custID) })
 }
 
@@ -124,7 +142,7 @@ func (s *Store) WaitSnapshot(ctx context.Context, custID string) (kb.SnapshotSta
 // built or a later POST replaced it: built says whether it wrote it.
 // started, when not nil, is called once the build is found still to
 // build, before it writes (tests stop a build there).
-func BuildSnapshot(ctx context.Context, tx Tx, custID string, build int64, started func()) (built bool, err error) {
+func BuildSnapshot(ctx context.Context, tx kbsql.Tx, custID string, build int64, started func()) (built bool, err error) {
 	var current int64
 	var status, root string
 	err = tx.QueryRow(ctx, `SELECT build, status, root_proxy FROM snapshots WHERE customer_id = $1`, custID).Scan(&current, &status, &root)
@@ -137,11 +155,11 @@ func BuildSnapshot(ctx context.Context, tx Tx, custID string, build int64, start
 	if started != nil {
 		started()
 	}
-	if err := ExecAll(ctx, tx, Stmt{`DELETE FROM snapshot_segments WHERE customer_id = $1`, []any{custID}},
-		Stmt{`DELETE FROM snapshot_marks WHERE customer_id = $1`, []any{custID}}); err != nil {
+	if err := kbsql.ExecAll(ctx, tx, kbsql.Stmt{SQL: `DELETE FROM snapshot_segments WHERE customer_id = $1`, Args: []any{custID}},
+		kbsql.Stmt{SQL: `DELETE FROM snapshot_marks WHERE customer_id = $1`, Args: []any{custID}}); err != nil {
 		return false, fmt.Errorf("clear snapshot of %s: %w", custID, err)
 	}
-	total, err := writeSegments(ctx, tx, custID, root)
+	total, err := WriteSegments(ctx, tx, custID, root)
 	if err != nil {
 		return false, fmt.Errorf("build snapshot of %s: %w", custID, err)
 	}
@@ -154,8 +172,8 @@ func BuildSnapshot(ctx context.Context, tx Tx, custID string, build int64, start
 
 // FailSnapshot marks build number build of the customer's snapshot failed
 // with the error's message, unless a later POST replaced it.
-func FailSnapshot(ctx context.Context, e Engine, custID string, build int64, cause error) error {
-	return e.Write(ctx, "", func(tx Tx) error {
+func FailSnapshot(ctx context.Context, e kbsql.Engine, custID string, build int64, cause error) error {
+	return e.Write(ctx, "", func(tx kbsql.Tx) error {
 		_, err := tx.Exec(ctx, `UPDATE snapshots SET status = $1, error = $2 WHERE customer_id = $3 AND build = $4 AND status = $5`,
 			kb.SnapshotFailed, cause.Error(), custID, build, kb.SnapshotInProgress)
 		return err
@@ -164,10 +182,10 @@ func FailSnapshot(ctx context.Context, e Engine, custID string, build int64, cau
 
 // InProgressSnapshots lists the builds left in progress (a stopped
 // process's, or a build whose server died), by customer.
-func (s *Store) InProgressSnapshots(ctx context.Context) (map[string]int64, error) {
+func (s *Snapshots) InProgressSnapshots(ctx context.Context) (map[string]int64, error) {
 	jobs := map[string]int64{}
-	err := EachRow(ctx, s.e.Read(), `SELECT customer_id, build FROM snapshots WHERE status = $1`, []any{kb.SnapshotInProgress},
-		func(r Rows) error {
+	err := kbsql.EachRow(ctx, s.e.Read(), `SELECT customer_id, build FROM snapshots WHERE status = $1`, []any{kb.SnapshotInProgress},
+		func(r kbsql.Rows) error {
 			var cust string
 			var build int64
 			if err := r.Scan(&cust, &build); err != nil {

@@ -1,4 +1,4 @@
-package kbsql
+package kbsnapshot
 
 // RowDelta is a change the customer made to the row count of one title
 // of a managed package selected whole: all its rows off for an excluded

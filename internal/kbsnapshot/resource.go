@@ -1,4 +1,4 @@
-package kbsql
+package kbsnapshot
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbart"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // SnapshotResource is one resource of a holdings snapshot as a page serves
@@ -43,7 +44,7 @@ func (r *SnapshotResource) Rows() ([]string, error) {
 	if r.CustomCoverage == "" {
 		return lines, nil
 	}
-	cs, err := DecodeCoverage(r.CustomCoverage)
+	cs, err := kbsql.DecodeCoverage(r.CustomCoverage)
 	if err != nil {
 		return nil, fmt.Errorf("custom coverage of %d/%d: %w", r.PackageID, r.TitleID, err)
 	}
@@ -71,7 +72,7 @@ func (r *SnapshotResource) titleRow() (string, error) {
 	if kb.IsSerialType(kb.ResourceType(r.PubType)) {
 		f[kbart.PublicationType] = "serial"
 	}
-	if ps, err := DecodePairs(r.Contributors); err == nil {
+	if ps, err := kbsql.DecodePairs(r.Contributors); err == nil {
 		for _, p := range ps {
 			if strings.EqualFold(p[0], "author") {
 				f[kbart.FirstAuthor] = p[1]

@@ -1,4 +1,4 @@
-package kbsql
+package kbreport
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // The holdings reports' background work: the builds of transactions and
@@ -39,7 +40,7 @@ func newLease() *lease {
 // renew extends the lease of report num in the caller's transaction;
 // errLeaseLost when the report is no longer this build's (taken over by
 // another build, purged, or failed meanwhile).
-func (l *lease) renew(ctx context.Context, tx Tx, k reportKind, num int64) error {
+func (l *lease) renew(ctx context.Context, tx kbsql.Tx, k reportKind, num int64) error {
 	next := newLease().until
 	n, err := tx.Exec(ctx, `UPDATE `+k.table+` SET lease = $1 WHERE num = $2 AND status = $3 AND lease = $4`,
 		next, num, k.inProgress, l.until)
@@ -94,7 +95,7 @@ func (j *reportJobs) run(name, id string, fn func(ctx context.Context) error) {
 // build stopped midway gives up its lease, so the next process to resume
 // reports takes it up. An engine's Close calls it before closing the
 // database.
-func (s *Store) StopReports() {
+func (s *Reports) StopReports() {
 	s.jobs.mu.Lock()
 	s.jobs.stop()
 	s.jobs.mu.Unlock()
@@ -102,10 +103,10 @@ func (s *Store) StopReports() {
 }
 
 // SetReportRetention implements kb.ReportStore.
-func (s *Store) SetReportRetention(d time.Duration) { s.jobs.retention.Store(int64(d)) }
+func (s *Reports) SetReportRetention(d time.Duration) { s.jobs.retention.Store(int64(d)) }
 
 // reportRetention is how long a new transaction is kept.
-func (s *Store) reportRetention() time.Duration {
+func (s *Reports) reportRetention() time.Duration {
 	if d := time.Duration(s.jobs.retention.Load()); d > 0 {
 		return d
 	}
@@ -114,7 +115,7 @@ func (s *Store) reportRetention() time.Duration {
 
 // ResumeReports implements kb.ReportStore: one pass now, then one every
 // reportSweepEvery for as long as the store is open.
-func (s *Store) ResumeReports(ctx context.Context) error {
+func (s *Reports) ResumeReports(ctx context.Context) error {
 	if err := s.sweepReports(ctx); err != nil {
 		return err
 	}
@@ -140,13 +141,13 @@ func (s *Store) ResumeReports(ctx context.Context) error {
 
 // sweepReports purges the expired reports and starts the builds in
 // progress whose lease has passed, claiming each.
-func (s *Store) sweepReports(ctx context.Context) error {
+func (s *Reports) sweepReports(ctx context.Context) error {
 	if _, err := s.PurgeReports(ctx); err != nil {
 		return err
 	}
 	for _, k := range []reportKind{transactionReports, deltaReports} {
-		ids, err := QueryAll(ctx, s.e.Read(), `SELECT id FROM `+k.table+` WHERE status = $1 AND lease < $2`,
-			[]any{k.inProgress, time.Now().UTC()}, func(r Rows) (id string, err error) { return id, r.Scan(&id) })
+		ids, err := kbsql.QueryAll(ctx, s.e.Read(), `SELECT id FROM `+k.table+` WHERE status = $1 AND lease < $2`,
+			[]any{k.inProgress, time.Now().UTC()}, func(r kbsql.Rows) (id string, err error) { return id, r.Scan(&id) })
 		if err != nil {
 			return fmt.Errorf("resume %s: %w", k.table, err)
 		}
@@ -179,10 +180,10 @@ var (
 
 // claimReport takes a new lease of a report in progress whose lease has
 // passed; nil when another process took it first.
-func (s *Store) claimReport(ctx context.Context, k reportKind, id string) (*lease, error) {
+func (s *Reports) claimReport(ctx context.Context, k reportKind, id string) (*lease, error) {
 	l := newLease()
 	var claimed bool
-	err := s.e.Write(ctx, "", func(tx Tx) error {
+	err := s.e.Write(ctx, "", func(tx kbsql.Tx) error {
 		n, err := tx.Exec(ctx, `UPDATE `+k.table+` SET lease = $1 WHERE id = $2 AND status = $3 AND lease < $4`,
 			l.until, id, k.inProgress, time.Now().UTC())
 		claimed = n == 1
@@ -198,7 +199,7 @@ func (s *Store) claimReport(ctx context.Context, k reportKind, id string) (*leas
 }
 
 // startReport runs the build of a report whose lease l this process holds.
-func (s *Store) startReport(k reportKind, id string, l *lease) {
+func (s *Reports) startReport(k reportKind, id string, l *lease) {
 	build := s.buildTransaction
 	if k == deltaReports {
 		build = s.buildDelta
@@ -218,7 +219,7 @@ func (s *Store) startReport(k reportKind, id string, l *lease) {
 			// the build at once.
 			bg, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
-			if lerr := s.e.Write(bg, "", func(tx Tx) error {
+			if lerr := s.e.Write(bg, "", func(tx kbsql.Tx) error {
 				_, err := tx.Exec(bg, `UPDATE `+k.table+` SET lease = $1 WHERE id = $2 AND status = $3 AND lease = $4`,
 					time.Time{}.UTC(), id, k.inProgress, l.until)
 				return err
@@ -239,12 +240,12 @@ var errLeaseLost = fmt.Errorf("the report is no longer in progress")
 
 // failReport marks a report in progress failed with the error's message
 // and deletes its rows.
-func (s *Store) failReport(ctx context.Context, k reportKind, id string, cause error) error {
+func (s *Reports) failReport(ctx context.Context, k reportKind, id string, cause error) error {
 	var num int64
-	err := s.e.Write(ctx, "", func(tx Tx) error {
+	err := s.e.Write(ctx, "", func(tx kbsql.Tx) error {
 		err := tx.QueryRow(ctx, `UPDATE `+k.table+` SET status = $1, error = $2 WHERE id = $3 AND status = $4 RETURNING num`,
 			k.failed, cause.Error(), id, k.inProgress).Scan(&num)
-		if NoRows(err) {
+		if kbsql.NoRows(err) {
 			return nil
 		}
 		if err != nil {
@@ -269,10 +270,10 @@ const reportDeleteChunk = 500
 // deleteReportRows deletes the rows of report num, a chunk a transaction;
 // a build deleting an earlier attempt's rows renews its lease l in each
 // (nil: the report is no longer in progress).
-func (s *Store) deleteReportRows(ctx context.Context, k reportKind, num int64, l *lease) error {
+func (s *Reports) deleteReportRows(ctx context.Context, k reportKind, num int64, l *lease) error {
 	for {
 		var n int64
-		err := s.e.Write(ctx, "", func(tx Tx) error {
+		err := s.e.Write(ctx, "", func(tx kbsql.Tx) error {
 			if l != nil {
 				if err := l.renew(ctx, tx, k, num); err != nil {
 					return err
@@ -303,20 +304,20 @@ const reportPurging = "Purging"
 // is first marked purging (which stops its build), then its rows go a
 // chunk at a time, then the report: a purge cut short is finished by the
 // next.
-func (s *Store) PurgeReports(ctx context.Context) (int, error) {
+func (s *Reports) PurgeReports(ctx context.Context) (int, error) {
 	purged := 0
 	for _, k := range []reportKind{deltaReports, transactionReports} {
 		type expired struct {
 			num int64
 			id  string
 		}
-		gone, err := QueryAll(ctx, s.e.Read(), `SELECT num, id FROM `+k.table+` WHERE expires <= $1`, []any{time.Now().UTC()},
-			func(r Rows) (g expired, err error) { return g, r.Scan(&g.num, &g.id) })
+		gone, err := kbsql.QueryAll(ctx, s.e.Read(), `SELECT num, id FROM `+k.table+` WHERE expires <= $1`, []any{time.Now().UTC()},
+			func(r kbsql.Rows) (g expired, err error) { return g, r.Scan(&g.num, &g.id) })
 		if err != nil {
 			return purged, fmt.Errorf("purge %s: %w", k.table, err)
 		}
 		for _, g := range gone {
-			if err := s.e.Write(ctx, "", func(tx Tx) error {
+			if err := s.e.Write(ctx, "", func(tx kbsql.Tx) error {
 				_, err := tx.Exec(ctx, `UPDATE `+k.table+` SET status = $1 WHERE num = $2`, reportPurging, g.num)
 				return err
 			}); err != nil {
@@ -325,7 +326,7 @@ func (s *Store) PurgeReports(ctx context.Context) (int, error) {
 			if err := s.deleteReportRows(ctx, k, g.num, nil); err != nil {
 				return purged, err
 			}
-			err := s.e.Write(ctx, "", func(tx Tx) error {
+			err := s.e.Write(ctx, "", func(tx kbsql.Tx) error {
 				if k == transactionReports {
 					if err := clearSnapshotKey(ctx, tx, reportKey(g.id)); err != nil {
 						return err

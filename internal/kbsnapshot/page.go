@@ -1,4 +1,4 @@
-package kbsql
+package kbsnapshot
 
 import "github.com/kbserver/kbserver/internal/kb"
 

@@ -1,8 +1,9 @@
-package kbsql
+package kbsnapshot
 
 import (
 	"context"
 	"fmt"
+	"github.com/kbserver/kbserver/internal/kbsql"
 	"strconv"
 )
 
@@ -25,7 +26,7 @@ const sourceRowsExpr = `CASE WHEN r.kbart = '' THEN 1 ELSE length(r.kbart) - len
 // kbartRowsExpr counts the KBART rows of resource r as served: one per
 // range of a custom coverage (sr, the frozen customisation), else its
 // source rows. Serving counts the same way (SnapshotResource.Rows).
-func kbartRowsExpr(d Dialect) string {
+func kbartRowsExpr(d kbsql.Dialect) string {
 	return `CASE WHEN COALESCE(sr.custom_coverage, '') <> '' THEN ` + d.JSONArrayLength("sr.custom_coverage") + ` ELSE ` + sourceRowsExpr + ` END`
 }
 
@@ -40,7 +41,7 @@ const (
 // the resources of package $2 that are holdings of customer $1 (FROM …
 // WHERE, r the resource and sr its frozen customisation) and the SQL count
 // of a resource's rows.
-func segmentSets(d Dialect, kind int) (from, rows string) {
+func segmentSets(d kbsql.Dialect, kind int) (from, rows string) {
 	if kind == segmentCustom {
 		return `FROM snapshot_custom_resources r
 			LEFT JOIN snapshot_resources sr ON sr.customer_id = $1 AND sr.package_id = r.package_id AND sr.title_id = r.title_id
@@ -64,7 +65,7 @@ func marksSQL(set string) string {
 // RefreshPackageMarks computes a managed package's marks and KBART row
 // count, for the snapshots of every customer that selects it whole, in the
 // caller's transaction (an import's, or a build's that finds them stale).
-func RefreshPackageMarks(ctx context.Context, tx Tx, packageID int64) error {
+func RefreshPackageMarks(ctx context.Context, tx kbsql.Tx, packageID int64) error {
 	rows := `SELECT r.title_id AS title_id, ` + sourceRowsExpr + ` AS n FROM resources r WHERE r.package_id = $1`
 	for _, q := range []string{
 		`DELETE FROM package_marks WHERE package_id = $1`,
@@ -104,10 +105,10 @@ WHERE sr.customer_id = $1 AND sr.selected = TRUE AND sr.hidden = FALSE
 	AND COALESCE(sp.selected, FALSE) = FALSE AND COALESCE(sp.hidden, FALSE) = FALSE
 ORDER BY 1`
 
-// writeSegments writes the segments and marks of the customer's snapshot
+// WriteSegments writes the segments and marks of the customer's snapshot
 // (whose old ones are gone) and returns its row count.
-func writeSegments(ctx context.Context, tx Tx, custID, root string) (int64, error) {
-	segs, err := QueryAll(ctx, tx, segmentsSQL, []any{custID}, func(r Rows) (s segment, err error) {
+func WriteSegments(ctx context.Context, tx kbsql.Tx, custID, root string) (int64, error) {
+	segs, err := kbsql.QueryAll(ctx, tx, segmentsSQL, []any{custID}, func(r kbsql.Rows) (s segment, err error) {
 		return s, r.Scan(&s.packageID, &s.kind, &s.exclusions, &s.marksOK, &s.rows)
 	})
 	if err != nil {
@@ -126,7 +127,7 @@ func writeSegments(ctx context.Context, tx Tx, custID, root string) (int64, erro
 
 // writeSegment writes one package's segment, starting at row seq, and its
 // marks; it returns the segment's row count.
-func writeSegment(ctx context.Context, tx Tx, custID, root string, s segment, seq int64) (int64, error) {
+func writeSegment(ctx context.Context, tx kbsql.Tx, custID, root string, s segment, seq int64) (int64, error) {
 	var n int64
 	switch {
 	case s.kind == segmentPackage:
@@ -187,7 +188,7 @@ func writeSegment(ctx context.Context, tx Tx, custID, root string, s segment, se
 // exceptionDeltasSQL lists the resources of package $2 whose row count
 // customer $1 changed (excluded: all their rows; custom coverage: one row
 // per range instead of their KBART rows), in title order, with the change.
-func exceptionDeltasSQL(d Dialect) string {
+func exceptionDeltasSQL(d kbsql.Dialect) string {
 	return `SELECT r.title_id,
 		(CASE WHEN sr.selected = FALSE OR sr.hidden = TRUE THEN 0 ELSE ` + kbartRowsExpr(d) + ` END) - ` + sourceRowsExpr + `
 		FROM snapshot_resources sr ` + d.FixedJoin() + ` resources r ON r.package_id = sr.package_id AND r.title_id = sr.title_id
@@ -203,9 +204,9 @@ func exceptionDeltasSQL(d Dialect) string {
 // segment's end are dropped. Its cost is the package's marks plus the
 // customer's exceptions in it, not the package's rows. It returns the
 // segment's row count.
-func shiftedMarks(ctx context.Context, tx Tx, custID string, s segment, seq int64) (int64, error) {
-	deltas, err := QueryAll(ctx, tx, exceptionDeltasSQL(tx.Dialect()), []any{custID, s.packageID},
-		func(r Rows) (d RowDelta, err error) { return d, r.Scan(&d.Title, &d.Rows) })
+func shiftedMarks(ctx context.Context, tx kbsql.Tx, custID string, s segment, seq int64) (int64, error) {
+	deltas, err := kbsql.QueryAll(ctx, tx, exceptionDeltasSQL(tx.Dialect()), []any{custID, s.packageID},
+		func(r kbsql.Rows) (d RowDelta, err error) { return d, r.Scan(&d.Title, &d.Rows) })
 	if err != nil {
 		return 0, fmt.Errorf("exceptions of package %d: %w", s.packageID, err)
 	}
@@ -213,8 +214,8 @@ func shiftedMarks(ctx context.Context, tx Tx, custID string, s segment, seq int6
 	if n <= 0 {
 		return 0, nil
 	}
-	marks, err := QueryAll(ctx, tx, `SELECT row_offset, title_id FROM package_marks WHERE package_id = $1 ORDER BY row_offset`,
-		[]any{s.packageID}, func(r Rows) (m PackageMark, err error) { return m, r.Scan(&m.Offset, &m.Title) })
+	marks, err := kbsql.QueryAll(ctx, tx, `SELECT row_offset, title_id FROM package_marks WHERE package_id = $1 ORDER BY row_offset`,
+		[]any{s.packageID}, func(r kbsql.Rows) (m PackageMark, err error) { return m, r.Scan(&m.Offset, &m.Title) })
 	if err != nil {
 		return 0, fmt.Errorf("marks of package %d: %w", s.packageID, err)
 	}

@@ -1,4 +1,4 @@
-package kbsql
+package kbreport
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // A delta is computed by one merge of the two transactions' rows in
@@ -16,7 +17,7 @@ import (
 // written with its change.
 
 // StartDelta implements kb.ReportStore.
-func (s *Store) StartDelta(ctx context.Context, custID, current, previous string) (kb.Delta, error) {
+func (s *Reports) StartDelta(ctx context.Context, custID, current, previous string) (kb.Delta, error) {
 	now := time.Now().UTC().Truncate(time.Second)
 	d := kb.Delta{ID: kb.NewUUID(), Customer: custID, Current: current, Previous: previous, Status: kb.DeltaInProgress, Created: now}
 	l := newLease()
@@ -26,7 +27,7 @@ func (s *Store) StartDelta(ctx context.Context, custID, current, previous string
 			return d, kb.Errorf(kb.CodeMissing, "%s is missing: give the id of a complete holdings transaction.", f.name)
 		}
 	}
-	err := s.e.Write(ctx, custID, func(tx Tx) error {
+	err := s.e.Write(ctx, custID, func(tx kbsql.Tx) error {
 		for i, f := range ids {
 			t, _, err := transaction(ctx, tx, custID, f.id)
 			if err != nil && kb.ErrorCode(err) == kb.CodeNotFound {
@@ -55,7 +56,7 @@ func (s *Store) StartDelta(ctx context.Context, custID, current, previous string
 }
 
 // Delta implements kb.ReportStore.
-func (s *Store) Delta(ctx context.Context, custID, id string) (kb.Delta, error) {
+func (s *Reports) Delta(ctx context.Context, custID, id string) (kb.Delta, error) {
 	d, _, err := delta(ctx, s.e.Read(), custID, id)
 	return d, err
 }
@@ -64,9 +65,9 @@ func (s *Store) Delta(ctx context.Context, custID, id string) (kb.Delta, error) 
 const reportDeltaColumns = `id, customer_id, current_id, previous_id, status, created, expires, total`
 
 // scanDelta reads reportDeltaColumns, then the columns of more.
-func scanDelta(r Row, more ...any) (kb.Delta, error) {
+func scanDelta(r kbsql.Row, more ...any) (kb.Delta, error) {
 	var d kb.Delta
-	var created, expires Time
+	var created, expires kbsql.Time
 	err := r.Scan(append([]any{&d.ID, &d.Customer, &d.Current, &d.Previous, &d.Status, &created, &expires, &d.Total}, more...)...)
 	d.Created, d.Expires = created.T.UTC(), expires.T.UTC()
 	return d, err
@@ -74,13 +75,13 @@ func scanDelta(r Row, more ...any) (kb.Delta, error) {
 
 // delta reads one of the customer's unexpired deltas and its num through
 // q; kb.NotFound when there is none.
-func delta(ctx context.Context, q Querier, custID, id string) (kb.Delta, int64, error) {
+func delta(ctx context.Context, q kbsql.Querier, custID, id string) (kb.Delta, int64, error) {
 	return readReport(ctx, q, deltaReports, reportDeltaColumns, scanDelta, custID, id)
 }
 
 // DeltaHoldings implements kb.ReportStore.
-func (s *Store) DeltaHoldings(ctx context.Context, custID, id string, offset, count int, fn func(*kb.ReportHolding) error) error {
-	return s.e.ReadTx(ctx, func(q Querier) error {
+func (s *Reports) DeltaHoldings(ctx context.Context, custID, id string, offset, count int, fn func(*kb.ReportHolding) error) error {
+	return s.e.ReadTx(ctx, func(q kbsql.Querier) error {
 		d, num, err := delta(ctx, q, custID, id)
 		if err != nil {
 			return err
@@ -96,12 +97,12 @@ func (s *Store) DeltaHoldings(ctx context.Context, custID, id string, offset, co
 }
 
 // buildDelta computes delta id, whose lease this process holds.
-func (s *Store) buildDelta(ctx context.Context, id string, l *lease) error {
+func (s *Reports) buildDelta(ctx context.Context, id string, l *lease) error {
 	var num int64
 	var current, previous, status string
 	err := s.e.Read().QueryRow(ctx, `SELECT num, current_id, previous_id, status FROM report_deltas WHERE id = $1`, id).
 		Scan(&num, &current, &previous, &status)
-	if NoRows(err) {
+	if kbsql.NoRows(err) {
 		return nil // purged meanwhile
 	}
 	if err != nil {
@@ -114,7 +115,7 @@ func (s *Store) buildDelta(ctx context.Context, id string, l *lease) error {
 	for i, tid := range []string{current, previous} {
 		err := s.e.Read().QueryRow(ctx, `SELECT num FROM report_transactions WHERE id = $1 AND status = $2`, tid, kb.TransactionComplete).
 			Scan(&nums[i])
-		if NoRows(err) {
+		if kbsql.NoRows(err) {
 			return fmt.Errorf("holdings delta %s: transaction %s is gone", id, tid)
 		}
 		if err != nil {
@@ -138,7 +139,7 @@ func (s *Store) buildDelta(ctx context.Context, id string, l *lease) error {
 		var p, c []cursorRow
 		switch {
 		case !pok && !cok:
-			return w.finish(ctx, func(tx Tx) error {
+			return w.finish(ctx, func(tx kbsql.Tx) error {
 				_, err := tx.Exec(ctx, `UPDATE report_deltas SET status = $1, total = $2 WHERE num = $3`, kb.DeltaCompleted, w.seq, num)
 				return err
 			})
@@ -225,7 +226,7 @@ func (a resourceKey) less(b resourceKey) bool {
 // reportCursor reads a transaction's rows in order, reportBatch rows at a
 // time, and gives them a resource at a time.
 type reportCursor struct {
-	s    *Store
+	s    *Reports
 	num  int64
 	seq  int64 // the seq of the last chunk read
 	buf  []cursorRow
@@ -249,8 +250,8 @@ func (c *reportCursor) fill(ctx context.Context) error {
 	c.buf, c.at = c.buf[:0], 0
 	const chunks = reportBatch / reportChunk
 	n := 0
-	err := EachRow(ctx, c.s.e.Read(), `SELECT seq, body FROM report_rows WHERE report_num = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
-		[]any{c.num, c.seq, chunks}, func(r Rows) error {
+	err := kbsql.EachRow(ctx, c.s.e.Read(), `SELECT seq, body FROM report_rows WHERE report_num = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+		[]any{c.num, c.seq, chunks}, func(r kbsql.Rows) error {
 			var body string
 			if err := r.Scan(&c.seq, &body); err != nil {
 				return err

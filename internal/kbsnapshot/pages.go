@@ -1,4 +1,4 @@
-package kbsql
+package kbsnapshot
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // holdingsChunk is the most resources a query of a page reads: a page that
@@ -22,8 +23,8 @@ const holdingsChunk = 8192
 // transaction (Engine.ReadTx): the status and the rows come from the same
 // state, even if a forced POST starts a new build meanwhile, on this server
 // or another.
-func (s *Store) Holdings(ctx context.Context, custID string, offset, count int, fn func(*kb.Holding) error) error {
-	return s.e.ReadTx(ctx, func(q Querier) error {
+func (s *Snapshots) Holdings(ctx context.Context, custID string, offset, count int, fn func(*kb.Holding) error) error {
+	return s.e.ReadTx(ctx, func(q kbsql.Querier) error {
 		st, err := snapshotStatus(ctx, q, custID)
 		if err != nil {
 			return err
@@ -49,9 +50,9 @@ func (s *Store) Holdings(ctx context.Context, custID string, offset, count int, 
 
 // HoldingsColumns implements kb.SnapshotStore: the non-standard KBART
 // columns of the packages of the customer's completed snapshot.
-func (s *Store) HoldingsColumns(ctx context.Context, custID string) ([]string, error) {
+func (s *Snapshots) HoldingsColumns(ctx context.Context, custID string) ([]string, error) {
 	var cols []string
-	err := s.e.ReadTx(ctx, func(q Querier) error {
+	err := s.e.ReadTx(ctx, func(q kbsql.Querier) error {
 		st, err := snapshotStatus(ctx, q, custID)
 		if err != nil {
 			return err
@@ -59,8 +60,8 @@ func (s *Store) HoldingsColumns(ctx context.Context, custID string) ([]string, e
 		if err := HoldingsReadable(st.Status); err != nil {
 			return err
 		}
-		return EachRow(ctx, q, `SELECT p.kbart_extra FROM snapshot_segments sg JOIN packages p ON p.id = sg.package_id
-			WHERE sg.customer_id = $1 AND p.kbart_extra <> '' ORDER BY sg.package_id`, []any{custID}, func(r Rows) error {
+		return kbsql.EachRow(ctx, q, `SELECT p.kbart_extra FROM snapshot_segments sg JOIN packages p ON p.id = sg.package_id
+			WHERE sg.customer_id = $1 AND p.kbart_extra <> '' ORDER BY sg.package_id`, []any{custID}, func(r kbsql.Rows) error {
 			var extra string
 			if err := r.Scan(&extra); err != nil {
 				return err
@@ -91,8 +92,8 @@ func splitColumns(s string) []string {
 type holdingsScan struct {
 	HoldingsPage
 	ctx                    context.Context
-	q                      Querier
-	d                      Dialect
+	q                      kbsql.Querier
+	d                      kbsql.Dialect
 	cust                   string
 	fromPackage, fromTitle int64             // the mark the page starts from
 	proxies                map[string]string // the frozen proxies' URL masks, read at the first customised segment
@@ -112,11 +113,11 @@ type segmentHead struct {
 func (sc *holdingsScan) run() error {
 	after := sc.fromPackage - 1
 	for sc.Left != 0 {
-		segs, err := QueryAll(sc.ctx, sc.q, `SELECT sg.package_id, sg.kind, COALESCE(p.name, sg.package_name),
+		segs, err := kbsql.QueryAll(sc.ctx, sc.q, `SELECT sg.package_id, sg.kind, COALESCE(p.name, sg.package_name),
 				COALESCE(v.id, sg.vendor_id), COALESCE(v.name, sg.vendor_name), sg.url_mask, sg.customised, COALESCE(p.kbart_extra, '')
 			FROM snapshot_segments sg LEFT JOIN packages p ON p.id = sg.package_id LEFT JOIN vendors v ON v.id = p.vendor_id
 			WHERE sg.customer_id = $1 AND sg.package_id > $2 ORDER BY sg.package_id LIMIT 64`, []any{sc.cust, after},
-			func(r Rows) (g segmentHead, err error) {
+			func(r kbsql.Rows) (g segmentHead, err error) {
 				var extra string
 				err = r.Scan(&g.packageID, &g.kind, &g.packageName, &g.vendorID, &g.vendorName, &g.urlMask, &g.customised, &extra)
 				g.extra = splitColumns(extra)
@@ -268,7 +269,7 @@ func (sc *holdingsScan) readProxies() error {
 		return nil
 	}
 	m := map[string]string{}
-	err := EachRow(sc.ctx, sc.q, `SELECT id, url_mask FROM snapshot_proxies WHERE customer_id = $1`, []any{sc.cust}, func(r Rows) error {
+	err := kbsql.EachRow(sc.ctx, sc.q, `SELECT id, url_mask FROM snapshot_proxies WHERE customer_id = $1`, []any{sc.cust}, func(r kbsql.Rows) error {
 		var id, mask string
 		if err := r.Scan(&id, &mask); err != nil {
 			return err

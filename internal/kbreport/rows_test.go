@@ -1,4 +1,4 @@
-package kbsql
+package kbreport
 
 import (
 	"testing"
