@@ -103,10 +103,22 @@ func (c *cli) buildSnapshot(st kb.Store, custID string, wait time.Duration) (kb.
 		fmt.Fprintf(c.stderr, "Building the holdings snapshot of customer %q…\n", custID)
 	case kb.CodeConflict:
 		fmt.Fprintf(c.stderr, "A holdings snapshot of customer %q is being built already; waiting for it…\n", custID)
-		// A build a stopped server left behind resumes here; one a running
-		// server is doing finishes there.
-		if err := st.ResumeSnapshots(c.ctx); err != nil {
-			return kb.SnapshotStatus{}, err
+		// A build a stopped server left behind resumes here, and so, on a
+		// store that resumes periodically, does one whose server dies
+		// while this waits; one a running server is doing finishes there.
+		ctx, stop := context.WithCancel(c.ctx)
+		var jobs runner
+		defer func() {
+			stop()
+			jobs.Wait()
+		}()
+		for _, j := range st.Jobs() {
+			if j.Name != kb.JobResumeSnapshots {
+				continue
+			}
+			if err := jobs.Start(ctx, j); err != nil {
+				return kb.SnapshotStatus{}, err
+			}
 		}
 	default:
 		return kb.SnapshotStatus{}, err

@@ -315,11 +315,17 @@ func (c *cli) serve(o serveOptions) error {
 		return err
 	}
 	defer st.Close()
-	if err := st.ResumeSnapshots(c.ctx); err != nil {
-		return err
-	}
 	st.SetReportRetention(o.reportRetention)
-	if err := st.ResumeReports(c.ctx); err != nil {
+	// The store's background jobs (resuming snapshots and reports, the
+	// reports' purge) run until the server stops, then end before the
+	// store closes.
+	jctx, stopJobs := context.WithCancel(c.ctx)
+	var jobs runner
+	defer func() {
+		stopJobs()
+		jobs.Wait()
+	}()
+	if err := jobs.Start(jctx, st.Jobs()...); err != nil {
 		return err
 	}
 

@@ -100,9 +100,9 @@ type ReportStore interface {
 	// PurgeReports deletes the expired transactions and deltas, with
 	// their rows, and returns how many reports it deleted.
 	PurgeReports(ctx context.Context) (int, error)
-	// ResumeReports restarts the transactions and deltas a stopped
-	// process left in progress, and from then on purges expired reports
-	// and resumes abandoned ones periodically. The server calls it when
-	// it starts.
+	// ResumeReports purges the expired reports and restarts the
+	// transactions and deltas a stopped process left in progress, in one
+	// pass. The server runs it as a job (JobReports): when it starts,
+	// and periodically.
 	ResumeReports(ctx context.Context) error
 }

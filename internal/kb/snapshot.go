@@ -75,7 +75,8 @@ type SnapshotStore interface {
 	// WaitSnapshot blocks until the customer's build in progress ends.
 	WaitSnapshot(ctx context.Context, custID string) (SnapshotStatus, error)
 	// ResumeSnapshots restarts the builds a stopped process left in
-	// progress, from the state frozen at their POST. The server calls it
-	// when it starts.
+	// progress, from the state frozen at their POST, in one pass. The
+	// server runs it as a job (JobResumeSnapshots): when it starts, and
+	// periodically on a store whose builds another instance may abandon.
 	ResumeSnapshots(ctx context.Context) error
 }

@@ -14,12 +14,13 @@ import (
 )
 
 // The holdings reports' background work: the builds of transactions and
-// deltas, and the periodic pass that purges expired reports and resumes
-// builds left behind. A build holds a lease on its report (the lease
-// column), renewed with every batch it writes; a build whose lease has
-// passed (its process stopped or died) is taken up again from the start
-// by the next pass, on any server over the database: a transaction's
-// customer state is frozen at its POST, so the resumed build is exact.
+// deltas, and the pass that purges expired reports and resumes builds
+// left behind (ResumeReports, which the server runs periodically). A
+// build holds a lease on its report (the lease column), renewed with
+// every batch it writes; a build whose lease has passed (its process
+// stopped or died) is taken up again from the start by the next pass, on
+// any server over the database: a transaction's customer state is frozen
+// at its POST, so the resumed build is exact.
 
 // reportLease is how long a build holds its report between two renewals.
 const reportLease = 5 * time.Minute
@@ -54,17 +55,16 @@ func (l *lease) renew(ctx context.Context, tx kbsql.Tx, k reportKind, num int64)
 	return nil
 }
 
-// reportSweepEvery is how often the periodic pass runs.
-var reportSweepEvery = time.Minute
+// SweepEvery is how often the server runs ResumeReports (kb.JobReports).
+const SweepEvery = time.Minute
 
-// reportJobs runs the background work of one store.
+// reportJobs runs the report builds of one store, until it closes.
 type reportJobs struct {
 	ctx       context.Context // ends when the store closes
 	stop      context.CancelFunc
 	mu        sync.Mutex // orders run's wg.Add before StopReports' wg.Wait
 	wg        sync.WaitGroup
 	retention atomic.Int64 // nanoseconds; 0 for kb.DefaultReportRetention
-	sweeping  atomic.Bool
 }
 
 func newReportJobs() *reportJobs {
@@ -113,31 +113,9 @@ func (s *Reports) reportRetention() time.Duration {
 	return kb.DefaultReportRetention
 }
 
-// ResumeReports implements kb.ReportStore: one pass now, then one every
-// reportSweepEvery for as long as the store is open.
-func (s *Reports) ResumeReports(ctx context.Context) error {
-	if err := s.sweepReports(ctx); err != nil {
-		return err
-	}
-	if s.jobs.sweeping.Swap(true) {
-		return nil
-	}
-	s.jobs.run("sweep", "", func(ctx context.Context) error {
-		t := time.NewTicker(reportSweepEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return nil
-			case <-t.C:
-				if err := s.sweepReports(ctx); err != nil && ctx.Err() == nil {
-					slog.Warn("holdings reports: purge and resume", "err", err)
-				}
-			}
-		}
-	})
-	return nil
-}
+// ResumeReports implements kb.ReportStore: one pass, which the server
+// runs again every SweepEvery (kb.JobReports).
+func (s *Reports) ResumeReports(ctx context.Context) error { return s.sweepReports(ctx) }
 
 // sweepReports purges the expired reports and starts the builds in
 // progress whose lease has passed, claiming each.

@@ -33,9 +33,9 @@ const snapshotLockSQL = `hashtextextended('kbserver snapshot ' || current_schema
 // resumed) looks again.
 const claimPoll = 200 * time.Millisecond
 
-// resumeEvery is how often a server that resumed the builds left in
-// progress looks again for builds whose claimant died since.
-var resumeEvery = 10 * time.Second
+// resumeEvery is how often the server resumes the builds left in
+// progress (Jobs): it looks again for builds whose claimant died since.
+const resumeEvery = 10 * time.Second
 
 // codeSerializationFailure is the SQLSTATE of a repeatable read
 // transaction that lost a race for a row: a build retries.
@@ -189,35 +189,11 @@ func (s *Store) buildOnce(ctx context.Context, conn *pgxpool.Conn, custID string
 
 // ResumeSnapshots starts the builds left in progress that no server is
 // building (a stopped process's, or a build whose server died): their
-// state was frozen at the POST, so the resumed build is exact. Then, for
-// as long as the store is open, it looks again every resumeEvery, so that
-// a build whose claimant dies later is resumed without a restart.
+// state was frozen at the POST, so the resumed build is exact. Each gives
+// up at once if another build holds the claim. The server runs it again
+// every resumeEvery (Jobs), so that a build whose claimant dies later is
+// resumed without a restart.
 func (s *Store) ResumeSnapshots(ctx context.Context) error {
-	if err := s.resumePass(ctx); err != nil {
-		return err
-	}
-	s.builds.Add(1)
-	go func() {
-		defer s.builds.Done()
-		t := time.NewTicker(resumeEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-s.life.Done():
-				return
-			case <-t.C:
-				if err := s.resumePass(s.life); err != nil && s.life.Err() == nil {
-					slog.Warn("resume holdings snapshots", "err", err)
-				}
-			}
-		}
-	}()
-	return nil
-}
-
-// resumePass starts a build of every snapshot in progress; each gives up
-// at once if another build holds the claim.
-func (s *Store) resumePass(ctx context.Context) error {
 	jobs, err := s.InProgressSnapshots(ctx)
 	if err != nil {
 		return err
