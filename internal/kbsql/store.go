@@ -1,11 +1,12 @@
 // Package kbsql is the store code that both SQL engines share: the
 // holdings writes and their change history, customers, keys, proxies,
 // profiles, notes, link-outs, resource management objects, the reads of
-// one vendor, package or title, and the import flow, each written once
-// over the small Engine interface that internal/sqlite and
-// internal/postgres implement. Those packages keep only what truly
-// differs: opening and migrating the database, search, snapshot builds
-// and the engine's own bulk paths.
+// one vendor, package or title, each written once over the small Engine
+// interface that internal/sqlite and internal/postgres implement. The
+// import (internal/kbimport), holdings snapshots (internal/kbsnapshot)
+// and holdings reports (internal/kbreport) are written over the same
+// seam. The engines keep only what truly differs: opening and migrating
+// the database, search, snapshot builds and the engine's own bulk paths.
 package kbsql
 
 import (
