@@ -40,6 +40,30 @@ func (s *server) waitListening(t *testing.T) string {
 	return ""
 }
 
+// waitReady waits until serve at base answers GET /readyz with 200: its
+// store answers and its first search index is installed (/readyz answers
+// 503 until then). It fails the test if serve ends, or is not ready
+// within a minute.
+func (s *server) waitReady(t *testing.T, base string) {
+	t.Helper()
+	var status int
+	var body []byte
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
+		var res *http.Response
+		res, body = apitest.Do(t, http.DefaultClient, "GET", base+"/readyz", nil)
+		if status = res.StatusCode; status == http.StatusOK {
+			return
+		}
+		select {
+		case err := <-s.done:
+			s.done <- err
+			t.Fatalf("serve ended: %v\nstderr:\n%s", err, s.stderr.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	t.Fatalf("GET /readyz: still %d %s after a minute\nstderr:\n%s", status, body, s.stderr.String())
+}
+
 // TestServeHTTPS serves HTTPS with a generated certificate, given through
 // environment variables: TLS 1.2 or newer, HTTP/2, and no plain HTTP on
 // the port.
@@ -271,9 +295,10 @@ func TestServeReadyzWhenDatabaseGone(t *testing.T) {
 	db := tempDB(t)
 	s := startServe(t, "--db", db, "serve", "--addr", "127.0.0.1:0")
 	base := "http://" + s.waitListening(t)
-	if res, body := apitest.Do(t, http.DefaultClient, "GET", base+"/readyz", nil); res.StatusCode != 200 {
-		t.Fatalf("GET /readyz: %d %s", res.StatusCode, body)
-	}
+	// Ready once the first search index is installed, which a loaded
+	// machine may take a while to build.
+	s.waitReady(t, base)
+	logged := len(s.stderr.String())
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		if err := os.Remove(db + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
 			t.Fatal(err)
@@ -283,7 +308,7 @@ func TestServeReadyzWhenDatabaseGone(t *testing.T) {
 	if res.StatusCode != http.StatusServiceUnavailable || strings.Contains(string(body), db) {
 		t.Errorf("GET /readyz after the file was deleted: %d %s; want 503 without the file's name", res.StatusCode, body)
 	}
-	if log := s.stderr.String(); !strings.Contains(log, "msg=\"not ready\"") || !strings.Contains(log, db+" is gone") {
+	if log := s.stderr.String()[logged:]; !strings.Contains(log, "msg=\"not ready\"") || !strings.Contains(log, db+" is gone") {
 		t.Errorf("the log does not say why /readyz failed:\n%s", log)
 	}
 	if res, _ := apitest.Do(t, http.DefaultClient, "GET", base+"/healthz", nil); res.StatusCode != 200 {
