@@ -208,7 +208,7 @@ func findNginx(t *testing.T) string {
 func (s *server) listeningAddr(t *testing.T) string {
 	t.Helper()
 	re := regexp.MustCompile(`msg=listening addr=(127\.0\.0\.1:\d+)`)
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
+	for deadline := time.Now().Add(startWait); time.Now().Before(deadline); {
 		if m := re.FindStringSubmatch(s.stderr.String()); m != nil {
 			return m[1]
 		}
@@ -218,7 +218,7 @@ func (s *server) listeningAddr(t *testing.T) string {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	t.Fatalf("no listening line:\n%s", s.stderr.String())
+	t.Fatalf("no listening line within %s:\n%s", startWait, s.stderr.String())
 	return ""
 }
 

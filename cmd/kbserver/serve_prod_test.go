@@ -25,7 +25,7 @@ import (
 func (s *server) waitListening(t *testing.T) string {
 	t.Helper()
 	re := regexp.MustCompile(`msg=listening addr=(\S+)|"msg":"listening","addr":"([^"]+)"`)
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(startWait); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if m := re.FindStringSubmatch(s.stderr.String()); m != nil {
 			return m[1] + m[2]
 		}
@@ -36,19 +36,19 @@ func (s *server) waitListening(t *testing.T) string {
 		default:
 		}
 	}
-	t.Fatalf("no listening line:\n%s", s.stderr.String())
+	t.Fatalf("no listening line within %s:\n%s", startWait, s.stderr.String())
 	return ""
 }
 
 // waitReady waits until serve at base answers GET /readyz with 200: its
 // store answers and its first search index is installed (/readyz answers
 // 503 until then). It fails the test if serve ends, or is not ready
-// within a minute.
+// within startWait.
 func (s *server) waitReady(t *testing.T, base string) {
 	t.Helper()
 	var status int
 	var body []byte
-	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
+	for deadline := time.Now().Add(startWait); time.Now().Before(deadline); {
 		var res *http.Response
 		res, body = apitest.Do(t, http.DefaultClient, "GET", base+"/readyz", nil)
 		if status = res.StatusCode; status == http.StatusOK {
@@ -61,7 +61,7 @@ func (s *server) waitReady(t *testing.T, base string) {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	t.Fatalf("GET /readyz: still %d %s after a minute\nstderr:\n%s", status, body, s.stderr.String())
+	t.Fatalf("GET /readyz: still %d %s after %s\nstderr:\n%s", status, body, startWait, s.stderr.String())
 }
 
 // TestServeHTTPS serves HTTPS with a generated certificate, given through
