@@ -140,7 +140,12 @@ func TestServeDemo(t *testing.T) {
 		t.Errorf("proxies: %d", res.StatusCode)
 	}
 	// The demo's guest profile searches the demo collection without a password.
-	pf := strings.SplitN(url, "/rm/", 2)[0] + "/pf/pfaccount/demo.main.az/publications?includefacets=true&count=5"
+	// It searches the search index, which serve builds in the background:
+	// the test waits for readiness rather than count on the search's own
+	// wait (--search-wait) to outlast the build on a loaded machine.
+	base := strings.SplitN(url, "/rm/", 2)[0]
+	s.waitReady(t, base)
+	pf := base + "/pf/pfaccount/demo.main.az/publications?includefacets=true&count=5"
 	res, body = apitest.Do(t, http.DefaultClient, "GET", pf, nil)
 	var found struct {
 		SearchResult struct{ Statistics struct{ TotalHits int } }
