@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -207,7 +208,7 @@ func findNginx(t *testing.T) string {
 func (s *server) listeningAddr(t *testing.T) string {
 	t.Helper()
 	re := regexp.MustCompile(`msg=listening addr=(127\.0\.0\.1:\d+)`)
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
+	for deadline := time.Now().Add(startWait); time.Now().Before(deadline); {
 		if m := re.FindStringSubmatch(s.stderr.String()); m != nil {
 			return m[1]
 		}
@@ -217,7 +218,7 @@ func (s *server) listeningAddr(t *testing.T) string {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	t.Fatalf("no listening line:\n%s", s.stderr.String())
+	t.Fatalf("no listening line within %s:\n%s", startWait, s.stderr.String())
 	return ""
 }
 
@@ -271,7 +272,11 @@ func startNginx(t *testing.T, nginx, site string, certs *testcert.Certs, upstrea
 // with any error.
 func tryNginx(t *testing.T, nginx, site string, certs *testcert.Certs, upstream string, ipv6 bool, extra []replacement) (runningNginx, string, error) {
 	t.Helper()
-	httpPort, httpsPort := freePort(t, ipv6), freePort(t, ipv6)
+	// The ports stay held (listened on) until just before nginx starts:
+	// two distinct ports no one else can take meanwhile.
+	ports := holdPorts(t, 2, ipv6)
+	defer ports.release()
+	httpPort, httpsPort := ports.ports[0], ports.ports[1]
 	// The listen lines keep what follows the port (ssl http2), so that
 	// the test checks the example's own parameters; without IPv6 the
 	// [::] lines become comments.
@@ -336,6 +341,7 @@ http {
 	cmd := exec.Command(nginx, args...)
 	var output apitest.Buffer
 	cmd.Stdout, cmd.Stderr = &output, &output
+	ports.release() // nginx -t binds nothing; nginx does
 	if err := cmd.Start(); err != nil {
 		return runningNginx{}, "", fmt.Errorf("start %s: %w", nginx, err)
 	}
@@ -381,29 +387,55 @@ func accepts(addr string) bool {
 	return true
 }
 
-// freePort returns a TCP port free on 127.0.0.1 (and on ::1 with ipv6) a
-// moment ago.
-func freePort(t *testing.T, ipv6 bool) int {
+// heldPorts are TCP ports listened on by the test until release, so that
+// nothing else takes them while a configuration naming them is written.
+type heldPorts struct {
+	ports []int
+	lns   []net.Listener
+}
+
+// holdPorts returns n distinct TCP ports, each listened on on 127.0.0.1
+// (and on ::1 with ipv6) until release: a port is never handed out twice,
+// as one closed at once may be.
+func holdPorts(t *testing.T, n int, ipv6 bool) *heldPorts {
 	t.Helper()
-	for range 10 {
+	h := &heldPorts{}
+	for tries := 0; len(h.ports) < n; tries++ {
+		if tries == 10*n {
+			h.release()
+			t.Fatal("no port free on both loopback addresses")
+		}
 		ln, err := net.Listen("tcp4", "127.0.0.1:0")
 		if err != nil {
+			h.release()
 			t.Fatal(err)
 		}
 		port := ln.Addr().(*net.TCPAddr).Port
+		if slices.Contains(h.ports, port) { // cannot happen while it is held
+			ln.Close()
+			h.release()
+			t.Fatalf("port %d handed out twice", port)
+		}
+		h.lns = append(h.lns, ln)
 		if ipv6 {
 			ln6, err := net.Listen("tcp6", fmt.Sprintf("[::1]:%d", port))
 			if err != nil {
-				ln.Close()
-				continue
+				continue // taken on ::1: this one stays held, unused, until release
 			}
-			ln6.Close()
+			h.lns = append(h.lns, ln6)
 		}
-		ln.Close()
-		return port
+		h.ports = append(h.ports, port)
 	}
-	t.Fatal("no port free on both loopback addresses")
-	return 0
+	return h
+}
+
+// release stops listening on the ports, just before their user listens
+// on them; it may be called again.
+func (h *heldPorts) release() {
+	for _, ln := range h.lns {
+		ln.Close()
+	}
+	h.lns = nil
 }
 
 // loopbackIPv6 reports whether this machine can listen on ::1.
@@ -414,4 +446,31 @@ func loopbackIPv6() bool {
 	}
 	ln.Close()
 	return true
+}
+
+// TestHoldPorts: the ports startNginx writes into its configuration are
+// distinct and taken until released (a helper that closed each listener
+// at once once gave the HTTP and HTTPS servers the same port).
+func TestHoldPorts(t *testing.T) {
+	ipv6 := loopbackIPv6()
+	h := holdPorts(t, 20, ipv6)
+	seen := map[int]bool{}
+	for _, port := range h.ports {
+		if seen[port] {
+			t.Fatalf("port %d handed out twice: %v", port, h.ports)
+		}
+		seen[port] = true
+		if ln, err := net.Listen("tcp4", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
+			ln.Close()
+			t.Errorf("port %d is not held on 127.0.0.1", port)
+		}
+		if ln, err := net.Listen("tcp6", fmt.Sprintf("[::1]:%d", port)); ipv6 && err == nil {
+			ln.Close()
+			t.Errorf("port %d is not held on ::1", port)
+		}
+	}
+	h.release()
+	if len(h.lns) != 0 {
+		t.Errorf("%d listeners left after release", len(h.lns))
+	}
 }

@@ -25,7 +25,7 @@ import (
 func (s *server) waitListening(t *testing.T) string {
 	t.Helper()
 	re := regexp.MustCompile(`msg=listening addr=(\S+)|"msg":"listening","addr":"([^"]+)"`)
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(startWait); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if m := re.FindStringSubmatch(s.stderr.String()); m != nil {
 			return m[1] + m[2]
 		}
@@ -36,8 +36,32 @@ func (s *server) waitListening(t *testing.T) string {
 		default:
 		}
 	}
-	t.Fatalf("no listening line:\n%s", s.stderr.String())
+	t.Fatalf("no listening line within %s:\n%s", startWait, s.stderr.String())
 	return ""
+}
+
+// waitReady waits until serve at base answers GET /readyz with 200: its
+// store answers and its first search index is installed (/readyz answers
+// 503 until then). It fails the test if serve ends, or is not ready
+// within startWait.
+func (s *server) waitReady(t *testing.T, base string) {
+	t.Helper()
+	var status int
+	var body []byte
+	for deadline := time.Now().Add(startWait); time.Now().Before(deadline); {
+		var res *http.Response
+		res, body = apitest.Do(t, http.DefaultClient, "GET", base+"/readyz", nil)
+		if status = res.StatusCode; status == http.StatusOK {
+			return
+		}
+		select {
+		case err := <-s.done:
+			s.done <- err
+			t.Fatalf("serve ended: %v\nstderr:\n%s", err, s.stderr.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	t.Fatalf("GET /readyz: still %d %s after %s\nstderr:\n%s", status, body, startWait, s.stderr.String())
 }
 
 // TestServeHTTPS serves HTTPS with a generated certificate, given through
@@ -271,9 +295,10 @@ func TestServeReadyzWhenDatabaseGone(t *testing.T) {
 	db := tempDB(t)
 	s := startServe(t, "--db", db, "serve", "--addr", "127.0.0.1:0")
 	base := "http://" + s.waitListening(t)
-	if res, body := apitest.Do(t, http.DefaultClient, "GET", base+"/readyz", nil); res.StatusCode != 200 {
-		t.Fatalf("GET /readyz: %d %s", res.StatusCode, body)
-	}
+	// Ready once the first search index is installed, which a loaded
+	// machine may take a while to build.
+	s.waitReady(t, base)
+	logged := len(s.stderr.String())
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		if err := os.Remove(db + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
 			t.Fatal(err)
@@ -283,7 +308,7 @@ func TestServeReadyzWhenDatabaseGone(t *testing.T) {
 	if res.StatusCode != http.StatusServiceUnavailable || strings.Contains(string(body), db) {
 		t.Errorf("GET /readyz after the file was deleted: %d %s; want 503 without the file's name", res.StatusCode, body)
 	}
-	if log := s.stderr.String(); !strings.Contains(log, "msg=\"not ready\"") || !strings.Contains(log, db+" is gone") {
+	if log := s.stderr.String()[logged:]; !strings.Contains(log, "msg=\"not ready\"") || !strings.Contains(log, db+" is gone") {
 		t.Errorf("the log does not say why /readyz failed:\n%s", log)
 	}
 	if res, _ := apitest.Do(t, http.DefaultClient, "GET", base+"/healthz", nil); res.StatusCode != 200 {

@@ -13,6 +13,19 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 )
 
+// How long the tests wait for serve: long enough for a loaded machine (the
+// waits end as soon as their condition holds: only a failing test waits
+// them out).
+const (
+	// startWait is for serve's listening line, after it has opened (and
+	// on PostgreSQL migrated) the store, and for its readiness.
+	startWait = 2 * time.Minute
+	// stopWait is for serve to stop: it gives requests in flight up to
+	// shutdownTimeout, and closing the store may wait up to 15 s for pgx
+	// to close a connection whose query was cancelled.
+	stopWait = shutdownTimeout + time.Minute
+)
+
 // server is a kbserver serve running in the test.
 type server struct {
 	stdout, stderr *apitest.Buffer
@@ -38,8 +51,8 @@ func startServeEnv(t *testing.T, env map[string]string, args ...string) *server 
 		cancel()
 		select {
 		case <-s.done:
-		case <-time.After(15 * time.Second):
-			t.Error("serve did not stop")
+		case <-time.After(stopWait):
+			t.Errorf("serve did not stop within %s", stopWait)
 		}
 	})
 	return s
@@ -53,11 +66,11 @@ func (s *server) stop(t *testing.T) error {
 	case err := <-s.done:
 		s.done <- err // for the cleanup
 		return err
-	case <-time.After(15 * time.Second):
+	case <-time.After(stopWait):
 		// What shutdown waits for: every goroutine's stack (serve runs in
 		// this process).
 		buf := make([]byte, 4<<20)
-		t.Fatalf("serve did not stop within 15s; goroutines:\n%s", buf[:runtime.Stack(buf, true)])
+		t.Fatalf("serve did not stop within %s; goroutines:\n%s", stopWait, buf[:runtime.Stack(buf, true)])
 		return nil
 	}
 }
@@ -127,7 +140,12 @@ func TestServeDemo(t *testing.T) {
 		t.Errorf("proxies: %d", res.StatusCode)
 	}
 	// The demo's guest profile searches the demo collection without a password.
-	pf := strings.SplitN(url, "/rm/", 2)[0] + "/pf/pfaccount/demo.main.az/publications?includefacets=true&count=5"
+	// It searches the search index, which serve builds in the background:
+	// the test waits for readiness rather than count on the search's own
+	// wait (--search-wait) to outlast the build on a loaded machine.
+	base := strings.SplitN(url, "/rm/", 2)[0]
+	s.waitReady(t, base)
+	pf := base + "/pf/pfaccount/demo.main.az/publications?includefacets=true&count=5"
 	res, body = apitest.Do(t, http.DefaultClient, "GET", pf, nil)
 	var found struct {
 		SearchResult struct{ Statistics struct{ TotalHits int } }
@@ -172,7 +190,7 @@ func TestServePlain(t *testing.T) {
 	s := startServe(t, "--db", tempDB(t), "serve", "--addr", "127.0.0.1:0")
 	re := regexp.MustCompile(`msg=listening addr=(127\.0\.0\.1:\d+)`)
 	var addr string
-	for deadline := time.Now().Add(30 * time.Second); addr == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(startWait); addr == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if m := re.FindStringSubmatch(s.stderr.String()); m != nil {
 			addr = m[1]
 		}
