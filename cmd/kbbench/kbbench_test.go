@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/kbserver/kbserver/internal/finder"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -58,9 +59,9 @@ func newTestServer(t *testing.T) testServer {
 	if err := st.SaveProfile(ctx, kb.Profile{ID: profile, Guest: true}); err != nil {
 		t.Fatal(err)
 	}
-	finder := search.NewService(t.Context(), st, search.Options{Inline: true})
+	finder := finder.New(t.Context(), st, search.Options{Inline: true})
 	t.Cleanup(finder.Index().Wait) // after the context's end, before the store closes
-	srv := httptest.NewServer(httpapi.NewServer(finder, httpapi.Deps{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	srv := httptest.NewServer(httpapi.NewServer(finder, httpapi.Deps{Store: storetest.Raw(st), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	t.Cleanup(srv.Close)
 	return testServer{url: srv.URL, key: key, db: db, st: st}
 }

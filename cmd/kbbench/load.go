@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/kbserver/kbserver/internal/finder"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -172,7 +173,7 @@ func runStore(ctx context.Context, o options, ops []operation, stderr io.Writer)
 // SQLite FILE, when there is one that holds the store's data, built from
 // the store otherwise. The index's lines go to stderr. The stop function
 // it returns ends the index's background work; call it before closing st.
-func searchService(ctx context.Context, st kb.Store, dsn string, stderr io.Writer) (finder *search.Service, stop func(), err error) {
+func searchService(ctx context.Context, st kb.Store, dsn string, stderr io.Writer) (svc *finder.Service, stop func(), err error) {
 	opts := search.Options{Inline: true, Logger: slog.New(slog.NewTextHandler(stderr, nil))}
 	if file := store.IndexFile(dsn); file != "" {
 		if _, err := os.Stat(file); err == nil {
@@ -180,17 +181,17 @@ func searchService(ctx context.Context, st kb.Store, dsn string, stderr io.Write
 		}
 	}
 	ictx, cancel := context.WithCancel(ctx)
-	finder = search.NewService(ictx, st, opts)
+	svc = finder.New(ictx, st, opts)
 	stop = func() {
 		cancel()
-		finder.Index().Wait()
+		svc.Index().Wait()
 	}
 	fmt.Fprintln(stderr, "kbbench: making the store's title index ready")
 	start := time.Now()
-	if err := finder.Index().Build(ictx, 0); err != nil {
+	if err := svc.Index().Build(ictx, 0); err != nil {
 		stop()
 		return nil, nil, fmt.Errorf("title index: %w", err)
 	}
 	fmt.Fprintf(stderr, "kbbench: the store's title index is ready after %.1f s\n", time.Since(start).Seconds())
-	return finder, stop, nil
+	return svc, stop, nil
 }

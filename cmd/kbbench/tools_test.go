@@ -52,7 +52,7 @@ func serveForTest(addr, db string) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: httpapi.NewServer(storetest.SearchOf(context.Background(), st), httpapi.Deps{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})}
+	srv := &http.Server{Handler: httpapi.NewServer(storetest.SearchOf(context.Background(), st), httpapi.Deps{Store: storetest.Raw(st), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})}
 	go srv.Serve(ln)
 	<-ctx.Done()
 	return srv.Close()

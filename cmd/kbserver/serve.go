@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/kbserver/kbserver/internal/finder"
 	"io"
 	"log"
 	"log/slog"
@@ -342,7 +343,7 @@ func (c *cli) serve(o serveOptions) error {
 		file = store.IndexFile(c.db)
 	}
 	ictx, stopIndex := context.WithCancel(c.ctx)
-	finder := search.NewService(ictx, st, search.Options{Logger: logger, File: file, Wait: o.searchWait})
+	finder := finder.New(ictx, st, search.Options{Logger: logger, File: file, Wait: o.searchWait})
 	finder.Index().Start()
 	defer func() { // before the store closes
 		stopIndex()

@@ -22,7 +22,7 @@ func TestClientGone(t *testing.T) {
 	st, res := opsStore(t)
 	var logs apitest.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	h := httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: st, Logger: logger})
+	h := httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: storetest.Raw(st), Logger: logger})
 	gone, cancel := context.WithCancel(context.Background())
 	cancel()
 	pkg := fmt.Sprintf("/rm/rmaccounts/lib/vendors/%d/packages/%d", res.VendorID, res.PackageID)
@@ -77,7 +77,7 @@ func TestLogLinesCutValues(t *testing.T) {
 	st, _ := opsStore(t)
 	var logs apitest.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, nil))
-	srv := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: st, Logger: logger}))
+	srv := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: storetest.Raw(st), Logger: logger}))
 	long := strings.Repeat("x", 600)
 	apitest.Do(t, http.DefaultClient, "GET", srv.URL+"/rm/rmaccounts/"+long+"/vendors?count=10&offset=1", nil, "x-api-key", "prod-key")
 	if strings.Contains(logs.String(), long) {

@@ -46,7 +46,7 @@ func TestWritesDuringImport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(httpapi.NewServer(storetest.SearchOf(t.Context(), server), httpapi.Deps{Store: server, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	srv := httptest.NewServer(httpapi.NewServer(storetest.SearchOf(t.Context(), server), httpapi.Deps{Store: storetest.Raw(server), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	t.Cleanup(srv.Close)
 
 	const n = 20000

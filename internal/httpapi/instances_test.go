@@ -46,8 +46,8 @@ func TestTwoServersOneDatabase(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	a := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), stA), httpapi.Deps{Store: stA}))
-	b := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), stB), httpapi.Deps{Store: stB}))
+	a := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), stA), httpapi.Deps{Store: storetest.Raw(stA)}))
+	b := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), stB), httpapi.Deps{Store: storetest.Raw(stB)}))
 	pkg := fmt.Sprintf("/rm/rmaccounts/lib/vendors/%d/packages/%d", res.VendorID, res.PackageID)
 
 	// A change through A is what B serves.

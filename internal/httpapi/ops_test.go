@@ -51,7 +51,7 @@ func TestHealthAndReadiness(t *testing.T) {
 	st := storetest.Searched(t.Context(), testdb.OpenDSN(t, dsn))
 	var logs strings.Builder
 	logger := slog.New(slog.NewTextHandler(&logs, nil))
-	srv := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: st, Logger: logger}))
+	srv := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: storetest.Raw(st), Logger: logger}))
 	for _, path := range []string{"/healthz", "/readyz"} {
 		if resp, body := apitest.Do(t, http.DefaultClient, "GET", srv.URL+path, nil); resp.StatusCode != 200 || strings.TrimSpace(string(body)) != `{"status":"ok"}` {
 			t.Errorf("GET %s: %d %s", path, resp.StatusCode, body)
@@ -96,7 +96,7 @@ func metricValue(scrape, series string) (float64, bool) {
 
 func TestMetricsScrape(t *testing.T) {
 	st, res := opsStore(t)
-	srv := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: st}))
+	srv := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: storetest.Raw(st)}))
 	scrape := func() string {
 		t.Helper()
 		resp, body := apitest.Do(t, http.DefaultClient, "GET", srv.URL+"/metrics", nil)
@@ -163,7 +163,7 @@ func TestEnvironments(t *testing.T) {
 	st, _ := opsStore(t)
 	servers := map[kb.Environment]string{}
 	for _, env := range kb.Environments {
-		servers[env] = apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: st, Environment: env})).URL
+		servers[env] = apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: storetest.Raw(st), Environment: env})).URL
 	}
 	keys := map[kb.Environment]string{kb.Production: "prod-key", kb.Sandbox: "sandbox-key"}
 	for _, env := range kb.Environments {
@@ -210,7 +210,7 @@ func TestRateLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := apitest.NewServer(t, httpapi.NewServer(finder, httpapi.Deps{
-		Store:        st,
+		Store:        storetest.Raw(st),
 		KeyLimit:     web.Limit{Rate: rate, Burst: 3},
 		ProfileLimit: web.Limit{Rate: rate, Burst: 2},
 	}))
@@ -285,8 +285,8 @@ func TestRateLimitSharedByInstances(t *testing.T) {
 		t.Fatal(err)
 	}
 	limit := web.Limit{Rate: 0.01, Burst: 4} // no refill within the test
-	a := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), stA), httpapi.Deps{Store: stA, KeyLimit: limit}))
-	b := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), stB), httpapi.Deps{Store: stB, KeyLimit: limit}))
+	a := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), stA), httpapi.Deps{Store: storetest.Raw(stA), KeyLimit: limit}))
+	b := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), stB), httpapi.Deps{Store: storetest.Raw(stB), KeyLimit: limit}))
 	path := "/rm/rmaccounts/lib/proxies"
 	for i, url := range []string{a.URL, b.URL, a.URL, b.URL} {
 		if resp, body := apitest.Do(t, http.DefaultClient, "GET", url+path, nil, "x-api-key", "prod-key"); resp.StatusCode != 200 {

@@ -50,7 +50,7 @@ func BenchmarkPublicationSearchHTTP(b *testing.B) {
 	if err := st.SaveProfile(ctx, kb.Profile{ID: profile, Guest: true}); err != nil {
 		b.Fatal(err)
 	}
-	srv := httptest.NewServer(httpapi.NewServer(storetest.SearchOf(ctx, st), httpapi.Deps{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	srv := httptest.NewServer(httpapi.NewServer(storetest.SearchOf(ctx, st), httpapi.Deps{Store: storetest.Raw(st), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	defer srv.Close()
 	get := func(b *testing.B, query string) int {
 		resp, err := http.Get(srv.URL + "/pf/pfaccount/" + profile.String() + "/" + query)

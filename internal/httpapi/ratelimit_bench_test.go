@@ -36,7 +36,7 @@ func BenchmarkKeyRateLimit(b *testing.B) {
 		{"off", web.Limit{}},
 		{"on", web.Limit{Rate: 1e9, Burst: 1e9}},
 	} {
-		h := httpapi.NewServer(storetest.SearchOf(b.Context(), st), httpapi.Deps{Store: st, KeyLimit: bc.limit, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		h := httpapi.NewServer(storetest.SearchOf(b.Context(), st), httpapi.Deps{Store: storetest.Raw(st), KeyLimit: bc.limit, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {
 				req := httptest.NewRequest(http.MethodGet, "/rm/rmaccounts/lib/proxies", nil)

@@ -95,7 +95,7 @@ func newReplayFixture(t *testing.T, wire web.Wire) *replayFixture {
 	testdb.Exec(t, dsn, fmt.Sprintf(`UPDATE packages SET token_fact = '[[pkgid]]', token_prompt = '/pkg/', token_help = 'Your package id.' WHERE id = %d`, f.tokenPackage))
 
 	logger := slog.New(slog.NewTextHandler(f.log, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	f.srv = httptest.NewServer(httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: st, Logger: logger, Wire: wire}))
+	f.srv = httptest.NewServer(httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: storetest.Raw(st), Logger: logger, Wire: wire}))
 	t.Cleanup(func() {
 		f.srv.Close()
 		if t.Failed() {

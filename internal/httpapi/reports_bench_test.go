@@ -58,7 +58,7 @@ func BenchmarkReportsHTTP(b *testing.B) {
 	if err := st.AddAPIKey(ctx, cust, kb.HashAPIKey("bench21-key"), kb.Production); err != nil && kb.ErrorCode(err) != kb.CodeDuplicate {
 		b.Fatal(err)
 	}
-	srv := httptest.NewServer(httpapi.NewServer(storetest.SearchOf(b.Context(), st), httpapi.Deps{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	srv := httptest.NewServer(httpapi.NewServer(storetest.SearchOf(b.Context(), st), httpapi.Deps{Store: storetest.Raw(st), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	defer srv.Close()
 	do := func(method, path, body string) (int, []byte) {
 		var r io.Reader

@@ -7,6 +7,7 @@
 package httpapi
 
 import (
+	"github.com/kbserver/kbserver/internal/finder"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -23,7 +24,6 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/metrics"
 	"github.com/kbserver/kbserver/internal/ratelimit"
-	"github.com/kbserver/kbserver/internal/search"
 )
 
 // DefaultMaxBodyBytes is the request body limit when Deps names none.
@@ -92,12 +92,12 @@ const (
 
 // NewServer returns the HTTP handler of all of kbserver's APIs over
 // deps.Store, every search of every service going through finder, the
-// search service over that store (search.NewService). A server without a
+// search service over that store (finder.New). A server without a
 // store (deps.Store nil) serves only what needs none, and may have no
 // search service either.
-func NewServer(finder *search.Service, deps Deps) http.Handler {
+func NewServer(finder *finder.Service, deps Deps) http.Handler {
 	if deps.Store != nil && finder == nil {
-		panic("httpapi.NewServer: no search service over the store: every search goes through one (search.NewService)")
+		panic("httpapi.NewServer: no search service over the store: every search goes through one (finder.New)")
 	}
 	logger := deps.Logger
 	if logger == nil {
@@ -139,7 +139,7 @@ func NewServer(finder *search.Service, deps Deps) http.Handler {
 // the publication search service, the pages for people (landing and A–Z),
 // the API description with its docs page,
 // and the operators' endpoints (with /metrics when m is not nil).
-func routes(deps Deps, search *search.Service, logger *slog.Logger, m *metrics.Metrics, answers *answercache.Cache) []web.Route {
+func routes(deps Deps, search *finder.Service, logger *slog.Logger, m *metrics.Metrics, answers *answercache.Cache) []web.Route {
 	store := deps.Store
 	keys := web.KeyAuth{
 		Keys:        store,
@@ -161,7 +161,7 @@ func routes(deps Deps, search *search.Service, logger *slog.Logger, m *metrics.M
 		}
 		all = append(all, rs...)
 	}
-	// A nil *search.Service in an interface would not be nil: the
+	// A nil *finder.Service in an interface would not be nil: the
 	// route listing (Routes) has neither store nor search service.
 	var finder interface {
 		rmapi.Finder

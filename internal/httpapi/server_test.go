@@ -43,7 +43,7 @@ func newServer(t *testing.T, deps httpapi.Deps) *httptest.Server {
 			t.Fatal(err)
 		}
 	}
-	deps.Store = st
+	deps.Store = storetest.Raw(st)
 	return apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), st), deps))
 }
 

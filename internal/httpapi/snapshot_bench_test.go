@@ -60,7 +60,7 @@ func BenchmarkSnapshotHTTP(b *testing.B) {
 			break
 		}
 	}
-	srv := httptest.NewServer(httpapi.NewServer(storetest.SearchOf(b.Context(), st), httpapi.Deps{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	srv := httptest.NewServer(httpapi.NewServer(storetest.SearchOf(b.Context(), st), httpapi.Deps{Store: storetest.Raw(st), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	defer srv.Close()
 	do := func(method, path string) *http.Response {
 		req, _ := http.NewRequest(method, srv.URL+"/rm/rmaccounts/big"+path, nil)

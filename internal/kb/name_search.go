@@ -1,9 +1,12 @@
 package kb
 
-import "strings"
+import (
+	"context"
+	"strings"
+)
 
 // The rules of vendor and package name searches, which the search engine
-// applies to every name (search.Live.MatchNames). Names are compared in
+// applies to every name (the search service, package finder). Names are compared in
 // their folded form (Fold), whose words are separated by single spaces.
 
 // NameKind says whose names a name search looks through.
@@ -164,4 +167,18 @@ func (l *NameList) Match(q NameSearch) (match, others []int64) {
 // folded word sw, given after a space (" word").
 func wordPrefix(n, sw string) bool {
 	return strings.HasPrefix(n, sw[1:]) || strings.Contains(n, sw)
+}
+
+// NameFeed reads the vendors' and packages' names that name searches
+// match (the search service keeps them in memory).
+type NameFeed interface {
+	// NamesVersion returns the version of the vendors' and packages'
+	// names: every write that creates, renames or deletes a vendor or a
+	// package moves it.
+	NamesVersion(ctx context.Context) (int64, error)
+	// FeedEntityNames calls vendor with the id and folded name (Fold) of
+	// every vendor, then pkg with those of every package and its
+	// vendor's id, in id order, every customer's own included, and
+	// returns a names version that the rows are at least as new as.
+	FeedEntityNames(ctx context.Context, vendor func(id int64, folded string), pkg func(id, vendorID int64, folded string)) (version int64, err error)
 }

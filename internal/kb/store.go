@@ -25,6 +25,7 @@ type Store interface {
 	StateWriter
 	OpsStore
 	SearchedStore
+	NameFeed
 	Background
 	Close() error
 }

@@ -74,15 +74,6 @@ type TitleFeed interface {
 	// and largest ids: an index kept in a file is read only into the
 	// store it was built from.
 	IndexFingerprint(ctx context.Context) (string, error)
-	// NamesVersion returns the version of the vendors' and packages'
-	// names: every write that creates, renames or deletes a vendor or a
-	// package moves it.
-	NamesVersion(ctx context.Context) (int64, error)
-	// FeedEntityNames calls vendor with the id and folded name (Fold) of
-	// every vendor, then pkg with those of every package and its
-	// vendor's id, in id order, every customer's own included, and
-	// returns a names version that the rows are at least as new as.
-	FeedEntityNames(ctx context.Context, vendor func(id int64, folded string), pkg func(id, vendorID int64, folded string)) (version int64, err error)
 	// StoreIdentity returns a random identity the database was given
 	// when it was made: an index file is caught up only with the change
 	// records of the database it was built from.

@@ -184,7 +184,7 @@ func (s *Store) PackageNames(ctx context.Context, custID string, ids []int64) (m
 func (s *Store) Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.TitleList, error) {
 	list := kb.TitleList{Titles: []kb.Title{}}
 	if strings.TrimSpace(q.Search) != "" {
-		return list, errors.New("list titles: a title search is the search service's (search.Service.Titles)")
+		return list, errors.New("list titles: a title search is the search service's (finder.Service.Titles)")
 	}
 	at, err := s.CustomerVersions(ctx, custID)
 	if err != nil {

@@ -2,6 +2,8 @@ package search
 
 import (
 	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/kbserver/kbserver/internal/kb"
 )
 
 // nearDistance is the largest number of tokens between two words of a
@@ -206,15 +208,15 @@ func near(toks []uint32, words []termSet, dist int) bool {
 // advancedExpr turns a parsed advanced search into an expression: NOT
 // binds tighter than AND, AND tighter than OR, each left to right (FTS5's
 // precedence).
-func advancedExpr(toks []AdvancedToken, term func(t AdvancedToken) *expr) *expr {
+func advancedExpr(toks []kb.AdvancedToken, term func(t kb.AdvancedToken) *expr) *expr {
 	p := &advParser{toks: toks, term: term}
 	return p.or()
 }
 
 type advParser struct {
-	toks []AdvancedToken
+	toks []kb.AdvancedToken
 	i    int
-	term func(AdvancedToken) *expr
+	term func(kb.AdvancedToken) *expr
 }
 
 func (p *advParser) peek(op string) bool { return p.i < len(p.toks) && p.toks[p.i].Op == op }
@@ -250,7 +252,7 @@ func (p *advParser) primary() *expr {
 	if p.peek("(") {
 		p.i++
 		e := p.or()
-		p.i++ // ")": ParseAdvanced checked the balance
+		p.i++ // ")": kb.ParseAdvanced checked the balance
 		return e
 	}
 	t := p.toks[p.i]

@@ -73,8 +73,6 @@ type Live struct {
 	builtCh chan struct{} // closed when the running background build ends
 	ready   atomic.Bool   // an index was installed once
 
-	names   atomic.Pointer[nameSet] // the vendors' and packages' names (names.go)
-	namesMu sync.Mutex              // one read of the names at a time
 }
 
 // Ready reports whether an index has been installed once since the

@@ -209,10 +209,10 @@ func (x *Index) compile(q kb.TitleQuery) (*expr, *field, error) {
 	case kb.FieldSubject:
 		f = x.subject
 	}
-	var toks []AdvancedToken
+	var toks []kb.AdvancedToken
 	if q.Type == kb.SearchAdvanced {
 		var err error
-		if toks, err = ParseAdvanced(search); err != nil {
+		if toks, err = kb.ParseAdvanced(search); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -253,7 +253,7 @@ func (x *Index) compile(q kb.TitleQuery) (*expr, *field, error) {
 	case kb.SearchExactPhrase:
 		return phrase(ws, false), f, nil
 	case kb.SearchAdvanced:
-		return advancedExpr(toks, func(t AdvancedToken) *expr { return phrase(t.Words, t.Prefix) }), f, nil
+		return advancedExpr(toks, func(t kb.AdvancedToken) *expr { return phrase(t.Words, t.Prefix) }), f, nil
 	}
 	// Contains: words of three or more characters as substrings (not in
 	// subjects, which have no trigram index in the stores), shorter ones
@@ -291,7 +291,7 @@ func (f *field) substring(w string) termSet {
 // identifier, the other types the whole identifier. nil when the search
 // can match nothing.
 func (x *Index) isxnExpr(search string, t kb.SearchType) *expr {
-	n, issn := ISXNForms(search)
+	n, issn := kb.ISXNForms(search)
 	if n == "" {
 		return nil
 	}

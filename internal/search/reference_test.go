@@ -14,7 +14,7 @@ import (
 // feeds it, each search tried on each title in turn with its semantics
 // written plainly (docs/search-engine.md, "What it must answer"), with no
 // posting list, term dictionary, trigram or pruning. Only the parse of an
-// advanced search (ParseAdvanced) and the field's words (kb.Words,
+// advanced search (kb.ParseAdvanced) and the field's words (kb.Words,
 // kb.Fold) are shared with the index: they are the rules, not the
 // algorithm under test.
 
@@ -197,7 +197,7 @@ func (e *refExpr) positive(out *[]refWord) {
 func refCompile(q kb.TitleQuery) (e *refExpr, field int, err error) {
 	search := strings.TrimSpace(q.Search)
 	if q.Field == kb.FieldISXN {
-		n, issn := ISXNForms(search)
+		n, issn := kb.ISXNForms(search)
 		if n == "" {
 			return nil, 0, nil
 		}
@@ -220,9 +220,9 @@ func refCompile(q kb.TitleQuery) (e *refExpr, field int, err error) {
 	case kb.FieldSubject:
 		field = refSubject
 	}
-	var toks []AdvancedToken
+	var toks []kb.AdvancedToken
 	if q.Type == kb.SearchAdvanced {
-		if toks, err = ParseAdvanced(search); err != nil {
+		if toks, err = kb.ParseAdvanced(search); err != nil {
 			return nil, 0, err
 		}
 	}
@@ -280,7 +280,7 @@ func refCompile(q kb.TitleQuery) (e *refExpr, field int, err error) {
 
 // refAdvanced builds an advanced search's tree by precedence climbing:
 // OR over AND over NOT, each left to right, parentheses first.
-func refAdvanced(toks []AdvancedToken, phrase func([]string, bool) *refExpr) *refExpr {
+func refAdvanced(toks []kb.AdvancedToken, phrase func([]string, bool) *refExpr) *refExpr {
 	i := 0
 	var level func(l int) *refExpr
 	ops := []string{"OR", "AND", "NOT"}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"flag"
+	"github.com/kbserver/kbserver/internal/finder"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -158,7 +159,7 @@ func BenchmarkNameSearch(b *testing.B) {
 // demo one (100,000 titles, seed 1), with a customer "bench" and the
 // search engine that answers its searches (inline); the store closes when
 // the benchmark ends.
-func openSearchDB(b *testing.B) (*sqlite.Store, *search.Service) {
+func openSearchDB(b *testing.B) (*sqlite.Store, *finder.Service) {
 	b.Helper()
 	ctx := context.Background()
 	path := *searchDB
@@ -178,5 +179,5 @@ func openSearchDB(b *testing.B) (*sqlite.Store, *search.Service) {
 	if _, err := s.AddCustomer(ctx, "bench", ""); err != nil && kb.ErrorCode(err) != kb.CodeDuplicate {
 		b.Fatal(err)
 	}
-	return s, search.NewService(ctx, s, search.Options{Inline: true})
+	return s, finder.New(ctx, s, search.Options{Inline: true})
 }

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"github.com/kbserver/kbserver/internal/finder"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -64,7 +65,7 @@ func TestSearchReadsVersionsOnce(t *testing.T) {
 	}
 	counted := &countingEngine{Engine: engine{s}}
 	st := kbsql.New(counted)
-	finder := search.NewService(ctx, st, search.Options{Inline: true})
+	finder := finder.New(ctx, st, search.Options{Inline: true})
 	request := func() context.Context { // the key check of each request
 		key, err := st.LookupAPIKey(ctx, kb.HashAPIKey("key-c1"))
 		if err != nil {

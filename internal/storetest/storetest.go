@@ -5,6 +5,7 @@ package storetest
 import (
 	"context"
 	"errors"
+	"github.com/kbserver/kbserver/internal/finder"
 	"io"
 	"testing"
 
@@ -163,7 +164,7 @@ var errStop = errors.New("source failed")
 // store's own. The suite's cases take one (on).
 type Store struct {
 	kb.Store
-	Search *search.Service
+	Search *finder.Service
 }
 
 // Searched returns st with a new search service over it whose index is
@@ -173,7 +174,7 @@ func Searched(ctx context.Context, st kb.Store) Store {
 	if s, ok := st.(Store); ok {
 		return s
 	}
-	return Store{Store: st, Search: search.NewService(ctx, st, search.Options{Inline: true})}
+	return Store{Store: st, Search: finder.New(ctx, st, search.Options{Inline: true})}
 }
 
 // Vendors lists vendors through the search service.
@@ -205,6 +206,16 @@ func (s Store) TitleMatches(ctx context.Context, custID string, q kb.PubQuery, f
 
 // SearchOf returns the search service over st: st's own when st is a
 // Store (Searched), else a new one as Searched makes.
-func SearchOf(ctx context.Context, st kb.Store) *search.Service {
+func SearchOf(ctx context.Context, st kb.Store) *finder.Service {
 	return Searched(ctx, st).Search
+}
+
+// Raw returns the store under st when st is a Store (Searched), else st:
+// what the store implements beyond kb.Store (kb.RateStore, its statistics)
+// shows only on the store itself, as a server is given it.
+func Raw(st kb.Store) kb.Store {
+	if s, ok := st.(Store); ok {
+		return s.Store
+	}
+	return st
 }

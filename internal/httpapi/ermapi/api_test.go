@@ -49,7 +49,7 @@ func newFixture(t *testing.T) *fixture {
 		}
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: st, Logger: logger}))
+	srv := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: storetest.Raw(st), Logger: logger}))
 	return &fixture{srv: srv}
 }
 

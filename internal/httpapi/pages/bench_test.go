@@ -3,6 +3,7 @@ package pages_test
 import (
 	"context"
 	"flag"
+	"github.com/kbserver/kbserver/internal/finder"
 	"io"
 	"log/slog"
 	"net/http"
@@ -46,11 +47,11 @@ func BenchmarkAZPage(b *testing.B) {
 	} else if err != nil {
 		b.Fatal(err)
 	}
-	finder := search.NewService(ctx, st, search.Options{})
+	finder := finder.New(ctx, st, search.Options{})
 	if err := finder.Index().Build(ctx, 0); err != nil {
 		b.Fatal(err)
 	}
-	h := httpapi.NewServer(finder, httpapi.Deps{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	h := httpapi.NewServer(finder, httpapi.Deps{Store: storetest.Raw(st), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	az := pages.AZPath(profile)
 	api := "/pf/pfaccount/" + profile.String() + "/publications"
 	type run struct{ name, path string }

@@ -139,7 +139,7 @@ func newFixture(t *testing.T) *fixture {
 		}
 	}
 	imp("Rare Maps", []title{{name: "Map Quarterly"}, {name: "Map Review"}})
-	f.srv = httptest.NewServer(httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: st}))
+	f.srv = httptest.NewServer(httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: storetest.Raw(st)}))
 	t.Cleanup(f.srv.Close)
 	return f
 }

@@ -162,7 +162,7 @@ func newPFFixture(t *testing.T) *pfFixture {
 	_, err = st.AddNote(ctx, "1001", kb.Note{PackageID: journals.PackageID, TitleID: f.ids["The Journal of Nursing"],
 		Name: "Access", Rank: 1, Text: "Walk-in users only", ShowOn: []string{"PublicationFinder"}})
 	must(err)
-	f.srv = apitest.NewServer(t, httpapi.NewServer(st.Search, httpapi.Deps{Store: st}))
+	f.srv = apitest.NewServer(t, httpapi.NewServer(st.Search, httpapi.Deps{Store: storetest.Raw(st)}))
 	return f
 }
 
@@ -987,7 +987,7 @@ func TestSubjectFacetsOnGeneratedKB(t *testing.T) {
 	if err := st.SaveProfile(ctx, kb.Profile{ID: profile, Guest: true}); err != nil {
 		t.Fatal(err)
 	}
-	srv := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: st}))
+	srv := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: storetest.Raw(st)}))
 	search := func(query string) pfResult {
 		t.Helper()
 		r, body := apitest.Do(t, noRedirect, "GET", srv.URL+"/pf/pfaccount/"+profile.String()+"/publications?"+query, nil)

@@ -225,7 +225,7 @@ func buildFixture(ctx context.Context, st kb.Store, dsn string, wire web.Wire) (
 	}
 
 	logger := slog.New(slog.NewTextHandler(f.log, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	f.handler = httpapi.NewServer(storetest.SearchOf(ctx, st), httpapi.Deps{Store: st, Logger: logger, Wire: wire})
+	f.handler = httpapi.NewServer(storetest.SearchOf(ctx, st), httpapi.Deps{Store: storetest.Raw(st), Logger: logger, Wire: wire})
 	return f, nil
 }
 

@@ -39,10 +39,10 @@ import (
 func TestAnswerCacheFollowsEveryWrite(t *testing.T) {
 	f := newFixture(t)
 	otherStore := storetest.Searched(t.Context(), testdb.OpenDSN(t, f.dsn))
-	other := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), otherStore), httpapi.Deps{Store: otherStore, Logger: quiet}))
+	other := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), otherStore), httpapi.Deps{Store: storetest.Raw(otherStore), Logger: quiet}))
 	ref := storetest.Searched(t.Context(), testdb.OpenDSN(t, f.dsn))
 	ref.KeepTitles(0)
-	uncached := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), ref), httpapi.Deps{Store: ref, Logger: quiet, AnswerCacheBytes: -1}))
+	uncached := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), ref), httpapi.Deps{Store: storetest.Raw(ref), Logger: quiet, AnswerCacheBytes: -1}))
 	servers := []*httptest.Server{f.srv, other}
 	ctx := t.Context()
 
@@ -270,7 +270,7 @@ func TestAnswerCacheBudget(t *testing.T) {
 		budget int64
 	}{{"small", budget}, {"off", -1}} {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), f.store), httpapi.Deps{Store: f.store, Logger: quiet, AnswerCacheBytes: tc.budget}))
+			srv := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(t.Context(), f.store), httpapi.Deps{Store: storetest.Raw(f.store), Logger: quiet, AnswerCacheBytes: tc.budget}))
 			for range 3 {
 				for _, path := range paths {
 					if res, body := apitest.Do(t, srv.Client(), http.MethodGet, srv.URL+path, nil, "x-api-key", key1); res.StatusCode != http.StatusOK {

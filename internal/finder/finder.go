@@ -1,23 +1,34 @@
-package search
+// Package finder is the one way every service of kbserver searches: the
+// search service (Service), which the holdings service, publication search
+// and the pages ask. It asks the search index (package search) for ids,
+// totals, facets and ranks, then the store for those rows by id; the store
+// never holds the index.
+package finder
 
 import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/search"
 )
 
 // Service is the one way every service searches: the holdings service's
 // vendor, package and title lists, publication search and its alpha menus,
-// and the pages. It asks its index (Live) for the matching ids, totals,
+// and the pages. It asks its index (search.Live) for the matching ids, totals,
 // facets and ranks, then the store for those rows by id, at the customer's
 // versions read once per request: with the API key when the request has
 // one (kb.CustomerAtFrom), else by the service itself. The store never
 // holds the index.
 type Service struct {
-	live  *Live
+	live  *search.Live
 	store Store
+
+	nameSet atomic.Pointer[nameSet] // the vendors' and packages' names (names.go)
+	namesMu sync.Mutex              // one read of the names at a time
 }
 
 // Store is what the search service reads from the store: what its index
@@ -25,6 +36,7 @@ type Service struct {
 // completes with the names it matched.
 type Store interface {
 	kb.SearchedStore
+	kb.NameFeed
 	// Titles lists titles without a search.
 	Titles(ctx context.Context, custID string, q kb.TitleQuery) (kb.TitleList, error)
 	Vendors(ctx context.Context, custID string, q kb.VendorQuery) (kb.VendorList, error)
@@ -33,16 +45,16 @@ type Store interface {
 	PackageNames(ctx context.Context, custID string, ids []int64) (map[int64]string, error)
 }
 
-// NewService returns a search service over st with a new index (NewLive);
-// ctx ends the index's background builds. The index is built on the first
-// search, or by Index().Start.
-func NewService(ctx context.Context, st Store, opts Options) *Service {
-	return &Service{live: NewLive(ctx, st, opts), store: st}
+// New returns a search service over st with a new index
+// (search.NewLive); ctx ends the index's background builds. The index is
+// built on the first search, or by Index().Start.
+func New(ctx context.Context, st Store, opts search.Options) *Service {
+	return &Service{live: search.NewLive(ctx, st, opts), store: st}
 }
 
 // Index returns the service's index: to start its build, wait for its
 // background work, or read its state.
-func (s *Service) Index() *Live { return s.live }
+func (s *Service) Index() *search.Live { return s.live }
 
 // Ready returns an error while the index has not been built once since
 // the server started: the server is not ready for traffic (its /readyz),
@@ -163,7 +175,7 @@ func (s *Service) names(ctx context.Context, q kb.NameSearch) (*kb.NameMatches, 
 	if _, none := kb.CompileNameSearch(q); none {
 		return &kb.NameMatches{}, nil
 	}
-	match, others, err := s.live.MatchNames(ctx, q)
+	match, others, err := s.matchNames(ctx, q)
 	if err != nil {
 		return nil, err
 	}

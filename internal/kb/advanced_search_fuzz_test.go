@@ -1,26 +1,24 @@
-package search
+package kb
 
 import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/kbserver/kbserver/internal/kb"
 )
 
 // FuzzParseAdvanced checks the advanced search parser against a slow
 // reference, a recursive descent over its output: whatever the search,
 // ParseAdvanced refuses it with CodeInvalid or returns a well-formed
 // expression (operand, then operator and operand, ...; an operand a term or
-// a parenthesised expression) no deeper than kb.MaxSearchDepth, whose
-// terms are words as kb.Words splits them, in the order of the search.
+// a parenthesised expression) no deeper than MaxSearchDepth, whose
+// terms are words as Words splits them, in the order of the search.
 func FuzzParseAdvanced(f *testing.F) {
 	for _, s := range []string{
 		`(zebra OR annals) AND studies`, `go NOT practice`, `"weekly news"* OR zeb*`, `a (b) "c d" e*`,
 		`"unclosed`, `(((`, `()`, `NOT zebra`, `zebra OR`, `a AND OR b`, `)(`, `"" * ( ) " "`, `**"`,
 		`and or not AND`, `ǅ Straße 한국어*`, "a\u00a0b\u2003(c)",
-		strings.Repeat("(", kb.MaxSearchDepth+1) + "a" + strings.Repeat(")", kb.MaxSearchDepth+1),
-		strings.Repeat("(", kb.MaxSearchDepth) + "a" + strings.Repeat(")", kb.MaxSearchDepth),
+		strings.Repeat("(", MaxSearchDepth+1) + "a" + strings.Repeat(")", MaxSearchDepth+1),
+		strings.Repeat("(", MaxSearchDepth) + "a" + strings.Repeat(")", MaxSearchDepth),
 		strings.Repeat("a NOT ", 200) + "b",
 	} {
 		f.Add(s)
@@ -28,7 +26,7 @@ func FuzzParseAdvanced(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		toks, err := ParseAdvanced(s)
 		if err != nil {
-			if kb.ErrorCode(err) != kb.CodeInvalid || !strings.HasPrefix(kb.ErrorMessage(err), "Parameter search is not a valid advanced search: ") {
+			if ErrorCode(err) != CodeInvalid || !strings.HasPrefix(ErrorMessage(err), "Parameter search is not a valid advanced search: ") {
 				t.Fatalf("ParseAdvanced(%q): %v, want CodeInvalid", s, err)
 			}
 			return
@@ -37,13 +35,13 @@ func FuzzParseAdvanced(f *testing.F) {
 		if !p.expr(0) || p.i != len(toks) {
 			t.Fatalf("ParseAdvanced(%q) = %+v: not a well-formed expression (at token %d)", s, toks, p.i)
 		}
-		if p.depth > kb.MaxSearchDepth {
+		if p.depth > MaxSearchDepth {
 			t.Fatalf("ParseAdvanced(%q) nests %d deep", s, p.depth)
 		}
 		var words []string
 		for _, tok := range toks {
 			for _, w := range tok.Words {
-				if got := kb.Words(w); len(got) != 1 || got[0] != w {
+				if got := Words(w); len(got) != 1 || got[0] != w {
 					t.Fatalf("ParseAdvanced(%q): term word %q is not one word", s, w)
 				}
 			}
@@ -51,7 +49,7 @@ func FuzzParseAdvanced(f *testing.F) {
 		}
 		// Every word of the terms comes from the search, in order (the
 		// operators' words excepted).
-		rest := kb.Words(s)
+		rest := Words(s)
 		for _, w := range words {
 			i := slices.Index(rest, w)
 			if i < 0 {

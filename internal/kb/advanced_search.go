@@ -1,10 +1,8 @@
-package search
+package kb
 
 import (
 	"strings"
 	"unicode"
-
-	"github.com/kbserver/kbserver/internal/kb"
 )
 
 // AdvancedToken is one token of a parsed advanced search: an operator, a
@@ -20,7 +18,7 @@ type AdvancedToken struct {
 // NOT (upper case; NOT is binary, "a NOT b") and parentheses. Adjacent
 // terms mean AND: the tokens it returns have the AND made explicit, and
 // they form a well-formed expression, which the index compiles. A malformed search, or one whose parentheses nest deeper
-// than kb.MaxSearchDepth, is a kb.CodeInvalid error.
+// than MaxSearchDepth, is a CodeInvalid error.
 func ParseAdvanced(s string) ([]AdvancedToken, error) {
 	toks, err := advancedTokens(s)
 	if err != nil {
@@ -45,8 +43,8 @@ func ParseAdvanced(s string) ([]AdvancedToken, error) {
 			if prevTerm {
 				out = append(out, and)
 			}
-			if depth++; depth > kb.MaxSearchDepth {
-				return nil, invalidAdvanced("parentheses nest more than %d deep", kb.MaxSearchDepth)
+			if depth++; depth > MaxSearchDepth {
+				return nil, invalidAdvanced("parentheses nest more than %d deep", MaxSearchDepth)
 			}
 			out = append(out, t)
 			prevTerm = false
@@ -75,7 +73,7 @@ func ParseAdvanced(s string) ([]AdvancedToken, error) {
 }
 
 func invalidAdvanced(format string, args ...any) error {
-	return kb.Errorf(kb.CodeInvalid, "Parameter search is not a valid advanced search: "+format+
+	return Errorf(CodeInvalid, "Parameter search is not a valid advanced search: "+format+
 		". Use words, \"quoted phrases\", word* prefixes, AND, OR, NOT and parentheses.", args...)
 }
 
@@ -100,7 +98,7 @@ func advancedTokens(s string) ([]AdvancedToken, error) {
 			if j == len(rs) {
 				return nil, invalidAdvanced("a quote is not closed")
 			}
-			ws := kb.Words(string(rs[i+1 : j]))
+			ws := Words(string(rs[i+1 : j]))
 			i = j + 1
 			prefix := i < len(rs) && rs[i] == '*'
 			if prefix {
@@ -118,7 +116,7 @@ func advancedTokens(s string) ([]AdvancedToken, error) {
 				toks = append(toks, AdvancedToken{Op: raw})
 				continue
 			}
-			toks = appendTerm(toks, kb.Words(raw), strings.HasSuffix(raw, "*"))
+			toks = appendTerm(toks, Words(raw), strings.HasSuffix(raw, "*"))
 		}
 	}
 	return toks, nil
@@ -133,11 +131,11 @@ func appendTerm(toks []AdvancedToken, ws []string, prefix bool) []AdvancedToken 
 }
 
 // ISXNForms returns the forms in which an ISSN or ISBN search matches
-// title_identifiers.norm: n, the search normalised (kb.NormalizeISXNQuery;
+// title_identifiers.norm: n, the search normalised (NormalizeISXNQuery;
 // "" when it can match nothing), and issn, n with the hyphen a stored ISSN
 // has (1234-567X) when n may be an ISSN or a prefix of one, else n.
 func ISXNForms(search string) (n, issn string) {
-	n = kb.NormalizeISXNQuery(search)
+	n = NormalizeISXNQuery(search)
 	issn = n
 	// Only an ASCII identifier gets the hyphenated form: cutting a
 	// multi-byte character in two would make invalid UTF-8, which
