@@ -1,0 +1,156 @@
+package postgres_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/postgres"
+	"github.com/kbserver/kbserver/internal/testdb"
+)
+
+// fullTablespace returns the URL of a new schema of the test database
+// whose tables are made in a tablespace on a small tmpfs, and the
+// directory of that tmpfs. It needs root (to mount) and the database
+// server on this machine, running as the user postgres; the test skips
+// otherwise.
+func fullTablespace(t *testing.T) (dsn, dir string) {
+	t.Helper()
+	base := testdb.PostgresURL(t)
+	if os.Geteuid() != 0 {
+		t.Skip("a full disk is reproduced on a small tmpfs, which only root may mount: run the test as root (CI does)")
+	}
+	if u, err := url.Parse(base); err != nil || (u.Hostname() != "127.0.0.1" && u.Hostname() != "localhost") {
+		t.Skip("a full disk is reproduced in a tablespace on this machine: the test database is elsewhere")
+	}
+	pg, err := user.Lookup("postgres")
+	if err != nil {
+		t.Skipf("no user postgres to own the tablespace: %v", err)
+	}
+	dir, err = os.MkdirTemp("", "kbserver-full-disk-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, fmt.Sprintf("size=%d,mode=0700,uid=%s,gid=%s", 16<<20, pg.Uid, pg.Gid)); err != nil {
+		t.Skipf("mount a tmpfs on %s: %v (a full disk is reproduced on one)", dir, err)
+	}
+	t.Cleanup(func() {
+		if err := syscall.Unmount(dir, syscall.MNT_DETACH); err != nil {
+			t.Errorf("unmount the tmpfs %s: %v", dir, err)
+		}
+	})
+	b := make([]byte, 6)
+	rand.Read(b)
+	space := "kb_full_" + hex.EncodeToString(b)
+	exec := func(q string) error {
+		conn, err := pgx.Connect(context.Background(), base)
+		if err != nil {
+			return err
+		}
+		defer conn.Close(context.Background())
+		_, err = conn.Exec(context.Background(), q)
+		return err
+	}
+	if err := exec(`CREATE TABLESPACE ` + space + ` LOCATION '` + dir + `'`); err != nil {
+		t.Skipf("create a tablespace on the tmpfs (the database server must run on this machine): %v", err)
+	}
+	t.Cleanup(func() {
+		if err := exec(`DROP TABLESPACE ` + space); err != nil {
+			t.Errorf("drop tablespace %s: %v", space, err)
+		}
+	})
+	u, err := url.Parse(testdb.NewPostgres(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("default_tablespace", space)
+	u.RawQuery = q.Encode()
+	return u.String(), dir
+}
+
+// fillDisk writes a file in dir until the file system has no room left
+// and returns the function that removes it.
+func fillDisk(t *testing.T, dir string) (free func()) {
+	t.Helper()
+	name := filepath.Join(dir, "filler")
+	f, err := os.Create(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, chunk := range []int{1 << 20, 4 << 10, 1} {
+		buf := make([]byte, chunk)
+		for {
+			if _, err := f.Write(buf); err != nil {
+				if !errors.Is(err, syscall.ENOSPC) {
+					t.Fatalf("fill the disk: %v", err)
+				}
+				break
+			}
+		}
+	}
+	return func() {
+		t.Helper()
+		if err := os.Remove(name); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// bigLicense is a license whose body (256 KiB of digits, which
+// PostgreSQL's compression barely shrinks) needs new pages.
+func bigLicense(id string) kb.ERMObject {
+	var b strings.Builder
+	for i := 0; b.Len() < 256<<10; i++ {
+		b.WriteString(strconv.FormatUint(uint64(i)*2654435761%1000000007, 36))
+	}
+	return kb.ERMObject{ID: id, CustomerID: "c1", Kind: kb.KindLicense, Status: kb.StatusActive, Description: "Big",
+		Body: []byte(`{"license":{"note":"` + b.String() + `"}}`)}
+}
+
+// TestDiskFullWrite: with the store's tables on a full disk, a write that
+// needs room is refused with kb.DiskFull (SQLSTATE 53100: CodeUnavailable,
+// the full disk's message) and leaves nothing behind; once space is freed
+// it succeeds.
+func TestDiskFullWrite(t *testing.T) {
+	dsn, dir := fullTablespace(t)
+	s, err := postgres.Open(t.Context(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	ctx := t.Context()
+	if _, err := s.AddCustomer(ctx, "c1", "Customer 1"); err != nil {
+		t.Fatal(err)
+	}
+	free := fillDisk(t, dir)
+	err = s.CreateERMObject(ctx, bigLicense("l1"))
+	if !errors.Is(err, kb.ErrDiskFull) || kb.ErrorCode(err) != kb.CodeUnavailable || kb.ErrorMessage(err) != kb.DiskFullMessage {
+		t.Fatalf("a write on a full disk: %v (code %d); want kb.DiskFull", err, kb.ErrorCode(err))
+	}
+	if _, err := s.ERMObject(ctx, "c1", kb.KindLicense, "l1"); kb.ErrorCode(err) != kb.CodeNotFound {
+		t.Errorf("the refused license reads back: %v", err)
+	}
+	free()
+	if err := s.CreateERMObject(ctx, bigLicense("l1")); err != nil {
+		t.Fatalf("the write once space is freed: %v", err)
+	}
+}
