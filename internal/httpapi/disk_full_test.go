@@ -16,6 +16,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
@@ -77,10 +78,12 @@ func fillDisk(t *testing.T, dir string) (free func()) {
 // every kind of write (a title's selection, a custom package, a license,
 // a holdings snapshot, a console form) is answered 503 with Retry-After
 // and a message naming the full disk, not 500, and writes nothing; reads
-// go on. Once space is freed the same writes succeed.
+// go on; /readyz answers 503 saying so. Once space is freed /readyz
+// answers 200 again, before any client writes, and the same writes
+// succeed.
 func TestDiskFull(t *testing.T) {
 	if testdb.Kind() != "sqlite" {
-		t.Skip("the full disk is reproduced under the SQLite file; PostgreSQL's classification is tested in internal/postgres")
+		t.Skip("the full disk is reproduced under the SQLite file; PostgreSQL's is reproduced in internal/postgres (TestDiskFullWrite: a tablespace on a full tmpfs)")
 	}
 	dir := smallDisk(t, 32<<20)
 	dsn := filepath.Join(dir, "kb.db")
@@ -206,9 +209,38 @@ func TestDiskFull(t *testing.T) {
 		t.Errorf("GET package on a full disk: %d %.300s", resp.StatusCode, body)
 	}
 	unchanged("on the full disk")
+	// Not ready, saying why; alive.
+	readyz := func() (int, string) {
+		t.Helper()
+		resp, body := send(write{what: "GET /readyz", method: "GET", path: "/readyz"})
+		return resp.StatusCode, strings.TrimSpace(body)
+	}
+	wantFull, _ := json.Marshal(struct {
+		Status string `json:"status"`
+		Error  string `json:"error"`
+	}{"unavailable", kb.DiskFullMessage})
+	if status, body := readyz(); status != http.StatusServiceUnavailable || body != string(wantFull) {
+		t.Errorf("GET /readyz on a full disk: %d %s; want 503 %s", status, body, wantFull)
+	}
+	if resp, _ := send(write{what: "GET /healthz", method: "GET", path: "/healthz"}); resp.StatusCode != http.StatusOK {
+		t.Errorf("GET /healthz on a full disk: %d", resp.StatusCode)
+	}
 
 	free()
 	unchanged("once space is freed")
+	// Ready again with no write of a client's: the readiness check's
+	// probe sees the space (at most once a second).
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		status, body := readyz()
+		if status == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("GET /readyz 30 s after space was freed: %d %s", status, body)
+		}
+		time.Sleep(100 * time.Millisecond) // polls a condition: the probe's next turn
+	}
 	for _, w := range writes {
 		if resp, body := send(w); resp.StatusCode != w.ok {
 			t.Errorf("%s once space is freed: status %d, want %d: %.300s", w.what, resp.StatusCode, w.ok, body)

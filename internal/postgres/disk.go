@@ -15,9 +15,9 @@ const codeDiskFull = "53100"
 // wrote classifies the error of a write: text PostgreSQL cannot store is
 // kb.CodeInvalid (unstorableText), a full disk kb.DiskFull (CodeUnavailable,
 // 503 with Retry-After); anything else is returned as it is. A nil error
-// stays nil.
+// stays nil. The outcome goes to the store's disk watch, for Ready.
 func (s *Store) wrote(err error) error {
-	return diskFull(unstorableText(err))
+	return s.disk.Observe(diskFull(unstorableText(err)))
 }
 
 // diskFull turns SQLSTATE 53100 into kb.DiskFull.

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -128,8 +129,9 @@ func bigLicense(id string) kb.ERMObject {
 
 // TestDiskFullWrite: with the store's tables on a full disk, a write that
 // needs room is refused with kb.DiskFull (SQLSTATE 53100: CodeUnavailable,
-// the full disk's message) and leaves nothing behind; once space is freed
-// it succeeds.
+// the full disk's message) and leaves nothing behind, and the store is
+// not ready, saying why; once space is freed the store is ready again
+// without a write of a request, and the write succeeds.
 func TestDiskFullWrite(t *testing.T) {
 	dsn, dir := fullTablespace(t)
 	s, err := postgres.Open(t.Context(), dsn)
@@ -149,7 +151,24 @@ func TestDiskFullWrite(t *testing.T) {
 	if _, err := s.ERMObject(ctx, "c1", kb.KindLicense, "l1"); kb.ErrorCode(err) != kb.CodeNotFound {
 		t.Errorf("the refused license reads back: %v", err)
 	}
+	// Not ready while the disk is full (its probe write fails too).
+	if err := s.Ready(ctx); !errors.Is(err, kb.ErrDiskFull) || kb.ErrorMessage(err) != kb.DiskFullMessage {
+		t.Errorf("Ready on a full disk: %v; want the full disk", err)
+	}
 	free()
+	// With no other write, the readiness check's own probe sees the
+	// space come back (at most once a second).
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		err := s.Ready(ctx)
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Ready 30 s after space was freed: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond) // polls a condition: the probe's next turn
+	}
 	if err := s.CreateERMObject(ctx, bigLicense("l1")); err != nil {
 		t.Fatalf("the write once space is freed: %v", err)
 	}

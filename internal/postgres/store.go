@@ -45,6 +45,8 @@ type Store struct {
 	// buildSlots bounds the snapshot builds running at once: each holds a
 	// pooled connection for its duration, and requests need the rest.
 	buildSlots chan struct{}
+	// disk is whether the last write found the disk full (disk.go).
+	disk kbsql.DiskWatch
 }
 
 var _ kb.Store = (*Store)(nil)

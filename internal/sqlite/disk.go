@@ -14,9 +14,10 @@ const sqliteFull = 13
 // wrote classifies the error of a write on the writer connection: the
 // database busy for longer than the busy timeout and a full disk become
 // kb.CodeUnavailable (503 with Retry-After), anything else is returned as
-// it is. A nil error stays nil.
+// it is. A nil error stays nil. The outcome goes to the store's disk
+// watch, for Ready.
 func (s *Store) wrote(err error) error {
-	return diskFull(busy(err))
+	return s.disk.Observe(diskFull(busy(err)))
 }
 
 // diskFull turns SQLITE_FULL into kb.DiskFull. (SQLite has no extended

@@ -43,6 +43,7 @@ type Store struct {
 	closed     atomic.Bool
 	builds     sync.WaitGroup
 	buildStats kbsql.BuildCounters // the snapshot builds this process ran
+	disk       kbsql.DiskWatch     // whether the last write found the disk full (disk.go)
 	reads      statementCache      // the reader pool's prepared statements (statements.go)
 }
 
