@@ -2,7 +2,6 @@ package httpapi_test
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"html"
 	"io"
@@ -10,11 +9,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -24,55 +21,6 @@ import (
 	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
 )
-
-// smallDisk mounts a tmpfs of size bytes on a new directory, unmounted
-// when the test ends. Mounting needs root (CI runs as root); elsewhere the
-// test skips.
-func smallDisk(t *testing.T, size int) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("a full disk is reproduced on a small tmpfs, which only root may mount: run the test as root (CI does)")
-	}
-	dir := t.TempDir()
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, fmt.Sprintf("size=%d,mode=0777", size)); err != nil {
-		t.Skipf("mount a tmpfs on %s: %v (a full disk is reproduced on one)", dir, err)
-	}
-	t.Cleanup(func() {
-		if err := syscall.Unmount(dir, 0); err != nil {
-			t.Errorf("unmount the tmpfs %s: %v", dir, err)
-		}
-	})
-	return dir
-}
-
-// fillDisk writes a file in dir until the file system has no room left
-// and returns the function that removes it.
-func fillDisk(t *testing.T, dir string) (free func()) {
-	t.Helper()
-	name := filepath.Join(dir, "filler")
-	f, err := os.Create(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	for _, chunk := range []int{1 << 20, 4 << 10, 1} {
-		buf := make([]byte, chunk)
-		for {
-			if _, err := f.Write(buf); err != nil {
-				if !errors.Is(err, syscall.ENOSPC) {
-					t.Fatalf("fill the disk: %v", err)
-				}
-				break
-			}
-		}
-	}
-	return func() {
-		t.Helper()
-		if err := os.Remove(name); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // TestDiskFull: with the SQLite database on a disk with no room left,
 // every kind of write (a title's selection, a custom package, a license,
@@ -85,7 +33,7 @@ func TestDiskFull(t *testing.T) {
 	if testdb.Kind() != "sqlite" {
 		t.Skip("the full disk is reproduced under the SQLite file; PostgreSQL's is reproduced in internal/postgres (TestDiskFullWrite: a tablespace on a full tmpfs)")
 	}
-	dir := smallDisk(t, 32<<20)
+	dir := testdb.SmallDisk(t, 32<<20, nil)
 	dsn := filepath.Join(dir, "kb.db")
 	st := storetest.Searched(t.Context(), testdb.OpenDSN(t, dsn))
 	ctx := t.Context()
@@ -176,7 +124,7 @@ func TestDiskFull(t *testing.T) {
 	if err := testdb.DB(t, dsn).QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logFrames, &done); err != nil || busy != 0 {
 		t.Fatalf("checkpoint: busy %d, %v", busy, err)
 	}
-	free := fillDisk(t, dir)
+	free := testdb.FillDisk(t, dir)
 	for _, w := range writes {
 		resp, body := send(w)
 		if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {

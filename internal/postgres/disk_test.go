@@ -5,14 +5,10 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"net/url"
-	"os"
 	"os/user"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -31,9 +27,6 @@ import (
 func fullTablespace(t *testing.T) (dsn, dir string) {
 	t.Helper()
 	base := testdb.PostgresURL(t)
-	if os.Geteuid() != 0 {
-		t.Skip("a full disk is reproduced on a small tmpfs, which only root may mount: run the test as root (CI does)")
-	}
 	if u, err := url.Parse(base); err != nil || (u.Hostname() != "127.0.0.1" && u.Hostname() != "localhost") {
 		t.Skip("a full disk is reproduced in a tablespace on this machine: the test database is elsewhere")
 	}
@@ -41,22 +34,7 @@ func fullTablespace(t *testing.T) (dsn, dir string) {
 	if err != nil {
 		t.Skipf("no user postgres to own the tablespace: %v", err)
 	}
-	dir, err = os.MkdirTemp("", "kbserver-full-disk-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.Remove(dir) })
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, fmt.Sprintf("size=%d,mode=0700,uid=%s,gid=%s", 16<<20, pg.Uid, pg.Gid)); err != nil {
-		t.Skipf("mount a tmpfs on %s: %v (a full disk is reproduced on one)", dir, err)
-	}
-	t.Cleanup(func() {
-		if err := syscall.Unmount(dir, syscall.MNT_DETACH); err != nil {
-			t.Errorf("unmount the tmpfs %s: %v", dir, err)
-		}
-	})
+	dir = testdb.SmallDisk(t, 16<<20, pg)
 	b := make([]byte, 6)
 	rand.Read(b)
 	space := "kb_full_" + hex.EncodeToString(b)
@@ -87,35 +65,6 @@ func fullTablespace(t *testing.T) (dsn, dir string) {
 	return u.String(), dir
 }
 
-// fillDisk writes a file in dir until the file system has no room left
-// and returns the function that removes it.
-func fillDisk(t *testing.T, dir string) (free func()) {
-	t.Helper()
-	name := filepath.Join(dir, "filler")
-	f, err := os.Create(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	for _, chunk := range []int{1 << 20, 4 << 10, 1} {
-		buf := make([]byte, chunk)
-		for {
-			if _, err := f.Write(buf); err != nil {
-				if !errors.Is(err, syscall.ENOSPC) {
-					t.Fatalf("fill the disk: %v", err)
-				}
-				break
-			}
-		}
-	}
-	return func() {
-		t.Helper()
-		if err := os.Remove(name); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // bigLicense is a license whose body (256 KiB of digits, which
 // PostgreSQL's compression barely shrinks) needs new pages.
 func bigLicense(id string) kb.ERMObject {
@@ -143,7 +92,7 @@ func TestDiskFullWrite(t *testing.T) {
 	if _, err := s.AddCustomer(ctx, "c1", "Customer 1"); err != nil {
 		t.Fatal(err)
 	}
-	free := fillDisk(t, dir)
+	free := testdb.FillDisk(t, dir)
 	err = s.CreateERMObject(ctx, bigLicense("l1"))
 	if !errors.Is(err, kb.ErrDiskFull) || kb.ErrorCode(err) != kb.CodeUnavailable || kb.ErrorMessage(err) != kb.DiskFullMessage {
 		t.Fatalf("a write on a full disk: %v (code %d); want kb.DiskFull", err, kb.ErrorCode(err))
