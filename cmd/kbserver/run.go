@@ -54,6 +54,7 @@ func commands() []*command {
 		importKBARTCommand(),
 		changesCommand(),
 		retiredPurgeCommand(),
+		vacuumCommand(),
 		customerAddCommand(),
 		customerListCommand(),
 		apikeyAddCommand(),

@@ -23,7 +23,7 @@ const (
 	CodeNotAllowed       Code = 1010 // the operation is not allowed on this object (400)
 	CodeConflict         Code = 1011 // the operation conflicts with work in progress (409)
 	CodeTooManyRequests  Code = 1013 // the caller's rate limit is used up (429)
-	CodeUnavailable      Code = 1014 // the store is busy (an import being applied): retry shortly (503)
+	CodeUnavailable      Code = 1014 // the store is busy (an import being applied) or its disk is full: retry later (503)
 )
 
 // Error is the error type of the domain: a code and a message a person can
@@ -78,4 +78,19 @@ func ErrorMessage(err error) string {
 // "Package", "Title", "Customer").
 func NotFound(kind string) *Error {
 	return Errorf(CodeNotFound, "%s not found", kind)
+}
+
+// ErrDiskFull is in the chain of every error of a write the database
+// refused because its disk is full (SQLite's SQLITE_FULL, PostgreSQL's
+// SQLSTATE 53100): the error is DiskFull's, CodeUnavailable.
+var ErrDiskFull = errors.New("the database's disk is full")
+
+// DiskFullMessage is the client-facing message of a write refused for a
+// full disk, and of /readyz while the store's disk is full.
+const DiskFullMessage = "The database's disk is full; nothing was written. Writes resume when space is freed: retry later."
+
+// DiskFull returns the CodeUnavailable error of a write the database
+// refused for a full disk; cause is the engine's error, kept for the log.
+func DiskFull(cause error) *Error {
+	return &Error{Code: CodeUnavailable, Message: DiskFullMessage, Err: fmt.Errorf("%w: %w", ErrDiskFull, cause)}
 }

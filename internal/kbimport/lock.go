@@ -29,12 +29,13 @@ const (
 // lockImports takes the import lock, waiting while another import holds
 // it, and returns the lease's holder and the function that releases it.
 // A store too busy to answer (SQLite's writer held by a bulk load) is an
-// import still running: it waits too.
+// import still running: it waits too. A full disk is no import: it ends
+// the wait with its error.
 func (s *Importer) lockImports(ctx context.Context) (holder string, unlock func(), err error) {
 	holder = fmt.Sprintf("%s pid %d %d", hostname(), os.Getpid(), time.Now().UnixNano())
 	for {
 		ok, err := s.tryLease(ctx, holder)
-		if err != nil && kb.ErrorCode(err) != kb.CodeUnavailable {
+		if err != nil && (kb.ErrorCode(err) != kb.CodeUnavailable || errors.Is(err, kb.ErrDiskFull)) {
 			return "", nil, fmt.Errorf("import lock: %w", err)
 		}
 		if ok && err == nil {

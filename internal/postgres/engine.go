@@ -34,7 +34,7 @@ func (e engine) ReadTx(ctx context.Context, fn func(kbsql.Querier) error) error 
 // Exec runs the statement on the pool, in a transaction of its own.
 func (e engine) Exec(ctx context.Context, q string, args ...any) (int64, error) {
 	n, err := querier{e.s.pool}.Exec(ctx, q, args...)
-	return n, unstorableText(err)
+	return n, e.s.wrote(err)
 }
 
 func (e engine) Write(ctx context.Context, custID string, fn func(kbsql.Tx) error) error {

@@ -17,8 +17,10 @@ var errClosed = errors.New("the store is closed")
 const codeUndefinedTable = "42P01"
 
 // Ready returns nil when the database answers, its schema is at the
-// newest migration this build knows (the search index's readiness is the
-// search service's, which /readyz asks too).
+// newest migration this build knows and its last write did not fail for
+// a full disk (or a probe write since succeeded: kbsql.DiskWatch); the
+// search index's readiness is the search service's, which /readyz asks
+// too.
 func (s *Store) Ready(ctx context.Context) error {
 	if s.closed.Load() {
 		return errClosed
@@ -33,7 +35,13 @@ func (s *Store) Ready(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("database %s: read the schema version: %w", s.name, err)
 	}
-	return kbsql.SchemaCurrent(applied, known)
+	if err := kbsql.SchemaCurrent(applied, known); err != nil {
+		return err
+	}
+	if err := s.disk.Ready(ctx, s.ProbeDisk); err != nil {
+		return fmt.Errorf("database %s: %w", s.name, err)
+	}
+	return nil
 }
 
 // Stats returns the store's statistics: the pool's from pgxpool, the

@@ -179,12 +179,12 @@ func (s *Store) buildOnce(ctx context.Context, conn *pgxpool.Conn, custID string
 		started = func() { (*f)(s, custID, build) }
 	}
 	if built, err = kbsnapshot.BuildSnapshot(ctx, txQuerier{querier{tx}}, custID, build, started); err != nil || !built {
-		return false, err
+		return false, s.wrote(err)
 	}
 	if err := tx.Commit(ctx); err != nil {
-		return false, fmt.Errorf("build snapshot of %s: %w", custID, err)
+		return false, s.wrote(fmt.Errorf("build snapshot of %s: %w", custID, err))
 	}
-	return true, nil
+	return true, s.wrote(nil)
 }
 
 // ResumeSnapshots starts the builds left in progress that no server is

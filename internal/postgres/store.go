@@ -45,6 +45,8 @@ type Store struct {
 	// buildSlots bounds the snapshot builds running at once: each holds a
 	// pooled connection for its duration, and requests need the rest.
 	buildSlots chan struct{}
+	// disk is whether the last write found the disk full (disk.go).
+	disk kbsql.DiskWatch
 }
 
 var _ kb.Store = (*Store)(nil)
@@ -105,16 +107,16 @@ func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 func (s *Store) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
-		return fmt.Errorf("begin: %w", err)
+		return s.wrote(fmt.Errorf("begin: %w", err))
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback(context.Background())
-		return unstorableText(err)
+		return s.wrote(err)
 	}
 	if err := tx.Commit(ctx); err != nil {
-		return fmt.Errorf("commit: %w", err)
+		return s.wrote(fmt.Errorf("commit: %w", err))
 	}
-	return nil
+	return s.wrote(nil)
 }
 
 // Advisory locks. PostgreSQL's advisory locks belong to the database, not

@@ -37,7 +37,8 @@ func (e engine) ReadTx(ctx context.Context, fn func(kbsql.Querier) error) error 
 
 // Exec runs the statement on the writer connection, which commits it.
 func (e engine) Exec(ctx context.Context, q string, args ...any) (int64, error) {
-	return querier{q: e.s.w}.Exec(ctx, q, args...)
+	n, err := querier{q: e.s.w}.Exec(ctx, q, args...)
+	return n, e.s.wrote(err)
 }
 
 func (e engine) Write(ctx context.Context, _ string, fn func(kbsql.Tx) error) error {

@@ -15,8 +15,9 @@ var errClosed = errors.New("the store is closed")
 
 // Ready returns nil when a reader connection answers, the database file is
 // still the one the store opened, its schema is at the newest migration
-// this build knows (the search index's readiness is the search
-// service's, which /readyz asks too). It asks the reader pool, not the one writer
+// this build knows and its last write did not fail for a full disk (or a
+// probe write since succeeded: kbsql.DiskWatch); the search index's
+// readiness is the search service's, which /readyz asks too. It asks the reader pool, not the one writer
 // connection, which a long import may hold.
 //
 // A SQLite connection keeps reading a file deleted or replaced under it
@@ -39,7 +40,13 @@ func (s *Store) Ready(ctx context.Context) error {
 			return fmt.Errorf("database file %s: %w", s.path, err)
 		}
 	}
-	return kbsql.SchemaCurrent(applied, s.known)
+	if err := kbsql.SchemaCurrent(applied, s.known); err != nil {
+		return err
+	}
+	if err := s.disk.Ready(ctx, s.ProbeDisk); err != nil {
+		return fmt.Errorf("database %s: %w", s.path, err)
+	}
+	return nil
 }
 
 // Stats returns the store's statistics. Pool sums the reader pool and the

@@ -43,6 +43,7 @@ type Store struct {
 	closed     atomic.Bool
 	builds     sync.WaitGroup
 	buildStats kbsql.BuildCounters // the snapshot builds this process ran
+	disk       kbsql.DiskWatch     // whether the last write found the disk full (disk.go)
 	reads      statementCache      // the reader pool's prepared statements (statements.go)
 }
 
@@ -135,16 +136,16 @@ func (s *Store) Close() error {
 func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
-		return busy(fmt.Errorf("begin: %w", err))
+		return s.wrote(fmt.Errorf("begin: %w", err))
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
-		return busy(err)
+		return s.wrote(err)
 	}
 	if err := tx.Commit(); err != nil {
-		return busy(fmt.Errorf("commit: %w", err))
+		return s.wrote(fmt.Errorf("commit: %w", err))
 	}
-	return nil
+	return s.wrote(nil)
 }
 
 // SQLite's result codes of a database another connection holds (the

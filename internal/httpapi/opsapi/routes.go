@@ -1,8 +1,9 @@
 // Package opsapi serves what operators and their tools ask a running
 // server, outside the three APIs: GET /healthz (the process answers),
-// GET /readyz (the store answers, its schema is current and the search
-// index has been built: send traffic here) and GET /metrics (Prometheus). None needs a key; a proxy in front
-// of kbserver should keep /metrics to the monitoring network (see
+// GET /readyz (the store answers, its schema is current, its disk is
+// not full and the search index has been built: send traffic here) and
+// GET /metrics (Prometheus). None needs a key; a proxy in front of
+// kbserver should keep /metrics to the monitoring network (see
 // docs/nginx).
 package opsapi
 
@@ -70,7 +71,9 @@ type Readiness interface {
 
 // readyz answers 200 when the store answers, its schema is current and
 // the search index has been built, and 503 otherwise, logging the reason
-// at warning level.
+// at warning level. The answer says the reason only when it is a kb
+// error, whose message is written for clients (a full disk); the others
+// name database hosts and files.
 func readyz(store kb.OpsStore, search Readiness, logger *slog.Logger) web.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		err := errNoStore
@@ -84,7 +87,11 @@ func readyz(store kb.OpsStore, search Readiness, logger *slog.Logger) web.Handle
 		}
 		if err != nil {
 			logger.LogAttrs(r.Context(), slog.LevelWarn, "not ready", slog.String("error", err.Error()))
-			return web.WriteJSON(w, http.StatusServiceUnavailable, status{Status: "unavailable", Error: notReady})
+			msg := notReady
+			if kb.ErrorCode(err) != kb.CodeInternal {
+				msg = kb.ErrorMessage(err)
+			}
+			return web.WriteJSON(w, http.StatusServiceUnavailable, status{Status: "unavailable", Error: msg})
 		}
 		return web.WriteJSON(w, http.StatusOK, status{Status: "ok"})
 	}

@@ -200,7 +200,7 @@ func (p *pages) consolePackage(w http.ResponseWriter, r *http.Request, s *staff)
 		if kb.ErrorCode(err) == kb.CodeInternal {
 			return fmt.Errorf("update package %d/%d of %s: %w", vendorID, packageID, s.CustomerID, err)
 		}
-		data.Error, status = kb.ErrorMessage(err), web.StatusFor(kb.ErrorCode(err))
+		status, data.Error = web.InPlace(w, err)
 	} else if r.URL.Query().Get("saved") != "" {
 		data.Flash = "Saved."
 	}
@@ -381,7 +381,7 @@ func (p *pages) consoleResource(w http.ResponseWriter, r *http.Request, s *staff
 		if kb.ErrorCode(err) == kb.CodeInternal {
 			return fmt.Errorf("update resource %d/%d/%d of %s: %w", vendorID, packageID, titleID, s.CustomerID, err)
 		}
-		data.Error, status = kb.ErrorMessage(err), web.StatusFor(kb.ErrorCode(err))
+		status, data.Error = web.InPlace(w, err)
 	} else if r.URL.Query().Get("saved") != "" {
 		data.Flash = "Saved."
 	}

@@ -112,7 +112,7 @@ func (p *pages) consoleERM(w http.ResponseWriter, r *http.Request, s *staff) err
 		if kb.ErrorCode(err) == kb.CodeInternal {
 			return fmt.Errorf("create %s of %s: %w", k.Path, s.CustomerID, err)
 		}
-		data.Error, status = kb.ErrorMessage(err), web.StatusFor(kb.ErrorCode(err))
+		status, data.Error = web.InPlace(w, err)
 	}
 	l, err := p.store.ERMObjects(ctx, s.CustomerID, kb.ERMQuery{Kind: k.Kind.Kind,
 		Sort: []kb.ERMSort{{Field: kb.FieldDescription}}, Page: kb.Page{Count: ermListSize, Number: 1}})
@@ -160,7 +160,7 @@ func (p *pages) consoleERMObject(w http.ResponseWriter, r *http.Request, s *staf
 		if kb.ErrorCode(err) == kb.CodeInternal {
 			return fmt.Errorf("update %s %s of %s: %w", k.Path, id, s.CustomerID, err)
 		}
-		data.Error, status = kb.ErrorMessage(err), web.StatusFor(kb.ErrorCode(err))
+		status, data.Error = web.InPlace(w, err)
 	} else {
 		b, err := ermapi.ObjectJSON(o)
 		if err != nil {

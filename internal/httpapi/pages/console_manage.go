@@ -51,7 +51,7 @@ func (p *pages) consoleSettings(w http.ResponseWriter, r *http.Request, s *staff
 		if kb.ErrorCode(err) == kb.CodeInternal {
 			return fmt.Errorf("update root settings of %s: %w", s.CustomerID, err)
 		}
-		data.Error, status = kb.ErrorMessage(err), web.StatusFor(kb.ErrorCode(err))
+		status, data.Error = web.InPlace(w, err)
 	} else if r.URL.Query().Get("saved") != "" {
 		data.Flash = "Saved."
 	}
@@ -104,7 +104,7 @@ func (p *pages) consoleSnapshot(w http.ResponseWriter, r *http.Request, s *staff
 		if kb.ErrorCode(err) == kb.CodeInternal {
 			return fmt.Errorf("start the snapshot of %s: %w", s.CustomerID, err)
 		}
-		data.Error, status = kb.ErrorMessage(err), web.StatusFor(kb.ErrorCode(err))
+		status, data.Error = web.InPlace(w, err)
 	} else if r.URL.Query().Get("started") != "" {
 		data.Flash = "The snapshot is being built; reload this page to see when it is completed."
 	}

@@ -79,7 +79,7 @@ func writeHeaderError(w http.ResponseWriter, r *http.Request, logger *slog.Logge
 		logInternal(r, logger, err)
 	}
 	w.Header().Set(ErrorMessageHeader, model.Message)
-	retryAfter(w, status)
+	retryAfter(w, err, status)
 	w.WriteHeader(status)
 }
 
@@ -87,11 +87,32 @@ func writeHeaderError(w http.ResponseWriter, r *http.Request, logger *slog.Logge
 // for the busy timeout already, and an import's apply rarely takes longer.
 const busyRetry = "2"
 
-// retryAfter sets Retry-After on a 503.
-func retryAfter(w http.ResponseWriter, status int) {
-	if status == http.StatusServiceUnavailable {
-		w.Header().Set("Retry-After", busyRetry)
+// diskFullRetry is the Retry-After, in seconds, of a 503 for a full disk:
+// someone has to free space first, which takes longer than a busy
+// store's wait, and a client retrying every 2 seconds meanwhile only
+// adds load.
+const diskFullRetry = "30"
+
+// retryAfter sets Retry-After on a 503 (err's).
+func retryAfter(w http.ResponseWriter, err error, status int) {
+	if status != http.StatusServiceUnavailable {
+		return
 	}
+	if errors.Is(err, kb.ErrDiskFull) {
+		w.Header().Set("Retry-After", diskFullRetry)
+		return
+	}
+	w.Header().Set("Retry-After", busyRetry)
+}
+
+// InPlace returns the status and the client-facing message of err, a
+// kb error, for a page that shows the message in place (a console form
+// shown again with what was typed), and sets Retry-After on w when the
+// status asks for one, as the adapter does for the errors it renders.
+func InPlace(w http.ResponseWriter, err error) (status int, message string) {
+	status = StatusFor(kb.ErrorCode(err))
+	retryAfter(w, err, status)
+	return status, kb.ErrorMessage(err)
 }
 
 // writeError renders err as a JSON error body. object reports whether a
@@ -103,7 +124,7 @@ func writeError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err
 	if status == http.StatusInternalServerError {
 		logInternal(r, logger, err)
 	}
-	retryAfter(w, status)
+	retryAfter(w, err, status)
 	WriteErrorModel(w, r, status, model, object != nil && object(status))
 }
 

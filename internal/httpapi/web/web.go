@@ -110,7 +110,7 @@ func (a adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if status == http.StatusInternalServerError {
 			logInternal(r, a.logger, err)
 		}
-		retryAfter(tw, status)
+		retryAfter(tw, err, status)
 		a.route.ErrorPage(tw, r, status, model.Message)
 		return
 	}

@@ -1,0 +1,33 @@
+package sqlite
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+func TestDiskFullCode(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		full bool
+	}{
+		{fmt.Errorf("commit: %w", codeError(13)), true}, // SQLITE_FULL
+		{codeError(5), false},                           // SQLITE_BUSY: busy's
+		{codeError(10), false},                          // SQLITE_IOERR
+		{errors.New("other"), false},
+		{kb.Errorf(kb.CodeInvalid, "bad"), false},
+	} {
+		got := diskFull(tc.err)
+		if full := errors.Is(got, kb.ErrDiskFull); full != tc.full {
+			t.Errorf("diskFull(%v) = %v: full %v, want %v", tc.err, got, full, tc.full)
+		}
+		if tc.full && (kb.ErrorCode(got) != kb.CodeUnavailable || kb.ErrorMessage(got) != kb.DiskFullMessage) {
+			t.Errorf("diskFull(%v): code %d, message %q", tc.err, kb.ErrorCode(got), kb.ErrorMessage(got))
+		}
+		if !tc.full && got != tc.err {
+			t.Errorf("diskFull(%v) = %v, want it unchanged", tc.err, got)
+		}
+	}
+}
