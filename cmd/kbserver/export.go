@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kbserver/kbserver/internal/httpapi/rmapi"
+	"github.com/kbserver/kbserver/internal/httpapi/holdingsapi"
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
@@ -74,7 +74,7 @@ func (c *cli) exportHoldings(custID, out string, wait time.Duration) error {
 	}
 
 	if out == "" || out == "-" {
-		n, err := rmapi.WriteHoldingsKBART(c.ctx, st, custID, 1, 0, c.stdout)
+		n, err := holdingsapi.WriteHoldingsKBART(c.ctx, st, custID, 1, 0, c.stdout)
 		if err != nil {
 			return c.interrupted(err, "the export was cut short")
 		}
@@ -82,10 +82,10 @@ func (c *cli) exportHoldings(custID, out string, wait time.Duration) error {
 		return nil
 	}
 	if isDir(out) {
-		out = filepath.Join(out, rmapi.HoldingsFileName(custID, status.Created))
+		out = filepath.Join(out, holdingsapi.HoldingsFileName(custID, status.Created))
 	}
 	n, err := writeFileAtomically(out, func(w io.Writer) (int, error) {
-		return rmapi.WriteHoldingsKBART(c.ctx, st, custID, 1, 0, w)
+		return holdingsapi.WriteHoldingsKBART(c.ctx, st, custID, 1, 0, w)
 	})
 	if err != nil {
 		return c.interrupted(err, out+" was not written")

@@ -16,10 +16,10 @@ import (
 	"github.com/kbserver/kbserver/internal/answercache"
 	"github.com/kbserver/kbserver/internal/httpapi/docs"
 	"github.com/kbserver/kbserver/internal/httpapi/ermapi"
+	"github.com/kbserver/kbserver/internal/httpapi/holdingsapi"
 	"github.com/kbserver/kbserver/internal/httpapi/opsapi"
 	"github.com/kbserver/kbserver/internal/httpapi/pages"
 	"github.com/kbserver/kbserver/internal/httpapi/pfapi"
-	"github.com/kbserver/kbserver/internal/httpapi/rmapi"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/metrics"
@@ -70,7 +70,7 @@ type Deps struct {
 // Store is what the server needs of a store: the union of what each API
 // family declares it uses (kb.Store implements it).
 type Store interface {
-	rmapi.Store
+	holdingsapi.Store
 	ermapi.Store
 	pfapi.Store
 	pages.Store
@@ -164,14 +164,14 @@ func routes(deps Deps, search *finder.Service, logger *slog.Logger, m *metrics.M
 	// A nil *finder.Service in an interface would not be nil: the
 	// route listing (Routes) has neither store nor search service.
 	var finder interface {
-		rmapi.Finder
+		holdingsapi.Finder
 		pfapi.Finder
 	}
 	var ready opsapi.Readiness
 	if search != nil {
 		finder, ready = search, search
 	}
-	add(ServiceHoldings, rmapi.Routes(store, finder, keyAuth, answers))
+	add(ServiceHoldings, holdingsapi.Routes(store, finder, keyAuth, answers))
 	add(ServiceResourceMgmt, ermapi.Routes(store, keyAuth))
 	searcher := pfapi.NewSearcher(store, finder)
 	add(ServicePublicationSearch, pfapi.Routes(searcher, profileThrottle))

@@ -69,7 +69,7 @@ func BumpVersion(ctx context.Context, tx Tx, name string) error {
 // import, and after any write of the customer's holdings, root proxy,
 // labels or proxies. It is one read of two rows of the versions table, so
 // that every request may read it: the holdings service's cache of answers
-// (rmapi) depends on it, on every instance over the same database.
+// (holdingsapi) depends on it, on every instance over the same database.
 func (s *Store) CollectionVersion(ctx context.Context, custID string) (string, error) {
 	kbv, cv, err := s.versionsOf(ctx, custID)
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kbserver/kbserver/internal/httpapi/rmapi"
+	"github.com/kbserver/kbserver/internal/httpapi/holdingsapi"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
 )
@@ -127,8 +127,8 @@ func (p *pages) consoleSnapshotFile(w http.ResponseWriter, r *http.Request, s *s
 		return kb.Errorf(kb.CodeNotFound, "There is no completed holdings snapshot to download (status: %s): build one first.", st.Status)
 	}
 	w.Header().Set("Content-Type", "text/tab-separated-values; charset=utf-8")
-	w.Header().Set("Content-Disposition", `attachment; filename="`+rmapi.HoldingsFileName(s.CustomerID, st.Created)+`"`)
-	_, err = rmapi.WriteHoldingsKBART(r.Context(), p.store, s.CustomerID, 1, 0, w)
+	w.Header().Set("Content-Disposition", `attachment; filename="`+holdingsapi.HoldingsFileName(s.CustomerID, st.Created)+`"`)
+	_, err = holdingsapi.WriteHoldingsKBART(r.Context(), p.store, s.CustomerID, 1, 0, w)
 	return err
 }
 

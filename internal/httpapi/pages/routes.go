@@ -17,8 +17,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/kbserver/kbserver/internal/httpapi/holdingsapi"
 	"github.com/kbserver/kbserver/internal/httpapi/pfapi"
-	"github.com/kbserver/kbserver/internal/httpapi/rmapi"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
 )
@@ -31,7 +31,7 @@ type Store interface {
 	kb.HoldingsWriter
 	kb.ERMStore
 	kb.SessionStore
-	rmapi.HoldingsReader
+	holdingsapi.HoldingsReader
 	Customer(ctx context.Context, id string) (kb.Customer, error)
 	Profiles(ctx context.Context, custID string) ([]kb.Profile, error)
 	LinkSecret(ctx context.Context) ([]byte, error)

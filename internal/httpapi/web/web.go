@@ -4,7 +4,7 @@
 // parameter helpers, the request middleware (logging, panic recovery, body
 // limit) and the JSON answers for unknown routes and wrong methods.
 //
-// The API families (rmapi, and later pfapi and ermapi) import this package;
+// The API families (holdingsapi, pfapi and ermapi) import this package;
 // it imports none of them.
 package web
 

@@ -101,7 +101,7 @@ const (
 //
 // Every other status of these operations (401, 403, 405, 413, 429, 500,
 // 503) and every other operation answers envelopeErrors. The keys are
-// rmapi's route patterns: rmapi's TestHostedErrorEnvelopes fails when one
+// holdingsapi's route patterns: holdingsapi's TestHostedErrorEnvelopes fails when one
 // no longer names its route.
 var hostedEnvelopes = map[string]map[int]hostedEnvelope{
 	"GET /rm/rmaccounts/{custid}/titles/{kbid}":                                         titleOperation,
