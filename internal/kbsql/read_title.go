@@ -25,10 +25,9 @@ const (
 	// resource selected, as one set: the resources of its selected
 	// packages less their title-level deselections, and its title-level
 	// selections. Filtering a list of all titles by it is one set look-up
-	// a title (a hashed semi-join on PostgreSQL): counting a customer's
-	// 111,140 selected titles among 200,000 took 0.20 s on SQLite and
-	// 0.34 s on PostgreSQL, against 0.56 s and 12.7 s testing
-	// SQLResourceSelected per title (medians of 3).
+	// a title (a hashed semi-join on PostgreSQL), much cheaper than
+	// testing SQLResourceSelected per title, above all on PostgreSQL
+	// (BENCHMARKS.md).
 	SQLSelectedTitleIDs = `SELECT r.title_id FROM customer_packages cp
 		JOIN resources r ON r.package_id = cp.package_id
 		LEFT JOIN customer_resources cr ON cr.customer_id = $1 AND cr.package_id = r.package_id AND cr.title_id = r.title_id
@@ -54,8 +53,8 @@ func (s *Store) sqlTitleHead() string {
 // the customer's root proxy with the title and its identifiers, then its
 // resources, in one round trip on PostgreSQL (and one for the versions
 // the packages' facts are kept at). (One statement that joins them
-// repeats the title's columns on every resource row; measured on SQLite,
-// it cost as much as the two.)
+// repeats the title's columns on every resource row, and costs as much
+// as the two.)
 func (s *Store) Title(ctx context.Context, custID string, titleID int64) (kb.Title, error) {
 	managed, cf, err := s.facts(ctx, custID)
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 // A page of titles shows each title's resources with their packages,
 // vendors and the customer's state on them. Joining those tables for every
 // resource row cost five B-tree look-ups a row, the most of a title
-// search's time at 3M titles; they are small and change only with an
+// search's time on a large knowledge base; they are small and change only with an
 // import or a write of the customer, so completeTitles reads them once a
 // version into memory (packageFacts) and reads per row only the resource
 // and the customer's state on it.

@@ -13,8 +13,8 @@ import (
 // statistics itself. Autovacuum does it too, when it is on (the default),
 // but only a minute or more later, and never where it is off: a knowledge
 // base imported into tables without statistics is searched with plans
-// made for empty tables (a title page measured 32 ms instead of 8 ms on a
-// 200,000-title knowledge base). ANALYZE reads a bounded sample of each
+// made for empty tables (a title page several times slower:
+// BENCHMARKS.md). ANALYZE reads a bounded sample of each
 // table (30,000 rows at the default statistics target), whatever its size,
 // while importing this many rows (some 35,000-50,000 KBART rows) takes
 // several seconds.

@@ -82,8 +82,8 @@ type Live struct {
 func (l *Live) Ready() bool { return l.opts.Inline || l.ready.Load() }
 
 // DefaultWait is how long a search waits for the index by default: more
-// than a build from the store takes at 1M titles here (13.5 s), less than
-// clients' usual request timeouts.
+// than a build from the store takes at 1M titles (BENCHMARKS.md), less
+// than clients' usual request timeouts.
 const DefaultWait = 30 * time.Second
 
 // errNotReady refuses a search that found no current index in time.

@@ -110,9 +110,9 @@ func (l *Live) save(b *built, v *View) {
 // delta or not), by its copy just written to Options.File, which has the
 // same ordinals: the copy is made of lists of their exact
 // sizes in new memory, where the build left its lists with room to grow
-// among the heap pages of its garbage. At 1M titles the server's resident
-// memory after a build from the store was about three times what it was
-// after loading the same index from the file.
+// among the heap pages of its garbage: the server's resident memory after
+// a build from the store is several times what it is after loading the
+// same index from the file (BENCHMARKS.md).
 func (l *Live) compact(b *built, stamp Stamp) {
 	x, views, err := ReadFile(l.opts.File, stamp)
 	if err != nil {

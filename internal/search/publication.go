@@ -280,9 +280,9 @@ func (x *Index) packageCounts(c *Collection, match *roaring.Bitmap, limit int, c
 }
 
 // titleFactor weighs counting a result title by title against counting
-// the collection's packages in packageCounts (a variable for tests): at
-// 3M titles, with 4,555 packages holding 1.5M titles, the packages took
-// about 10 ms whatever the result.
+// the collection's packages in packageCounts (a variable for tests): the
+// packages cost about the same whatever the result (BENCHMARKS.md,
+// "Figures from code comments").
 var titleFactor uint64 = 2
 
 // packageCountsByTitle counts the titles of match in the packages of the

@@ -24,9 +24,8 @@ func (importEngine) BatchSize() int { return importBatch }
 
 // The writer's page cache, KiB: as opened, and while a bulk load runs. A
 // bulk load's one transaction inserts into the indexes of titles,
-// identifiers and resources at random places: with 64 MiB, a million rows
-// spill pages to the WAL and read them back (1M rows: 14,795 rows/s, with
-// 256 MiB 18,298).
+// identifiers and resources at random places: with the usual 64 MiB, a
+// million rows spill pages to the WAL and read them back (BENCHMARKS.md).
 const (
 	writerCacheKiB = 64 << 10
 	bulkCacheKiB   = 256 << 10
