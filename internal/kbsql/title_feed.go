@@ -314,67 +314,19 @@ func (s *Store) StoreIdentity(ctx context.Context) (string, error) {
 
 // FeedNames calls fn with every title's id and name, in id order.
 func (s *Store) FeedNames(ctx context.Context, fn func(id int64, name string)) error {
-	if err := EachRow(ctx, s.e.Read(), `SELECT id, name FROM titles ORDER BY id`, nil, scanNames(fn)); err != nil {
+	if err := EachRow(ctx, s.e.Read(), `SELECT id, name FROM titles ORDER BY id`, nil, ScanNames(fn)); err != nil {
 		return fmt.Errorf("feed title names: %w", err)
 	}
 	return nil
-}
-
-// scanNames returns a row reader that calls fn with each (id, name) row.
-func scanNames(fn func(id int64, name string)) func(Rows) error {
-	return func(r Rows) error {
-		var id int64
-		var name string
-		if err := r.Scan(&id, &name); err != nil {
-			return err
-		}
-		fn(id, name)
-		return nil
-	}
 }
 
 // NamesOf calls fn with the id and name of each of the titles ids that
 // exists, in no order.
 func (s *Store) NamesOf(ctx context.Context, ids []int64, fn func(id int64, name string)) error {
 	for part := range slices.Chunk(ids, changesRead) {
-		if err := EachRow(ctx, s.e.Read(), `SELECT id, name FROM titles WHERE `+s.d.InIDs("id", "$1"), []any{part}, scanNames(fn)); err != nil {
+		if err := EachRow(ctx, s.e.Read(), `SELECT id, name FROM titles WHERE `+s.d.InIDs("id", "$1"), []any{part}, ScanNames(fn)); err != nil {
 			return fmt.Errorf("title names: %w", err)
 		}
 	}
 	return nil
-}
-
-// NamesVersion implements kb.TitleFeed.
-func (s *Store) NamesVersion(ctx context.Context) (int64, error) {
-	var n int64
-	err := s.e.Read().QueryRow(ctx, `SELECT n FROM versions WHERE name = $1`, NamesVersion).Scan(&n)
-	if err != nil && !NoRows(err) {
-		return 0, fmt.Errorf("names version: %w", err)
-	}
-	return n, nil
-}
-
-// FeedEntityNames implements kb.TitleFeed. The version is read first: the
-// names are at least as new as it.
-func (s *Store) FeedEntityNames(ctx context.Context, vendor func(id int64, folded string), pkg func(id, vendorID int64, folded string)) (int64, error) {
-	v, err := s.NamesVersion(ctx)
-	if err != nil {
-		return 0, err
-	}
-	q := s.e.Read()
-	if err := EachRow(ctx, q, `SELECT id, sort_name FROM vendors ORDER BY id`, nil, scanNames(vendor)); err != nil {
-		return 0, fmt.Errorf("feed vendor names: %w", err)
-	}
-	var id, vid int64
-	var name string
-	if err := EachRow(ctx, q, `SELECT id, vendor_id, sort_name FROM packages ORDER BY id`, nil, func(r Rows) error {
-		if err := r.Scan(&id, &vid, &name); err != nil {
-			return err
-		}
-		pkg(id, vid, name)
-		return nil
-	}); err != nil {
-		return 0, fmt.Errorf("feed package names: %w", err)
-	}
-	return v, nil
 }
