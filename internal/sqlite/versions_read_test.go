@@ -9,6 +9,7 @@ import (
 
 	"github.com/kbserver/kbserver/internal/alpha"
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbfeed"
 	"github.com/kbserver/kbserver/internal/kbsql"
 	"github.com/kbserver/kbserver/internal/search"
 	"github.com/kbserver/kbserver/internal/storetest"
@@ -22,6 +23,13 @@ type countingEngine struct {
 }
 
 func (e *countingEngine) Read() kbsql.Querier { return countingQuerier{e.Engine.Read(), e} }
+
+// countedStore is a store over a countingEngine: kbsql's store and the
+// title feed, each over the same counted engine, as Open composes them.
+type countedStore struct {
+	*kbsql.Store
+	*kbfeed.Feed
+}
 
 // countingQuerier counts for countingEngine.
 type countingQuerier struct {
@@ -63,7 +71,7 @@ func TestSearchReadsVersionsOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	counted := &countingEngine{Engine: engine{s}}
-	st := kbsql.New(counted)
+	st := countedStore{kbsql.New(counted), kbfeed.New(counted)}
 	finder := search.NewService(ctx, st, search.Options{Inline: true})
 	request := func() context.Context { // the key check of each request
 		key, err := st.LookupAPIKey(ctx, kb.HashAPIKey("key-c1"))
