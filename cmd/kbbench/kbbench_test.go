@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/kbserver/kbserver/internal/finder"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -14,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kbserver/kbserver/internal/finder"
 	"github.com/kbserver/kbserver/internal/gen"
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/kb"

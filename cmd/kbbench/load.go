@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/kbserver/kbserver/internal/finder"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -13,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kbserver/kbserver/internal/finder"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/search"
 	"github.com/kbserver/kbserver/internal/store"

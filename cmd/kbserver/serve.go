@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/kbserver/kbserver/internal/finder"
 	"io"
 	"log"
 	"log/slog"
@@ -17,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/kbserver/kbserver/internal/finder"
 	"github.com/kbserver/kbserver/internal/gen"
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/httpapi/pages"

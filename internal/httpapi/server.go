@@ -7,13 +7,13 @@
 package httpapi
 
 import (
-	"github.com/kbserver/kbserver/internal/finder"
 	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
 
 	"github.com/kbserver/kbserver/internal/answercache"
+	"github.com/kbserver/kbserver/internal/finder"
 	"github.com/kbserver/kbserver/internal/httpapi/docs"
 	"github.com/kbserver/kbserver/internal/httpapi/ermapi"
 	"github.com/kbserver/kbserver/internal/httpapi/holdingsapi"

@@ -3,9 +3,9 @@
 // profiles, notes, link-outs, resource management objects, the reads of
 // one vendor, package or title, each written once over the small Engine
 // interface that internal/sqlite and internal/postgres implement. The
-// import (internal/kbimport), holdings snapshots (internal/kbsnapshot)
-// and holdings reports (internal/kbreport) are written over the same
-// seam. The engines keep only what truly differs: opening and migrating
+// import (internal/kbimport), the search index's title feed
+// (internal/kbfeed), holdings snapshots (internal/kbsnapshot) and holdings
+// reports (internal/kbreport) are written over the same seam. The engines keep only what truly differs: opening and migrating
 // the database, search, snapshot builds and the engine's own bulk paths.
 package kbsql
 

@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbfeed"
 	"github.com/kbserver/kbserver/internal/kbimport"
 	"github.com/kbserver/kbserver/internal/kbreport"
 	"github.com/kbserver/kbserver/internal/kbsnapshot"
@@ -27,6 +28,7 @@ import (
 type Store struct {
 	*kbsql.Store          // what both engines share
 	*kbimport.Importer    // the import of title lists, over the same engine
+	*kbfeed.Feed          // the search index's title feed, over the same engine
 	*kbsnapshot.Snapshots // holdings snapshots, built by snapshot.go
 	*kbreport.Reports     // holdings reports
 
@@ -75,6 +77,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	s := &Store{pool: pool, name: redact(cfg), buildSlots: make(chan struct{}, max(1, pool.Config().MaxConns/2))}
 	s.Store = kbsql.New(engine{s})
 	s.Importer = kbimport.New(engine{s})
+	s.Feed = kbfeed.New(engine{s})
 	s.Snapshots = kbsnapshot.New(engine{s})
 	s.Reports = kbreport.New(engine{s}, s.Snapshots)
 	s.life, s.stop = context.WithCancel(context.Background())

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"flag"
-	"github.com/kbserver/kbserver/internal/finder"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -12,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kbserver/kbserver/internal/finder"
 	"github.com/kbserver/kbserver/internal/gen"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/search"

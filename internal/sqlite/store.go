@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbfeed"
 	"github.com/kbserver/kbserver/internal/kbimport"
 	"github.com/kbserver/kbserver/internal/kbreport"
 	"github.com/kbserver/kbserver/internal/kbsnapshot"
@@ -28,6 +29,7 @@ import (
 type Store struct {
 	*kbsql.Store          // what both engines share
 	*kbimport.Importer    // the import of title lists, over the same engine
+	*kbfeed.Feed          // the search index's title feed, over the same engine
 	*kbsnapshot.Snapshots // holdings snapshots, built by snapshot.go
 	*kbreport.Reports     // holdings reports
 
@@ -99,6 +101,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	s := &Store{w: w, r: r, path: path, known: known}
 	s.Store = kbsql.New(engine{s})
 	s.Importer = kbimport.New(engine{s})
+	s.Feed = kbfeed.New(engine{s})
 	s.Snapshots = kbsnapshot.New(engine{s})
 	s.Reports = kbreport.New(engine{s}, s.Snapshots)
 	// Ready compares the file at path with this one. A database without a

@@ -2,14 +2,15 @@ package sqlite
 
 import (
 	"context"
-	"github.com/kbserver/kbserver/internal/finder"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/kbserver/kbserver/internal/alpha"
+	"github.com/kbserver/kbserver/internal/finder"
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbfeed"
 	"github.com/kbserver/kbserver/internal/kbsql"
 	"github.com/kbserver/kbserver/internal/search"
 	"github.com/kbserver/kbserver/internal/storetest"
@@ -23,6 +24,13 @@ type countingEngine struct {
 }
 
 func (e *countingEngine) Read() kbsql.Querier { return countingQuerier{e.Engine.Read(), e} }
+
+// countedStore is a store over a countingEngine: kbsql's store and the
+// title feed, each over the same counted engine, as Open composes them.
+type countedStore struct {
+	*kbsql.Store
+	*kbfeed.Feed
+}
 
 // countingQuerier counts for countingEngine.
 type countingQuerier struct {
@@ -64,8 +72,8 @@ func TestSearchReadsVersionsOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	counted := &countingEngine{Engine: engine{s}}
-	st := kbsql.New(counted)
-	finder := finder.New(ctx, st, search.Options{Inline: true})
+	st := countedStore{kbsql.New(counted), kbfeed.New(counted)}
+	svc := finder.New(ctx, st, search.Options{Inline: true})
 	request := func() context.Context { // the key check of each request
 		key, err := st.LookupAPIKey(ctx, kb.HashAPIKey("key-c1"))
 		if err != nil {
@@ -80,13 +88,13 @@ func TestSearchReadsVersionsOnce(t *testing.T) {
 		"selection": {Search: "journal", Type: kb.SearchContains, Selection: kb.SelectionSelected, Page: page},
 	}
 	for _, q := range searches { // the index is built, and the selection read, outside the counts
-		if _, err := finder.Titles(request(), "c1", q); err != nil {
+		if _, err := svc.Titles(request(), "c1", q); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for name, q := range searches {
 		counted.versions.Store(0)
-		l, err := finder.Titles(request(), "c1", q)
+		l, err := svc.Titles(request(), "c1", q)
 		if err != nil || l.Total == 0 {
 			t.Fatalf("%s: %d titles, %v", name, l.Total, err)
 		}
@@ -99,7 +107,7 @@ func TestSearchReadsVersionsOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	counted.versions.Store(0)
-	if res, err := finder.Publications(ctx, "c1", loc, kb.PubQuery{Facets: true, Page: page}); err != nil || res.Total == 0 {
+	if res, err := svc.Publications(ctx, "c1", loc, kb.PubQuery{Facets: true, Page: page}); err != nil || res.Total == 0 {
 		t.Fatalf("publication search: %d titles, %v", res.Total, err)
 	}
 	if n := counted.versions.Load(); n != 1 {
@@ -110,7 +118,7 @@ func TestSearchReadsVersionsOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	counted.versions.Store(0)
-	if err := finder.Menu(ctx, "c1", kb.ResourceAll, m); err != nil {
+	if err := svc.Menu(ctx, "c1", kb.ResourceAll, m); err != nil {
 		t.Fatal(err)
 	}
 	if n := counted.versions.Load(); n != 1 {

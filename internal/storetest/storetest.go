@@ -5,10 +5,10 @@ package storetest
 import (
 	"context"
 	"errors"
-	"github.com/kbserver/kbserver/internal/finder"
 	"io"
 	"testing"
 
+	"github.com/kbserver/kbserver/internal/finder"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbart"
 	"github.com/kbserver/kbserver/internal/search"

@@ -3,7 +3,6 @@ package pages_test
 import (
 	"context"
 	"flag"
-	"github.com/kbserver/kbserver/internal/finder"
 	"io"
 	"log/slog"
 	"net/http"
@@ -13,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kbserver/kbserver/internal/finder"
 	"github.com/kbserver/kbserver/internal/gen"
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/httpapi/pages"

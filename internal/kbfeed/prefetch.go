@@ -1,8 +1,10 @@
-package kbsql
+package kbfeed
 
 import (
 	"context"
 	"sync"
+
+	"github.com/kbserver/kbserver/internal/kbsql"
 )
 
 // prefetchChunk is the number of rows a prefetching reader hands over at
@@ -27,7 +29,7 @@ type prefetch[T any] struct {
 }
 
 // newPrefetch runs query and starts reading its rows.
-func newPrefetch[T any](ctx context.Context, q Querier, query string, scan func(Rows) (T, error)) (*prefetch[T], error) {
+func newPrefetch[T any](ctx context.Context, q kbsql.Querier, query string, scan func(kbsql.Rows) (T, error)) (*prefetch[T], error) {
 	rows, err := q.Query(ctx, query)
 	if err != nil {
 		return nil, err
