@@ -5,9 +5,9 @@ import (
 	"strings"
 )
 
-// The rules of vendor and package name searches, which the search engine
-// applies to every name (the search service, package finder). Names are compared in
-// their folded form (Fold), whose words are separated by single spaces.
+// The rules of vendor and package name searches, which the search service
+// (package finder) applies to every name. Names are compared in their
+// folded form (Fold), whose words are separated by single spaces.
 
 // NameKind says whose names a name search looks through.
 type NameKind int

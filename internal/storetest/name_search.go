@@ -10,12 +10,12 @@ import (
 
 // testNameSearchWrites checks that a vendor or package name is found by a
 // search right after the write that created or renamed it, and not after
-// its deletion: the search engine reads the names again when they change.
+// its deletion: the search service reads the names again when they change.
 func testNameSearchWrites(t *testing.T, s Store) {
 	ctx := context.Background()
 	LoadFixture(t, s)
 	// packages lists c1's packages whose names search finds, as words
-	// and as substrings (two matches of the engine, one answer here).
+	// and as substrings (two matches of the search service, one answer here).
 	packages := func(search string) []string {
 		t.Helper()
 		var found [2][]string
