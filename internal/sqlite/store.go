@@ -65,10 +65,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	// Page caches are allocated as used: 64 MiB for the writer (a large
 	// import's index inserts; a bulk load's, 256 MiB while it runs),
-	// 16 MiB for each reader. (With 32 MiB a
-	// reader, four readers searching the 3M-title benchmark KB took the
-	// server to 410 MB; with 8 MiB to 218 MB at the same throughput. The
-	// operating system's file cache holds the pages either way.)
+	// 16 MiB for each reader: larger reader caches cost the server's
+	// memory at the same throughput (BENCHMARKS.md), since the operating
+	// system's file cache holds the pages either way.
 	w, err := sql.Open("sqlite", dsn(path, append(common, "journal_mode(WAL)", fmt.Sprintf("cache_size(-%d)", writerCacheKiB)), "immediate"))
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
