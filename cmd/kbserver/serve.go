@@ -41,10 +41,8 @@ type serveOptions struct {
 	addr         string
 	demo         bool
 	demoTitles   int
-	cacheTitles  int
-	answerMB     int // the holdings service's answer cache, MiB; 0: off
-	keptTitles   int // finished titles of search pages the store keeps
-	stale        bool
+	answerMB     int    // the holdings service's answer cache, MiB; 0: off
+	keptTitles   int    // finished titles of search pages the store keeps
 	indexFile    string // where the index is kept between runs; "auto": beside a SQLite file
 	searchWait   time.Duration
 	tlsCert      string
@@ -191,12 +189,12 @@ in any Go program.`,
 			fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "`host:port` to listen on; port 0 picks a free port")
 			fs.BoolVar(&o.demo, "demo", false, "generate a demo knowledge base and customer \"demo\" when missing, and print an API key for it")
 			fs.IntVar(&o.demoTitles, "demo-titles", 100_000, "`number` of titles of a generated demo knowledge base")
-			fs.IntVar(&o.cacheTitles, "pf-cache-titles", 0, "no effect (publication search answers from the search index); accepted so that older command lines run: a `number`")
+			fs.Int("pf-cache-titles", 0, "no effect (publication search answers from the search index); accepted so that older command lines run: a `number`")
 			fs.IntVar(&o.answerMB, "answer-cache-mb", int(httpapi.DefaultAnswerCacheBytes>>20), "`MiB` of finished answers (a title, resource, vendor or package) the holdings service keeps in memory, valid while the store's version is current; 0 keeps none")
 			fs.IntVar(&o.keptTitles, "kept-titles", kbsql.DefaultKeptTitles, "`number` of finished titles of search pages (title searches the index answers, publication searches) kept in memory, each valid while the store's version is current; 0 keeps none")
 			fs.DurationVar(&o.searchWait, "search-wait", search.DefaultWait, "how long a title or publication search waits for the search index while it is being built (at start without its file, or rebuilt after a change the store cannot name) before it is refused with 503 and Retry-After (a `duration`)")
 			fs.StringVar(&o.indexFile, "search-index-file", "auto", "`file` the search index is kept in between runs (read at start and caught up with the store's changes since, written after each build); auto: the SQLite file's name with .search-index added, none with PostgreSQL; \"\": none")
-			fs.BoolVar(&o.stale, "pf-stale", false, "no effect (publication search answers from the search index); accepted so that older command lines run")
+			fs.Bool("pf-stale", false, "no effect (publication search answers from the search index); accepted so that older command lines run")
 			fs.StringVar(&o.tlsCert, "tls-cert", "", "serve HTTPS with the certificate chain in this PEM `file` (with --tls-key)")
 			fs.StringVar(&o.tlsKey, "tls-key", "", "the private key of --tls-cert, a PEM `file`")
 			fs.BoolVar(&o.insecureHTTP, "insecure-http", false, "allow plain HTTP on a non-loopback address, for a TLS-terminating proxy in front")
@@ -343,11 +341,11 @@ func (c *cli) serve(o serveOptions) error {
 		file = store.IndexFile(c.db)
 	}
 	ictx, stopIndex := context.WithCancel(c.ctx)
-	finder := finder.New(ictx, st, search.Options{Logger: logger, File: file, Wait: o.searchWait})
-	finder.Index().Start()
+	searcher := finder.New(ictx, st, search.Options{Logger: logger, File: file, Wait: o.searchWait})
+	searcher.Index().Start()
 	defer func() { // before the store closes
 		stopIndex()
-		finder.Index().Wait()
+		searcher.Index().Wait()
 	}()
 
 	ln, err := (&net.ListenConfig{}).Listen(c.ctx, "tcp", o.addr)
@@ -371,7 +369,7 @@ func (c *cli) serve(o serveOptions) error {
 		defer metricsSrv.close()
 	}
 	srv := &http.Server{
-		Handler: httpapi.NewServer(finder, httpapi.Deps{
+		Handler: httpapi.NewServer(searcher, httpapi.Deps{
 			Metrics:          m,
 			MetricsElsewhere: metricsSrv != nil,
 			Store:            st,

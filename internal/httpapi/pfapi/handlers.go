@@ -18,8 +18,10 @@ import (
 // kb.Store implements it.
 type Store interface {
 	web.ProfileLookup
-	kb.PublicationStore
-	kb.LinkStore
+	LinkOutStore
+	// Publication returns a title with only its resource in the package,
+	// CodeNotFound unless that resource is in the collection.
+	Publication(ctx context.Context, custID string, packageID, titleID int64) (kb.Title, error)
 	Root(ctx context.Context, custID string) (kb.RootSettings, error)
 	Proxies(ctx context.Context, custID string) ([]kb.Proxy, error)
 }
