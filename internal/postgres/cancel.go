@@ -24,10 +24,10 @@ const writeGrace = time.Second
 // it: it waits for the server to hang up, which it never does, until its
 // 15 s limit, and the pool's Close waits for that. A context cancelled just
 // as a query is being sent (a server shutting down while its index build
-// reads the store) then held kbserver serve's shutdown for 15 s (about one
-// stop in a hundred or two under load here, never without TLS). A query's write is small and
-// done at once, so it is left to finish; the read that follows ends at once,
-// and the connection is closed with its Terminate, promptly. Only a write
+// reads the store) then held kbserver serve's shutdown for 15 s, now and
+// then under load and only over TLS. A query's write is small and done at
+// once, so it is left to finish; the read that follows ends at once, and
+// the connection is closed with its Terminate, promptly. Only a write
 // the server does not take (it is busy) is cut after writeGrace, as before.
 type cancelWatcher struct {
 	conn  net.Conn

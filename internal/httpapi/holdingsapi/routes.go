@@ -94,15 +94,37 @@ func Routes(store Store, finder Finder, auth web.Middleware, answers *answercach
 		{Pattern: "PUT /rm/rmaccounts/v2/{custid}/lists/{packageid}", Handler: h.updateList},
 
 		// Titles and resources.
-		{Pattern: "GET /rm/rmaccounts/{custid}/titles", Handler: h.titles},
-		{Pattern: "GET /rm/rmaccounts/{custid}/titles/{kbid}", Handler: h.cached(h.title)},
-		{Pattern: "GET /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}/titles", Handler: h.packageTitles},
+		{Pattern: "GET /rm/rmaccounts/{custid}/titles", Handler: h.titles, HostedErrors: titleSearchErrors},
+		{Pattern: "GET /rm/rmaccounts/{custid}/titles/{kbid}", Handler: h.cached(h.title), HostedErrors: titleErrors},
+		{Pattern: "GET /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}/titles", Handler: h.packageTitles, HostedErrors: titleErrors},
 		{Pattern: "POST /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}/titles", Handler: h.createCustomTitle},
-		{Pattern: "GET /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}/titles/{kbid}", Handler: h.cached(h.resource)},
-		{Pattern: "PUT /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}/titles/{kbid}", Handler: h.updateResource},
+		{Pattern: "GET /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}/titles/{kbid}", Handler: h.cached(h.resource), HostedErrors: titleErrors},
+		{Pattern: "PUT /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}/titles/{kbid}", Handler: h.updateResource, HostedErrors: titleErrors},
 	}
 	for i := range routes {
 		routes[i].Handler = auth(routes[i].Handler)
 	}
 	return routes
 }
+
+// titleErrors are the hosted service's envelopes of the title operations'
+// errors (web.Route.HostedErrors). What its recordings show: the title
+// operations answer not found (404) and invalid input (400) capitalised:
+// GET titles/{kbid} and GET …/titles/{kbid} (a resource) 404, PUT
+// …/titles/{kbid} 400. A package's title list is answered by the same part
+// of the service (its answers, like those of the other three, carry the
+// Content-Type "application/json; charset=utf-8" where every other
+// operation's carry "application/json;charset=UTF-8"), so its 400 and 404
+// are capitalised too, as are the 400 and 404 the recordings do not show
+// of the other three. Every other status of these operations, and every
+// other operation, answers web.EnvelopeErrors.
+var titleErrors = map[int]web.HostedEnvelope{
+	http.StatusBadRequest: web.EnvelopeCapitalised,
+	http.StatusNotFound:   web.EnvelopeCapitalised,
+}
+
+// titleSearchErrors are the hosted service's envelopes of the title
+// search's errors: invalid parameters (400, e.g. count out of range) with
+// string codes, where the vendor and package lists answer the same error
+// in web.EnvelopeErrors.
+var titleSearchErrors = map[int]web.HostedEnvelope{http.StatusBadRequest: web.EnvelopeStringCodes}

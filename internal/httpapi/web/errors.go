@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 
 	"github.com/kbserver/kbserver/internal/kb"
 )
@@ -119,21 +120,28 @@ func InPlace(w http.ResponseWriter, err error) (status int, message string) {
 // status is answered with a single error object rather than an array.
 // Internal errors are logged with the route pattern; the client only sees a
 // generic message.
-func writeError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err error, object func(int) bool) {
+func writeError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err error, route Route) {
 	status, model := classify(err)
 	if status == http.StatusInternalServerError {
 		logInternal(r, logger, err)
 	}
 	retryAfter(w, err, status)
-	WriteErrorModel(w, r, status, model, object != nil && object(status))
+	writeErrorBody(w, r, status, model, slices.Contains(route.ObjectErrors, status), route.HostedErrors[status])
 }
 
 // WriteErrorModel writes one error with the given status in the request's
 // wire (Wire.errorBody): on the spec's wire as a single object when object
-// is true, else as an array of one object; on the hosted wire in the
-// envelope the hosted service answers the request's route and status in.
+// is true, else as an array of one object; on the hosted wire in its usual
+// envelope (answers outside a route's handler: unknown routes, panics,
+// bodies over the limit).
 func WriteErrorModel(w http.ResponseWriter, r *http.Request, status int, model ErrorModel, object bool) {
-	body := WireOf(r).errorBody(r.Pattern, status, model, object)
+	writeErrorBody(w, r, status, model, object, EnvelopeErrors)
+}
+
+// writeErrorBody writes one error with the given status in the request's
+// wire, in hosted on the hosted wire.
+func writeErrorBody(w http.ResponseWriter, r *http.Request, status int, model ErrorModel, object bool, hosted HostedEnvelope) {
+	body := WireOf(r).errorBody(model, object, hosted)
 	// An error body that cannot be written means the client went away;
 	// there is nobody left to tell.
 	_ = WriteJSON(w, status, body)

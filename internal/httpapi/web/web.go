@@ -11,7 +11,6 @@ package web
 import (
 	"log/slog"
 	"net/http"
-	"slices"
 )
 
 // HandlerFunc is an HTTP handler that reports failure by returning an error.
@@ -34,6 +33,10 @@ type Route struct {
 	// error object ({"code":..,"subcode":..,"message":..}); every other
 	// error body is an array of such objects.
 	ObjectErrors []int
+	// HostedErrors names the statuses whose errors the hosted service
+	// answers this route in another envelope than EnvelopeErrors; only
+	// the hosted wire reads it (WireHosted).
+	HostedErrors map[int]HostedEnvelope
 	// HeaderErrors makes the route answer errors with no body and the
 	// message in the X-Error-Message header, as the publication search
 	// service does. ObjectErrors is then ignored.
@@ -118,8 +121,7 @@ func (a adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeHeaderError(tw, r, a.logger, err)
 		return
 	}
-	object := func(status int) bool { return slices.Contains(a.route.ObjectErrors, status) }
-	writeError(tw, r, a.logger, err, object)
+	writeError(tw, r, a.logger, err, a.route)
 }
 
 // trackingWriter records whether the response has started.

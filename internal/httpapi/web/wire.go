@@ -24,7 +24,7 @@ const (
 	// WireHosted answers as the hosted service does, for clients written
 	// against it (FOLIO): errors in the hosted service's envelope of the
 	// operation and status (mostly {"errors":[{code, subCode, message}]};
-	// hostedEnvelopes), proxies as a bare array.
+	// Route.HostedErrors), proxies as a bare array.
 	WireHosted Wire = "hosted"
 )
 
@@ -62,79 +62,42 @@ func WireOf(r *http.Request) Wire {
 	return WireSpec
 }
 
-// hostedEnvelope is one of the error bodies of the hosted service. Its
+// HostedEnvelope is one of the error bodies of the hosted service. Its
 // recorded answers show three, by operation and status; clients written
 // against it read each (FOLIO reads member names in any case and codes as
 // numbers or numeric strings), but a client may read only the one its
-// operation answers, so kbserver answers each operation in its own.
-type hostedEnvelope int
+// operation answers, so kbserver answers each operation in its own: a
+// route names the statuses it answers in another envelope than
+// EnvelopeErrors (Route.HostedErrors).
+type HostedEnvelope int
 
+// The hosted service's error envelopes.
 const (
-	// envelopeErrors is the hosted service's usual envelope, of most of
+	// EnvelopeErrors is the hosted service's usual envelope, of most of
 	// its operations: {"errors":[{"code":1001,"subCode":0,"message":"…"}]}.
-	envelopeErrors hostedEnvelope = iota
-	// envelopeCapitalised has capitalised member names, in the order
+	EnvelopeErrors HostedEnvelope = iota
+	// EnvelopeCapitalised has capitalised member names, in the order
 	// Code, Message, SubCode:
 	// {"Errors":[{"Code":1001,"Message":"…","SubCode":0}]}.
-	envelopeCapitalised
-	// envelopeStringCodes has the code and subcode as decimal strings, in
+	EnvelopeCapitalised
+	// EnvelopeStringCodes has the code and subcode as decimal strings, in
 	// the order code, message, subCode:
 	// {"errors":[{"code":"1006","message":"…","subCode":"0"}]}.
-	envelopeStringCodes
+	EnvelopeStringCodes
 )
 
-// hostedEnvelopes lists the operations, by route pattern, whose errors of
-// the given statuses the hosted service answers in another envelope than
-// envelopeErrors. What the recordings show:
-//
-//   - the title operations answer not found (404) and invalid input (400)
-//     capitalised: GET titles/{kbid} and GET …/titles/{kbid} (a resource)
-//     404, PUT …/titles/{kbid} 400. A package's title list is answered by
-//     the same part of the service (its answers, like those of the other
-//     three, carry the Content-Type "application/json; charset=utf-8"
-//     where every other operation's carry "application/json;charset=UTF-8"),
-//     so its 400 and 404 are capitalised too, as are the 400 and 404 the
-//     recordings do not show of the other three;
-//   - the title search answers invalid parameters (400, e.g. count out of
-//     range) with string codes, where the vendor and package lists answer
-//     the same error in envelopeErrors.
-//
-// Every other status of these operations (401, 403, 405, 413, 429, 500,
-// 503) and every other operation answers envelopeErrors. The keys are
-// holdingsapi's route patterns: holdingsapi's TestHostedErrorEnvelopes fails when one
-// no longer names its route.
-var hostedEnvelopes = map[string]map[int]hostedEnvelope{
-	"GET /rm/rmaccounts/{custid}/titles/{kbid}":                                         titleOperation,
-	"GET /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}/titles":        titleOperation,
-	"GET /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}/titles/{kbid}": titleOperation,
-	"PUT /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}/titles/{kbid}": titleOperation,
-	"GET /rm/rmaccounts/{custid}/titles":                                                {http.StatusBadRequest: envelopeStringCodes},
-}
-
-// titleOperation is the envelope of a title operation's errors.
-var titleOperation = map[int]hostedEnvelope{
-	http.StatusBadRequest: envelopeCapitalised,
-	http.StatusNotFound:   envelopeCapitalised,
-}
-
-// hostedEnvelopeOf returns the envelope the hosted service answers the
-// route pattern's errors of status in.
-func hostedEnvelopeOf(pattern string, status int) hostedEnvelope {
-	return hostedEnvelopes[pattern][status] // envelopeErrors when absent
-}
-
 // body returns the body of one error in the envelope.
-func (e hostedEnvelope) body(model ErrorModel) any {
+func (e HostedEnvelope) body(model ErrorModel) any {
 	switch e {
-	case envelopeCapitalised:
+	case EnvelopeCapitalised:
 		return capitalisedErrors{Errors: []capitalisedError{{Code: model.Code, Message: model.Message, SubCode: model.Subcode}}}
-	case envelopeStringCodes:
+	case EnvelopeStringCodes:
 		return stringCodeErrors{Errors: []stringCodeError{{Code: model.Code, Message: model.Message, SubCode: model.Subcode}}}
 	}
 	return hostedErrors{Errors: []hostedError{{Code: model.Code, SubCode: model.Subcode, Message: model.Message}}}
 }
 
-// hostedError is one error of envelopeErrors: the same code and message as
+// hostedError is one error of EnvelopeErrors: the same code and message as
 // ErrorModel, with the subcode spelled subCode.
 type hostedError struct {
 	Code    kb.Code `json:"code"`
@@ -142,24 +105,24 @@ type hostedError struct {
 	Message string  `json:"message"`
 }
 
-// hostedErrors is envelopeErrors.
+// hostedErrors is EnvelopeErrors.
 type hostedErrors struct {
 	Errors []hostedError `json:"errors"`
 }
 
-// capitalisedError is one error of envelopeCapitalised.
+// capitalisedError is one error of EnvelopeCapitalised.
 type capitalisedError struct {
 	Code    kb.Code `json:"Code"`
 	Message string  `json:"Message"`
 	SubCode int     `json:"SubCode"`
 }
 
-// capitalisedErrors is envelopeCapitalised.
+// capitalisedErrors is EnvelopeCapitalised.
 type capitalisedErrors struct {
 	Errors []capitalisedError `json:"Errors"`
 }
 
-// stringCodeError is one error of envelopeStringCodes: the numbers are
+// stringCodeError is one error of EnvelopeStringCodes: the numbers are
 // written as JSON strings.
 type stringCodeError struct {
 	Code    kb.Code `json:"code,string"`
@@ -167,21 +130,19 @@ type stringCodeError struct {
 	SubCode int     `json:"subCode,string"`
 }
 
-// stringCodeErrors is envelopeStringCodes.
+// stringCodeErrors is EnvelopeStringCodes.
 type stringCodeErrors struct {
 	Errors []stringCodeError `json:"errors"`
 }
 
-// errorBody returns the body of one error answered with status by the
-// route pattern (r.Pattern; "" for answers outside every route): on the
-// spec's wire a bare array of one ErrorModel, or the ErrorModel alone when
-// object is true (the routes whose spec says so); on the hosted wire the
-// envelope the hosted service answers that route and status in
-// (hostedEnvelopeOf).
-func (w Wire) errorBody(pattern string, status int, model ErrorModel, object bool) any {
+// errorBody returns the body of one error: on the spec's wire a bare
+// array of one ErrorModel, or the ErrorModel alone when object is true
+// (the routes whose spec says so); on the hosted wire in hosted, the
+// envelope the hosted service answers the route and status in.
+func (w Wire) errorBody(model ErrorModel, object bool, hosted HostedEnvelope) any {
 	switch {
 	case w == WireHosted:
-		return hostedEnvelopeOf(pattern, status).body(model)
+		return hosted.body(model)
 	case object:
 		return model
 	}

@@ -29,6 +29,7 @@ func TestParseWire(t *testing.T) {
 // the title operations (capitalised) and the 400 of the title search
 // (codes as strings).
 func TestWireErrorBodies(t *testing.T) {
+	capitalised := map[int]HostedEnvelope{http.StatusBadRequest: EnvelopeCapitalised, http.StatusNotFound: EnvelopeCapitalised}
 	routes := []Route{
 		{Pattern: "GET /missing", Handler: func(http.ResponseWriter, *http.Request) error { return kb.NotFound("Vendor") }},
 		{Pattern: "GET /object", Handler: func(http.ResponseWriter, *http.Request) error { return kb.NotFound("Customer") },
@@ -44,13 +45,13 @@ func TestWireErrorBodies(t *testing.T) {
 				return kb.Errorf(kb.CodeForbidden, "Not yours.")
 			}
 			return kb.NotFound("Title")
-		}},
+		}, HostedErrors: capitalised},
 		{Pattern: "PUT /rm/rmaccounts/{custid}/vendors/{vendorid}/packages/{packageid}/titles/{kbid}", Handler: func(http.ResponseWriter, *http.Request) error {
 			return kb.Errorf(kb.CodeInvalid, "Attribute Type is invalid.")
-		}},
+		}, HostedErrors: capitalised},
 		{Pattern: "GET /rm/rmaccounts/{custid}/titles", Handler: func(http.ResponseWriter, *http.Request) error {
 			return kb.Errorf(kb.CodeInvalid, "Parameter count is out of range.")
-		}},
+		}, HostedErrors: map[int]HostedEnvelope{http.StatusBadRequest: EnvelopeStringCodes}},
 		{Pattern: "GET /rm/rmaccounts/{custid}/vendors", Handler: func(http.ResponseWriter, *http.Request) error {
 			return kb.Errorf(kb.CodeInvalid, "Parameter count is out of range.")
 		}},
