@@ -439,7 +439,9 @@ func TestLiveViewBuildsInBackground(t *testing.T) {
 	if err := hurried.Build(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) { // the default view's build ends
+	// The build makes the default locale's view, in the background, with
+	// no search asking for it.
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
 		hurried.viewMu.Lock()
 		e := hurried.views[defaultLocale.Tag()]
 		done := e != nil && e.view != nil
@@ -472,12 +474,6 @@ func TestLiveViewBuildsInBackground(t *testing.T) {
 		if page.Total != 2 || fmt.Sprint(page.IDs) != "[1 2]" {
 			t.Errorf("%s: %+v, want titles 1 and 2", loc.Tag(), page)
 		}
-	}
-	l.viewMu.Lock()
-	_, built := l.views[defaultLocale.Tag()]
-	l.viewMu.Unlock()
-	if !built {
-		t.Error("the build made no view of the default locale")
 	}
 }
 
