@@ -24,9 +24,10 @@ type LinkStore interface {
 	// nil when the vendor or package has none; ProxyMask is "" when the
 	// effective proxy is "no proxy" or names no proxy of the customer.
 	ResourceLink(ctx context.Context, custID string, key ResourceKey) (ResourceLink, error)
-	// CountLinkOut adds one to the resource's link-out count and records
-	// the time of the link-out.
-	CountLinkOut(ctx context.Context, custID string, key ResourceKey) error
+	// CountLinkOut adds one to the resource's link-out count, records
+	// the time of the link-out, and counts it in its month by where it
+	// was made (via).
+	CountLinkOut(ctx context.Context, custID string, key ResourceKey, via LinkVia) error
 	// LinkOutCount returns the resource's link-out count, 0 when none.
 	LinkOutCount(ctx context.Context, custID string, key ResourceKey) (int64, error)
 }

@@ -173,6 +173,92 @@ func (s LinkSigner) Verify(token string) (custID string, key ResourceKey, err er
 	return custID, key, nil
 }
 
+// LinkVia says which page a link-out was made for, so that its clicks
+// are counted by where patrons came from.
+type LinkVia string
+
+// Link-out origins.
+const (
+	ViaAZ       LinkVia = "az"       // the A–Z page and the publication search service
+	ViaResolver LinkVia = "resolver" // the link resolver's answers
+)
+
+// LinkTarget is what a link-out token says beyond its resource: the page
+// it was made for and, for an article-level link of the resolver, the DOI
+// it leads to (through the resource's proxy) instead of the resource's
+// address.
+type LinkTarget struct {
+	Via LinkVia
+	DOI string
+}
+
+// linkV2 starts the payload of a token that carries a LinkTarget:
+// "v2|via|packageID|titleID|base64url(DOI)|custID". A first-version
+// payload starts with a decimal id, never with a letter.
+const linkV2 = "v2|"
+
+// SignLink returns the token of a link-out of the customer's resource to
+// target. A target of the A–Z page without a DOI gives the same token as
+// Sign, so that the links the service has handed out stay the same.
+func (s LinkSigner) SignLink(custID string, key ResourceKey, target LinkTarget) string {
+	if (target.Via == "" || target.Via == ViaAZ) && target.DOI == "" {
+		return s.Sign(custID, key)
+	}
+	if len(s.key) == 0 {
+		panic("kb: LinkSigner without a secret")
+	}
+	payload := linkV2 + string(target.Via) + "|" + strconv.FormatInt(key.PackageID, 10) + "|" + strconv.FormatInt(key.TitleID, 10) +
+		"|" + linkB64.EncodeToString([]byte(target.DOI)) + "|" + custID
+	return linkB64.EncodeToString([]byte(payload)) + "." + linkB64.EncodeToString(s.mac([]byte(payload)))
+}
+
+// VerifyLink is Verify for tokens of either version: it also returns the
+// token's target (ViaAZ and no DOI for a first-version token).
+func (s LinkSigner) VerifyLink(token string) (custID string, key ResourceKey, target LinkTarget, err error) {
+	notFound := NotFound("Link")
+	if len(s.key) == 0 || len(token) > maxLinkTokenLen {
+		return "", ResourceKey{}, target, notFound
+	}
+	p64, m64, ok := strings.Cut(token, ".")
+	if !ok || p64 == "" {
+		return "", ResourceKey{}, target, notFound
+	}
+	payload, err := linkB64.DecodeString(p64)
+	if err != nil {
+		return "", ResourceKey{}, target, notFound
+	}
+	mac, err := linkB64.DecodeString(m64)
+	if err != nil || len(mac) != linkMACLen || !hmac.Equal(mac, s.mac(payload)) {
+		return "", ResourceKey{}, target, notFound
+	}
+	p := string(payload)
+	if !strings.HasPrefix(p, linkV2) {
+		custID, key, ok = parseLinkPayload(p)
+		if !ok {
+			return "", ResourceKey{}, target, notFound
+		}
+		return custID, key, LinkTarget{Via: ViaAZ}, nil
+	}
+	parts := strings.SplitN(p[len(linkV2):], "|", 3)
+	if len(parts) != 3 {
+		return "", ResourceKey{}, target, notFound
+	}
+	via := LinkVia(parts[0])
+	fields := strings.SplitN(parts[1]+"|"+parts[2], "|", 4) // packageID, titleID, b64(DOI), custID
+	if len(fields) != 4 {
+		return "", ResourceKey{}, target, notFound
+	}
+	doi, err := linkB64.DecodeString(fields[2])
+	if err != nil {
+		return "", ResourceKey{}, target, notFound
+	}
+	custID, key, ok = parseLinkPayload(fields[0] + "|" + fields[1] + "|" + fields[3])
+	if !ok || (via != ViaAZ && via != ViaResolver) {
+		return "", ResourceKey{}, target, notFound
+	}
+	return custID, key, LinkTarget{Via: via, DOI: string(doi)}, nil
+}
+
 // mac returns the truncated MAC of a payload.
 func (s LinkSigner) mac(payload []byte) []byte {
 	h := hmac.New(sha256.New, s.key)

@@ -115,7 +115,7 @@ func (s *Store) ResourceLink(ctx context.Context, custID string, key kb.Resource
 // that the resource exists: the caller has just resolved its link. A count
 // is statistics, not holdings: it takes no customer's lock, and the upsert
 // cannot lose a concurrent one.
-func (s *Store) CountLinkOut(ctx context.Context, custID string, key kb.ResourceKey) error {
+func (s *Store) CountLinkOut(ctx context.Context, custID string, key kb.ResourceKey, via kb.LinkVia) error {
 	_, err := s.e.Exec(ctx, `INSERT INTO link_outs(customer_id, package_id, title_id, count, last) VALUES ($1, $2, $3, 1, `+s.d.Now()+`)
 		ON CONFLICT (customer_id, package_id, title_id) DO UPDATE SET count = link_outs.count + 1, last = excluded.last`,
 		custID, key.PackageID, key.TitleID)
@@ -137,4 +137,26 @@ func (s *Store) LinkOutCount(ctx context.Context, custID string, key kb.Resource
 		return 0, fmt.Errorf("link-out count %d/%d: %w", key.PackageID, key.TitleID, err)
 	}
 	return n, nil
+}
+
+// ResourceKBART returns the KBART rows the resources were imported with,
+// by resource; resources without rows (custom titles, titles added to a
+// custom package) are left out. One query per resource: the resolver asks
+// for a few.
+func (s *Store) ResourceKBART(ctx context.Context, keys []kb.ResourceKey) (map[kb.ResourceKey]string, error) {
+	out := make(map[kb.ResourceKey]string, len(keys))
+	for _, k := range keys {
+		var rows *string
+		err := s.e.Read().QueryRow(ctx, `SELECT kbart FROM resources WHERE package_id = $1 AND title_id = $2`, k.PackageID, k.TitleID).Scan(&rows)
+		if NoRows(err) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("KBART rows of %d/%d: %w", k.PackageID, k.TitleID, err)
+		}
+		if rows != nil && *rows != "" {
+			out[k] = *rows
+		}
+	}
+	return out, nil
 }

@@ -211,11 +211,11 @@ func testLinkOutCounts(t *testing.T, s kb.Store, f Fixture) {
 		t.Errorf("count before any link-out = %d, want 0", n)
 	}
 	for range 3 {
-		if err := s.CountLinkOut(ctx, "c1", a); err != nil {
+		if err := s.CountLinkOut(ctx, "c1", a, kb.ViaAZ); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := s.CountLinkOut(ctx, "c2", a); err != nil {
+	if err := s.CountLinkOut(ctx, "c2", a, kb.ViaAZ); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {

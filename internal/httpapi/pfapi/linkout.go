@@ -19,7 +19,7 @@ const LinkOutPath = "/pf/linkout/"
 type LinkOutStore interface {
 	LinkSecret(ctx context.Context) ([]byte, error)
 	ResourceLink(ctx context.Context, custID string, key kb.ResourceKey) (kb.ResourceLink, error)
-	CountLinkOut(ctx context.Context, custID string, key kb.ResourceKey) error
+	CountLinkOut(ctx context.Context, custID string, key kb.ResourceKey, via kb.LinkVia) error
 }
 
 // LinkOutRoute returns the route GET /pf/linkout/{token}, the target of the
@@ -56,7 +56,7 @@ func LinkOutRoute(store LinkOutStore) web.Route {
 			if len(secret) < kb.MinLinkSecretLen {
 				return fmt.Errorf("link-out: the store's link secret has %d bytes", len(secret))
 			}
-			custID, key, err := kb.NewLinkSigner(secret).Verify(r.PathValue("token"))
+			custID, key, target, err := kb.NewLinkSigner(secret).VerifyLink(r.PathValue("token"))
 			if err != nil {
 				return err
 			}
@@ -67,19 +67,24 @@ func LinkOutRoute(store LinkOutStore) web.Route {
 			if err != nil {
 				return fmt.Errorf("link-out %d/%d: %w", key.PackageID, key.TitleID, err)
 			}
+			if target.DOI != "" {
+				// An article-level link of the resolver: the DOI's
+				// address, through the resource's proxy.
+				link.URL, link.VendorToken, link.PackageToken = kb.DOIURL(target.DOI), nil, nil
+			}
 			direct := link
 			direct.ProxyMask = ""
-			target := kb.TargetURL(link)
-			if !webURL(kb.TargetURL(direct)) || !webURL(target) {
+			to := kb.TargetURL(link)
+			if !webURL(kb.TargetURL(direct)) || !webURL(to) {
 				return kb.Errorf(kb.CodeNotFound, "The resource has no http or https URL to link to.")
 			}
 			var countErr error
 			if r.Method != http.MethodHead {
-				if err := store.CountLinkOut(ctx, custID, key); err != nil {
+				if err := store.CountLinkOut(ctx, custID, key, target.Via); err != nil {
 					countErr = fmt.Errorf("link-out %d/%d: %w", key.PackageID, key.TitleID, err)
 				}
 			}
-			w.Header().Set("Location", target)
+			w.Header().Set("Location", to)
 			w.WriteHeader(http.StatusFound)
 			return countErr
 		},

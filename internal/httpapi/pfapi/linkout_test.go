@@ -278,7 +278,7 @@ func TestLinkOutOutsideCollection(t *testing.T) {
 // failingCounts is a store whose link-outs cannot be counted.
 type failingCounts struct{ pfapi.LinkOutStore }
 
-func (failingCounts) CountLinkOut(context.Context, string, kb.ResourceKey) error {
+func (failingCounts) CountLinkOut(context.Context, string, kb.ResourceKey, kb.LinkVia) error {
 	return errors.New("disk on fire")
 }
 
