@@ -24,6 +24,7 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/metrics"
 	"github.com/kbserver/kbserver/internal/ratelimit"
+	"github.com/kbserver/kbserver/internal/resolver"
 )
 
 // DefaultMaxBodyBytes is the request body limit when Deps names none.
@@ -65,6 +66,9 @@ type Deps struct {
 	// while the customer's store version is current); 0 means
 	// DefaultAnswerCacheBytes and less than 0 keeps no answers.
 	AnswerCacheBytes int64
+	// ResolverRecorder keeps the link resolver's statistics; nil keeps
+	// none.
+	ResolverRecorder kb.ResolverRecorder
 }
 
 // Store is what the server needs of a store: the union of what each API
@@ -74,6 +78,7 @@ type Store interface {
 	ermapi.Store
 	pfapi.Store
 	pages.Store
+	kb.ResolverStore
 	kb.OpsStore
 }
 
@@ -88,6 +93,7 @@ const (
 	ServicePublicationSearch = "publication-search"
 	ServiceDocs              = "docs"
 	ServicePages             = "pages"
+	ServiceResolver          = "resolver"
 )
 
 // NewServer returns the HTTP handler of all of kbserver's APIs over
@@ -175,7 +181,7 @@ func routes(deps Deps, search *finder.Service, logger *slog.Logger, m *metrics.M
 	add(ServiceResourceMgmt, ermapi.Routes(store, keyAuth))
 	searcher := pfapi.NewSearcher(store, finder)
 	add(ServicePublicationSearch, pfapi.Routes(searcher, profileThrottle))
-	add(ServicePages, pages.Routes(store, searcher, finder, profileThrottle, keys))
+	add(ServicePages, pages.Routes(store, searcher, finder, resolver.New(search, store, deps.ResolverRecorder), profileThrottle, keys))
 	add(ServiceDocs, docs.Routes())
 	add(opsapi.Service, opsapi.Routes(store, ready, metricsHandler, logger))
 	return all

@@ -194,8 +194,17 @@ func ParseCitation(v url.Values, today time.Time) (Citation, error) {
 	return c, nil
 }
 
-// paramName quotes a parameter's name for a message, cut when long.
+// paramName names a parameter in a message: as it is when it is a plain
+// key (letters, digits, '.', '_', '-'), else quoted and cut when long.
 func paramName(k string) string {
+	plain := k != "" && len(k) <= 40
+	for i := 0; i < len(k) && plain; i++ {
+		c := k[i]
+		plain = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
+	}
+	if plain {
+		return k
+	}
 	if utf8.RuneCountInString(k) > 40 {
 		r := []rune(k)
 		k = string(r[:40]) + "…"

@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 )
@@ -50,6 +51,10 @@ type Profile struct {
 	ID           ProfileID
 	PasswordHash string // "" when the profile has no password
 	Guest        bool
+	// RequestURL is the library's interlibrary-loan request form, which
+	// the link resolver offers with the citation appended when nothing
+	// held gives the full text; "" for none.
+	RequestURL string
 }
 
 // ProfileStore keeps publication search profiles.
@@ -60,6 +65,10 @@ type ProfileStore interface {
 	SaveProfile(ctx context.Context, p Profile) error
 	// LookupProfile returns a profile; CodeNotFound when there is none.
 	LookupProfile(ctx context.Context, id ProfileID) (Profile, error)
+	// SetProfileRequestURL sets a profile's RequestURL ("" for none);
+	// CodeNotFound when there is no such profile, CodeInvalid when the
+	// address is not one (CheckRequestURL).
+	SetProfileRequestURL(ctx context.Context, id ProfileID, url string) error
 	// Profiles lists the profiles of the customer, or of every customer
 	// when custID is "", in the order of their names.
 	Profiles(ctx context.Context, custID string) ([]Profile, error)
@@ -108,4 +117,21 @@ func CheckPassword(hash, password string) bool {
 	}
 	got, err := pbkdf2.Key(sha256.New, password, salt, iter, len(want))
 	return err == nil && hmac.Equal(got, want)
+}
+
+// CheckRequestURL checks a profile's interlibrary-loan request form: ""
+// (none), or an absolute http or https address within LimitURL. The
+// resolver appends the citation as OpenURL 0.1 keys to its query.
+func CheckRequestURL(s string) error {
+	if s == "" {
+		return nil
+	}
+	if err := CheckText("request form address", s, LimitURL); err != nil {
+		return err
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" || (!strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(u.Scheme, "https")) {
+		return Errorf(CodeInvalid, "The request form address %q is not an absolute http or https address.", s)
+	}
+	return nil
 }

@@ -40,10 +40,8 @@ type ResolverRecorder interface {
 }
 
 // ResolverStore is what the resolver service reads beyond the search
-// service: the links of resources and their KBART rows.
+// service: the KBART rows of resources, whose volumes it checks.
 type ResolverStore interface {
-	// ResourceLink is LinkStore's.
-	ResourceLink(ctx context.Context, custID string, key ResourceKey) (ResourceLink, error)
 	// ResourceKBART returns the KBART rows of the resources (newline
 	// separated, tab-separated fields, as imported); a resource without
 	// rows (custom titles) is left out.

@@ -19,6 +19,7 @@ type Store interface {
 	PublicationStore
 	NoteStore
 	LinkStore
+	ResolverStore
 	ERMStore
 	Importer
 	RetiredPurger

@@ -117,17 +117,6 @@ func (s *Service) record(custID string, res kb.Resolution) {
 	s.recorder.RecordResolution(ev)
 }
 
-// Target returns where a link of a resolved resource leads: the
-// resource's address, or for an article the DOI's, through the customer's
-// proxy (kb.TargetURL), as the link-out sends the patron.
-func (s *Service) Target(ctx context.Context, custID string, key kb.ResourceKey, l kb.ResolvedLink) (string, error) {
-	link, err := s.store.ResourceLink(ctx, custID, key)
-	if err != nil {
-		return "", err
-	}
-	return LinkTarget(link, l.DOI), nil
-}
-
 // LinkTarget is where a link-out of link leads: the resource's address,
 // or with a DOI the DOI's address, through the link's proxy.
 func LinkTarget(link kb.ResourceLink, doi string) string {

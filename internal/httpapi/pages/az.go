@@ -51,11 +51,29 @@ func (p *pages) admit(w http.ResponseWriter, r *http.Request) (id kb.ProfileID, 
 
 // signInPage renders the password form of the profile's A–Z page.
 func signInPage(w http.ResponseWriter, id kb.ProfileID, status int, message string) error {
+	return signInPageNext(w, id, status, message, "")
+}
+
+// signInPageNext renders the password form, which brings the patron back
+// to next (a path of the profile's link resolver, see resolverReturn)
+// instead of the A–Z page once signed in.
+func signInPageNext(w http.ResponseWriter, id kb.ProfileID, status int, message, next string) error {
 	data := struct {
 		frame
-		Heading, Action, Error string
-	}{frame{Title: "Sign in", Brand: "A–Z list", Home: AZPath(id)}, "Sign in to the A–Z list", AZPath(id) + "signin", message}
+		Heading, Action, Error, Next string
+	}{frame{Title: "Sign in", Brand: "A–Z list", Home: AZPath(id)}, "Sign in to the A–Z list", AZPath(id) + "signin", message, resolverReturn(id, next)}
 	return render(w, status, "signin", data)
+}
+
+// resolverReturn returns next when it is an address of the profile's
+// link resolver on this server (its path, then nothing or a query), else
+// "": the sign-in form sends a browser nowhere else.
+func resolverReturn(id kb.ProfileID, next string) string {
+	base := OpenURLPath(id)
+	if next == base || strings.HasPrefix(next, base+"?") {
+		return next
+	}
+	return ""
 }
 
 // signIn checks the password of the sign-in form and, when it is right,
@@ -69,12 +87,13 @@ func (p *pages) signIn(w http.ResponseWriter, r *http.Request) error {
 		return kb.Errorf(kb.CodeForbidden, "This form was sent from another site; open the A–Z page and sign in there.")
 	}
 	password := r.PostFormValue("password")
+	next := resolverReturn(id, r.PostFormValue("next"))
 	if password == "" {
-		return signInPage(w, id, http.StatusBadRequest, "Enter the password.")
+		return signInPageNext(w, id, http.StatusBadRequest, "Enter the password.", next)
 	}
 	prof, err := p.gate.Admit(w, r, id, password)
 	if kb.ErrorCode(err) == kb.CodeUnauthenticated {
-		return signInPage(w, id, http.StatusUnauthorized, "That password is not right for this A–Z list.")
+		return signInPageNext(w, id, http.StatusUnauthorized, "That password is not right for this A–Z list.", next)
 	}
 	if err != nil {
 		return err
@@ -83,7 +102,15 @@ func (p *pages) signIn(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	http.SetCookie(w, s.cookie(r, patronCookie, AZPath(id), s.value(id.String(), credentialTag(prof.PasswordHash))))
+	// One session, sent to the A–Z page and to the profile's link
+	// resolver (a cookie's path is a prefix of the paths it goes to).
+	value := s.value(id.String(), credentialTag(prof.PasswordHash))
+	http.SetCookie(w, s.cookie(r, patronCookie, AZPath(id), value))
+	http.SetCookie(w, s.cookie(r, patronCookie, OpenURLPath(id), value))
+	if next != "" {
+		http.Redirect(w, r, next, http.StatusSeeOther)
+		return nil
+	}
 	http.Redirect(w, r, AZPath(id), http.StatusSeeOther)
 	return nil
 }

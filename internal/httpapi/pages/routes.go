@@ -63,8 +63,8 @@ const patronSessionTTL = 12 * time.Hour
 // each A–Z request takes a token of its profile's bucket from throttle,
 // as a publication search does, and the console signs in with the API
 // keys of keys (whose rate limit applies to each console request).
-func Routes(store Store, s *pfapi.Searcher, finder Finder, throttle web.Throttle, keys web.KeyAuth) []web.Route {
-	p := &pages{store: store, searcher: s, finder: finder, gate: web.NewProfileGate(store, throttle), keys: keys}
+func Routes(store Store, s *pfapi.Searcher, finder Finder, res Resolver, throttle web.Throttle, keys web.KeyAuth) []web.Route {
+	p := &pages{store: store, searcher: s, finder: finder, resolver: res, gate: web.NewProfileGate(store, throttle), keys: keys}
 	routes := []web.Route{
 		{Pattern: "GET /{$}", Handler: p.home},
 		{Pattern: "GET /assets/{file}", Handler: serveAsset, Quiet: true},
@@ -101,6 +101,11 @@ func Routes(store Store, s *pfapi.Searcher, finder Finder, throttle web.Throttle
 	for i := range routes {
 		routes[i].ErrorPage = ErrorPage
 	}
+	// The link resolver answers its errors as the answer is asked for:
+	// JSON, or a page.
+	for _, method := range []string{"GET", "POST"} {
+		routes = append(routes, web.Route{Pattern: method + " /openurl/{profile}", Handler: p.openURL, ErrorPage: resolverError})
+	}
 	return routes
 }
 
@@ -109,6 +114,7 @@ type pages struct {
 	store    Store
 	searcher *pfapi.Searcher
 	finder   Finder
+	resolver Resolver
 	gate     *web.ProfileGate
 	keys     web.KeyAuth // the console signs in with API keys
 }
