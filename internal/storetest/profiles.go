@@ -57,4 +57,30 @@ func testProfiles(t *testing.T, s Store) {
 	if got, err := s.Profiles(ctx, "nobody"); err != nil || len(got) != 0 {
 		t.Errorf("Profiles(nobody) = %+v, %v; want none", got, err)
 	}
+	// The interlibrary-loan form: set, kept by a save of the password,
+	// removed; refused when it is not an address; an unknown profile is
+	// not found.
+	const form = "https://ill.example.edu/request?lib=1"
+	if err := s.SetProfileRequestURL(ctx, id, form); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveProfile(ctx, kb.Profile{ID: id, PasswordHash: "h4"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.LookupProfile(ctx, id); err != nil || got.RequestURL != form || got.PasswordHash != "h4" {
+		t.Errorf("profile with a request form after a save = %+v, %v", got, err)
+	}
+	if err := s.SetProfileRequestURL(ctx, id, "ill.example.edu/request"); kb.ErrorCode(err) != kb.CodeInvalid {
+		t.Errorf("a request form without scheme: %v, want CodeInvalid", err)
+	}
+	nobody := kb.ProfileID{CustomerID: "p1", GroupID: "main", ProfileID: "nobody"}
+	if err := s.SetProfileRequestURL(ctx, nobody, form); kb.ErrorCode(err) != kb.CodeNotFound {
+		t.Errorf("the request form of an unknown profile: %v, want CodeNotFound", err)
+	}
+	if err := s.SetProfileRequestURL(ctx, id, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.LookupProfile(ctx, id); err != nil || got.RequestURL != "" {
+		t.Errorf("profile after removing its request form = %+v, %v", got, err)
+	}
 }
