@@ -92,7 +92,9 @@ func (s *Service) Resolve(ctx context.Context, custID string, c kb.Citation) (kb
 		}
 	}
 	kb.SortResolved(res.Results)
-	s.record(custID, res)
+	if ctx.Value(quietKey{}) == nil {
+		s.record(custID, res)
+	}
 	return res, nil
 }
 
@@ -125,3 +127,9 @@ func LinkTarget(link kb.ResourceLink, doi string) string {
 	}
 	return kb.TargetURL(link)
 }
+
+type quietKey struct{}
+
+// Quietly returns ctx marked so that resolutions under it are not
+// recorded: the console's test form is no patron's request.
+func Quietly(ctx context.Context) context.Context { return context.WithValue(ctx, quietKey{}, true) }

@@ -34,6 +34,7 @@ type Store interface {
 	holdingsapi.HoldingsReader
 	Customer(ctx context.Context, id string) (kb.Customer, error)
 	Profiles(ctx context.Context, custID string) ([]kb.Profile, error)
+	SetProfileRequestURL(ctx context.Context, id kb.ProfileID, url string) error
 	LinkSecret(ctx context.Context) ([]byte, error)
 	StartSnapshot(ctx context.Context, custID string, force bool) error
 	SnapshotStatus(ctx context.Context, custID string) (kb.SnapshotStatus, error)
@@ -97,6 +98,8 @@ func Routes(store Store, s *pfapi.Searcher, finder Finder, res Resolver, throttl
 		{Pattern: "POST /console/erm/{kind}/{id}/delete", Handler: p.signedIn(p.consoleERMDelete)},
 		{Pattern: "POST /console/erm/assign", Handler: p.signedIn(p.consoleAssign)},
 		{Pattern: "POST /console/erm/assignments/{id}/delete", Handler: p.signedIn(p.consoleUnassign)},
+		{Pattern: "GET /console/resolver/setup", Handler: p.signedIn(p.consoleResolver)},
+		{Pattern: "POST /console/resolver/setup", Handler: p.signedIn(p.consoleResolver)},
 	}
 	for i := range routes {
 		routes[i].ErrorPage = ErrorPage
