@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -34,6 +35,14 @@ import (
 type resolverFixture struct {
 	srv   *httptest.Server
 	store kb.Store
+	// site is the publisher's, proxy the library's proxy, which sends a
+	// browser on to the address in its url parameter; each keeps the
+	// paths it was asked for.
+	site, proxy *httptest.Server
+	mainPackage int64 // Test Journals
+
+	mu             sync.Mutex
+	visits, proxied []string
 }
 
 const illForm = "https://ill.example.edu/request?lib=riverside"
@@ -41,6 +50,24 @@ const illForm = "https://ill.example.edu/request?lib=riverside"
 func newResolverFixture(t *testing.T) *resolverFixture {
 	t.Helper()
 	ctx := t.Context()
+	f := &resolverFixture{}
+	f.site = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/favicon.ico" { // a browser asks for it
+			f.mu.Lock()
+			f.visits = append(f.visits, r.URL.Path)
+			f.mu.Unlock()
+		}
+		fmt.Fprintf(w, "<!doctype html><title>Publisher</title><h1>Publisher's page %s</h1>", r.URL.Path)
+	}))
+	t.Cleanup(f.site.Close)
+	f.proxy = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		target := r.URL.Query().Get("url")
+		f.mu.Lock()
+		f.proxied = append(f.proxied, target)
+		f.mu.Unlock()
+		http.Redirect(w, r, target, http.StatusFound)
+	}))
+	t.Cleanup(f.proxy.Close)
 	st := storetest.Searched(ctx, testdb.Open(t))
 	if _, err := st.AddCustomer(ctx, "lib", "Riverside Library"); err != nil {
 		t.Fatal(err)
@@ -57,7 +84,7 @@ func newResolverFixture(t *testing.T) *resolverFixture {
 	if err := st.SetProfileRequestURL(ctx, passwordProfile, illForm); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.AddProxy(ctx, "lib", kb.Proxy{ID: "EZ", Name: "EZ", URLMask: "https://ez.example/login?url={targetURL}"}); err != nil {
+	if err := st.AddProxy(ctx, "lib", kb.Proxy{ID: "EZ", Name: "EZ", URLMask: f.proxy.URL + "/login?url={targetURL}"}); err != nil {
 		t.Fatal(err)
 	}
 	type row struct {
@@ -87,9 +114,9 @@ func newResolverFixture(t *testing.T) *resolverFixture {
 		return row{kbart: map[int]string{0: name, 1: issn, 2: eissn, 3: from, 4: vol1, 6: to, 7: vol2, 9: url, 12: embargo, 15: "Test Press"}}
 	}
 	main := imp("Test Journals", []row{
-		journal("Journal of Tests", "0317-8471", "1050-124X", "2001", "2010", "1", "10", "P1Y", "https://pub.example/jot"),
-		journal("Journal of Tests", "0317-8471", "1050-124X", "2015", "", "15", "", "P1Y", "https://pub.example/jot"),
-		{kbart: map[int]string{0: "Book of Tests", 1: "978-0-306-40615-7", 9: "https://pub.example/bot", 15: "Test Press"}, book: true},
+		journal("Journal of Tests", "0317-8471", "1050-124X", "2001", "2010", "1", "10", "P1Y", f.site.URL+"/jot"),
+		journal("Journal of Tests", "0317-8471", "1050-124X", "2015", "", "15", "", "P1Y", f.site.URL+"/jot"),
+		{kbart: map[int]string{0: "Book of Tests", 1: "978-0-306-40615-7", 9: f.site.URL + "/bot", 15: "Test Press"}, book: true},
 	})
 	hidden := imp("Hidden Things", []row{journal("Hidden Journal", "2049-3630", "", "2000", "", "", "", "", "https://pub.example/hj")})
 	if err := st.SetPackageState(ctx, "lib", main, kb.PackageState{Selected: true}); err != nil {
@@ -101,9 +128,10 @@ func newResolverFixture(t *testing.T) *resolverFixture {
 	if err := st.UpdateRoot(ctx, "lib", kb.RootSettings{ProxyID: "EZ"}); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(httpapi.NewServer(storetest.SearchOf(ctx, st), httpapi.Deps{Store: storetest.Raw(st)}))
-	t.Cleanup(srv.Close)
-	return &resolverFixture{srv: srv, store: st}
+	f.srv = httptest.NewServer(httpapi.NewServer(storetest.SearchOf(ctx, st), httpapi.Deps{Store: storetest.Raw(st)}))
+	t.Cleanup(f.srv.Close)
+	f.store, f.mainPackage = st, main
+	return f
 }
 
 // noRedirect is a client that does not follow redirects.
@@ -203,7 +231,7 @@ func TestResolverLinkOut(t *testing.T) {
 	f := newResolverFixture(t)
 	_, ans := f.resolve(t, guestProfile, "issn=0317-8471&date=2005&id=doi:10.1000/182")
 	links := results(t, ans)[0]["links"].([]any)
-	for i, want := range []string{"https://doi.org/10.1000/182", "https://pub.example/jot"} {
+	for i, want := range []string{"https://doi.org/10.1000/182", f.site.URL + "/jot"} {
 		l := links[i].(map[string]any)
 		target := l["target"].(string)
 		if !strings.Contains(target, want) {
