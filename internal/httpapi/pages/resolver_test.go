@@ -41,7 +41,7 @@ type resolverFixture struct {
 	site, proxy *httptest.Server
 	mainPackage int64 // Test Journals
 
-	mu             sync.Mutex
+	mu              sync.Mutex
 	visits, proxied []string
 }
 
