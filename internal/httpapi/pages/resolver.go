@@ -2,6 +2,7 @@ package pages
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"mime"
 	"net/http"
@@ -46,6 +47,10 @@ func (p *pages) openURL(w http.ResponseWriter, r *http.Request) error {
 	}
 	if r.Method == http.MethodPost {
 		if err := r.ParseForm(); err != nil {
+			var tooLarge *http.MaxBytesError
+			if errors.As(err, &tooLarge) {
+				return err // 413, as every body over the limit
+			}
 			return kb.Errorf(kb.CodeInvalid, "The form cannot be read: %v.", err)
 		}
 	}

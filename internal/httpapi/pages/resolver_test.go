@@ -380,3 +380,33 @@ func (j *cookieJar) Cookies(u *url.URL) []*http.Cookie {
 	}
 	return out
 }
+
+// TestResolverForm: an OpenURL POSTed as a form resolves as the GET does;
+// a form over the body limit is 413.
+func TestResolverForm(t *testing.T) {
+	f := newResolverFixture(t)
+	req, _ := http.NewRequest("POST", f.srv.URL+"/openurl/"+guestProfile.String(), strings.NewReader("issn=0317-8471&date=2005"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ans map[string]any
+	err = json.NewDecoder(resp.Body).Decode(&ans)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK || ans["fullText"] != true {
+		t.Errorf("POST: %d %v %v, want the full text", resp.StatusCode, ans, err)
+	}
+	big := "issn=0317-8471&x=" + strings.Repeat("a", 2<<20)
+	req, _ = http.NewRequest("POST", f.srv.URL+"/openurl/"+guestProfile.String(), strings.NewReader(big))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("a form over the limit: %d, want 413", resp.StatusCode)
+	}
+}
