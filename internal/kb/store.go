@@ -19,6 +19,7 @@ type Store interface {
 	PublicationStore
 	NoteStore
 	LinkStore
+	ResolverStatsStore
 	ERMStore
 	Importer
 	RetiredPurger
