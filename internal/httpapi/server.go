@@ -20,6 +20,7 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi/opsapi"
 	"github.com/kbserver/kbserver/internal/httpapi/pages"
 	"github.com/kbserver/kbserver/internal/httpapi/pfapi"
+	"github.com/kbserver/kbserver/internal/httpapi/resolverapi"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/metrics"
@@ -74,6 +75,7 @@ type Store interface {
 	ermapi.Store
 	pfapi.Store
 	pages.Store
+	resolverapi.Store
 	kb.OpsStore
 }
 
@@ -173,6 +175,7 @@ func routes(deps Deps, search *finder.Service, logger *slog.Logger, m *metrics.M
 	}
 	add(ServiceHoldings, holdingsapi.Routes(store, finder, keyAuth, answers))
 	add(ServiceResourceMgmt, ermapi.Routes(store, keyAuth))
+	add(ServiceHoldings, resolverapi.Routes(store, keyAuth))
 	searcher := pfapi.NewSearcher(store, finder)
 	add(ServicePublicationSearch, pfapi.Routes(searcher, profileThrottle))
 	add(ServicePages, pages.Routes(store, searcher, finder, profileThrottle, keys))
