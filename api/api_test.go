@@ -16,7 +16,7 @@ import (
 
 // tagGroups are the three services (and the description itself) as the docs
 // page shows them.
-var tagGroups = []string{"Holdings and knowledge base", "Publication search", "Resource management", "API description", "Pages", "Operations"}
+var tagGroups = []string{"Holdings and knowledge base", "Publication search", "Link resolver", "Resource management", "API description", "Pages", "Operations"}
 
 func loadDoc(t *testing.T) *openapi3.T {
 	t.Helper()

@@ -24,6 +24,7 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbsql"
 	"github.com/kbserver/kbserver/internal/metrics"
+	"github.com/kbserver/kbserver/internal/resolverstats"
 	"github.com/kbserver/kbserver/internal/search"
 	"github.com/kbserver/kbserver/internal/store"
 )
@@ -324,7 +325,18 @@ func (c *cli) serve(o serveOptions) error {
 		stopJobs()
 		jobs.Wait()
 	}()
-	if err := jobs.Start(jctx, st.Jobs()...); err != nil {
+	// The link resolver's statistics are counted in memory and written
+	// by a job of their own every few seconds; the last counts are
+	// written once the server has stopped taking requests.
+	stats := resolverstats.New(st, logger)
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := stats.Flush(ctx); err != nil {
+			logger.Warn("link resolver statistics: the last counts were not stored", "err", err)
+		}
+	}()
+	if err := jobs.Start(jctx, append(st.Jobs(), stats.Job())...); err != nil {
 		return err
 	}
 
@@ -379,6 +391,7 @@ func (c *cli) serve(o serveOptions) error {
 			Wire:             web.Wire(o.wire),
 			KeyLimit:         o.keyLimit,
 			ProfileLimit:     o.profileLimit,
+			ResolverRecorder: stats,
 		}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,

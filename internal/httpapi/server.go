@@ -20,6 +20,7 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi/opsapi"
 	"github.com/kbserver/kbserver/internal/httpapi/pages"
 	"github.com/kbserver/kbserver/internal/httpapi/pfapi"
+	"github.com/kbserver/kbserver/internal/httpapi/resolverapi"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/metrics"
@@ -79,6 +80,7 @@ type Store interface {
 	pfapi.Store
 	pages.Store
 	kb.ResolverStore
+	resolverapi.Store
 	kb.OpsStore
 }
 
@@ -179,6 +181,7 @@ func routes(deps Deps, search *finder.Service, logger *slog.Logger, m *metrics.M
 	}
 	add(ServiceHoldings, holdingsapi.Routes(store, finder, keyAuth, answers))
 	add(ServiceResourceMgmt, ermapi.Routes(store, keyAuth))
+	add(ServiceHoldings, resolverapi.Routes(store, keyAuth))
 	searcher := pfapi.NewSearcher(store, finder)
 	add(ServicePublicationSearch, pfapi.Routes(searcher, profileThrottle))
 	add(ServicePages, pages.Routes(store, searcher, finder, resolver.New(search, store, deps.ResolverRecorder), profileThrottle, keys))

@@ -20,6 +20,7 @@ type Store interface {
 	NoteStore
 	LinkStore
 	ResolverStore
+	ResolverStatsStore
 	ERMStore
 	Importer
 	RetiredPurger

@@ -82,9 +82,11 @@ type Engine interface {
 	// ReadTx runs fn in one read-only transaction: every read of fn sees
 	// one state of the database.
 	ReadTx(ctx context.Context, fn func(Querier) error) error
-	// Exec runs one statement that changes no customer's holdings (a
-	// statistic) in a transaction of its own, in one round trip.
-	Exec(ctx context.Context, sql string, args ...any) (int64, error)
+	// Exec runs statements that change no customer's holdings (counts
+	// of statistics) in one transaction of their own, taking no
+	// customer's lock, in one round trip (PostgreSQL runs a batch as one
+	// implicit transaction).
+	Exec(ctx context.Context, stmts ...Stmt) error
 	// Write runs fn in one write transaction, committing when fn returns
 	// nil and rolling back otherwise. custID names the customer whose
 	// state fn changes ("" for none): the customer's writes run one after

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
 )
@@ -111,14 +112,22 @@ func (s *Store) ResourceLink(ctx context.Context, custID string, key kb.Resource
 }
 
 // CountLinkOut adds one to the resource's link-out count and sets its last
-// use to now, in one statement of its own (Engine.Exec). It does not check
-// that the resource exists: the caller has just resolved its link. A count
-// is statistics, not holdings: it takes no customer's lock, and the upsert
-// cannot lose a concurrent one.
+// use to now, and adds one to its clicks of the month (UTC, this server's
+// clock) made for via: two upserts sent together (Engine.Exec: one round
+// trip, one transaction). It does not check that the resource exists: the
+// caller has just resolved its link. A count is statistics, not holdings:
+// it takes no customer's lock, and an upsert cannot lose a concurrent one.
 func (s *Store) CountLinkOut(ctx context.Context, custID string, key kb.ResourceKey, via kb.LinkVia) error {
-	_, err := s.e.Exec(ctx, `INSERT INTO link_outs(customer_id, package_id, title_id, count, last) VALUES ($1, $2, $3, 1, `+s.d.Now()+`)
-		ON CONFLICT (customer_id, package_id, title_id) DO UPDATE SET count = link_outs.count + 1, last = excluded.last`,
-		custID, key.PackageID, key.TitleID)
+	if via == "" {
+		via = kb.ViaAZ
+	}
+	err := s.e.Exec(ctx,
+		Stmt{`INSERT INTO link_outs(customer_id, package_id, title_id, count, last) VALUES ($1, $2, $3, 1, ` + s.d.Now() + `)
+			ON CONFLICT (customer_id, package_id, title_id) DO UPDATE SET count = link_outs.count + 1, last = excluded.last`,
+			[]any{custID, key.PackageID, key.TitleID}},
+		Stmt{`INSERT INTO link_out_months(customer_id, month, package_id, title_id, via, count) VALUES ($1, $2, $3, $4, $5, 1)
+			ON CONFLICT (customer_id, month, package_id, title_id, via) DO UPDATE SET count = link_out_months.count + 1`,
+			[]any{custID, string(kb.MonthOf(time.Now())), key.PackageID, key.TitleID, string(via)}})
 	if err != nil {
 		return fmt.Errorf("count link-out %d/%d: %w", key.PackageID, key.TitleID, err)
 	}

@@ -31,10 +31,10 @@ func (e engine) ReadTx(ctx context.Context, fn func(kbsql.Querier) error) error 
 	return fn(querier{tx})
 }
 
-// Exec runs the statement on the pool, in a transaction of its own.
-func (e engine) Exec(ctx context.Context, q string, args ...any) (int64, error) {
-	n, err := querier{e.s.pool}.Exec(ctx, q, args...)
-	return n, e.s.wrote(err)
+// Exec sends the statements to the pool as one batch, which PostgreSQL
+// runs in one implicit transaction.
+func (e engine) Exec(ctx context.Context, stmts ...kbsql.Stmt) error {
+	return e.s.wrote(kbsql.ExecAll(ctx, querier{e.s.pool}, stmts...))
 }
 
 func (e engine) Write(ctx context.Context, custID string, fn func(kbsql.Tx) error) error {

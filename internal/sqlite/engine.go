@@ -35,10 +35,14 @@ func (e engine) ReadTx(ctx context.Context, fn func(kbsql.Querier) error) error 
 	return fn(querier{q: q})
 }
 
-// Exec runs the statement on the writer connection, which commits it.
-func (e engine) Exec(ctx context.Context, q string, args ...any) (int64, error) {
-	n, err := querier{q: e.s.w}.Exec(ctx, q, args...)
-	return n, e.s.wrote(err)
+// Exec runs the statements on the writer connection: one alone commits
+// itself, several run in one transaction.
+func (e engine) Exec(ctx context.Context, stmts ...kbsql.Stmt) error {
+	if len(stmts) == 1 {
+		_, err := querier{q: e.s.w}.Exec(ctx, stmts[0].SQL, stmts[0].Args...)
+		return e.s.wrote(err)
+	}
+	return e.s.inTx(ctx, func(tx *sql.Tx) error { return kbsql.ExecAll(ctx, querier{q: tx}, stmts...) })
 }
 
 func (e engine) Write(ctx context.Context, _ string, fn func(kbsql.Tx) error) error {

@@ -58,6 +58,7 @@ var parts = []part{
 	{"Reports", on(testReports)},
 	{"ReportDeltas", on(testReportDeltas)},
 	{"LinkOut", on(testLinkOut)},
+	{"ResolverStats", on(testResolverStats)},
 	{"Publications", on(testPublications)},
 	{"Versions", on(testVersions)},
 	{"ERM", on(testERM)},

@@ -4,149 +4,136 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
+	"time"
 
-	"github.com/kbserver/kbserver/internal/httpapi/pfapi"
+	"github.com/kbserver/kbserver/internal/httpapi/resolverapi"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/resolver"
 )
 
-// resolverSetupPage is the console's link resolver page: each profile's
-// resolver address and interlibrary-loan form, and the test form.
-type resolverSetupPage struct {
+// The console's link resolver page: what the resolver saw (the API's GET
+// resolver/statistics and resolver/unmet, read with the same parameters
+// and written as the same CSV files).
+
+// maxResolverRows is the number of statistics rows the page shows at most;
+// the CSV file has every one.
+const maxResolverRows = 500
+
+// resolverRow is a row of the statistics table.
+type resolverRow struct {
+	Label, Note                  string // the group, and what it belongs to (a package's vendor)
+	Requests, FullText, NotFound int
+	ResolverClicks, AZClicks     int
+	NoMatch                      bool // the requests that matched no title
+}
+
+// resolverPage is what the link resolver page shows.
+type resolverPage struct {
 	frame
-	Flash, Error string
-	Profiles     []resolverProfile
-	// The test: what was pasted, the profile it ran for, the answer.
-	Test, TestProfile string
-	Tested            bool
-	Answer            *testAnswer
+	By                 string
+	Groups             []option
+	From, To           string
+	Clicks             bool // the table has click-through columns (not by source)
+	Totals             resolverRow
+	Rows               []resolverRow
+	RowCount           int // the rows of the whole range (Rows may show fewer)
+	StatsCSV, UnmetCSV string
+	Unmet              []kb.UnmetDemand
+	UnmetTotal         int
+	Pager              *pager
 }
 
-// resolverProfile is one profile on the page.
-type resolverProfile struct {
-	ID, Address, Scholar, Access, RequestURL string
-}
-
-// testAnswer is a test resolution as the staff read it: why each held
-// resource gives the full text or not.
-type testAnswer struct {
-	Citation  []menuField
-	Notes     []string
-	MatchedBy string
-	FullText  bool
-	Results   []testResult
-	Request   string
-}
-
-// testResult is one resource of a test resolution.
-type testResult struct {
-	Title, Package, Coverage, Verdict string
-	Covered                           bool
-	Links                             []struct{ Level, Target string }
-}
-
-// consoleResolver serves /console/resolver/setup: the customer's
-// profiles with their link resolver's address, Google Scholar's address
-// and the interlibrary-loan form (saved by POST), and a test form that
-// resolves a pasted OpenURL without counting it in the statistics.
+// consoleResolver serves the link resolver page: the statistics of the
+// range asked for (by, from, to; the API's defaults) and a page of the
+// unmet demand (page). The place for the profiles' settings is the
+// template's block "resolver_setup".
 func (p *pages) consoleResolver(w http.ResponseWriter, r *http.Request, s *staff) error {
-	ctx := r.Context()
-	data := resolverSetupPage{frame: consoleFrame(s, "Link resolver")}
-	status := http.StatusOK
-	if r.Method == http.MethodPost {
-		id, err := kb.ParseProfileID(r.PostFormValue("profile"))
-		if err == nil && id.CustomerID != s.CustomerID {
-			err = kb.NotFound("Profile")
-		}
-		if err == nil {
-			err = p.store.SetProfileRequestURL(ctx, id, strings.TrimSpace(r.PostFormValue("requesturl")))
-		}
-		if err == nil {
-			http.Redirect(w, r, r.URL.Path+"?saved="+url.QueryEscape(id.String()), http.StatusSeeOther)
-			return nil
-		}
-		if kb.ErrorCode(err) == kb.CodeInternal {
-			return fmt.Errorf("set the request form of %s: %w", r.PostFormValue("profile"), err)
-		}
-		status, data.Error = web.InPlace(w, err)
-	} else if saved := r.URL.Query().Get("saved"); saved != "" {
-		data.Flash = "Saved the request form of " + saved + "."
-	}
-	profiles, err := p.store.Profiles(ctx, s.CustomerID)
+	q := web.NewQuery(r)
+	now := time.Now()
+	sq, err := resolverapi.StatsQuery(q, now)
 	if err != nil {
-		return fmt.Errorf("profiles of %s: %w", s.CustomerID, err)
+		return err
 	}
-	base := strings.TrimSuffix(pfapi.LinkOutURL(r, ""), pfapi.LinkOutPath)
-	var test kb.Profile
-	q := r.URL.Query()
-	data.Test, data.TestProfile = q.Get("openurl"), q.Get("testprofile")
-	for i, pr := range profiles {
-		access := "password"
-		if pr.Guest {
-			access = "guest access"
-			if pr.PasswordHash != "" {
-				access = "guest access or password"
-			}
-		}
-		data.Profiles = append(data.Profiles, resolverProfile{ID: pr.ID.String(), Address: base + OpenURLPath(pr.ID),
-			Scholar: base + "/scholar/" + pr.ID.String() + "/institutional_links.xml", Access: access, RequestURL: pr.RequestURL})
-		if pr.ID.String() == data.TestProfile || (i == 0 && data.TestProfile == "") {
-			test = pr
-		}
+	uq, err := resolverapi.UnmetQuery(q, now, false)
+	if err != nil {
+		return err
 	}
-	if r.Method == http.MethodGet && strings.TrimSpace(data.Test) != "" {
-		data.Tested = true
-		if data.Answer, err = p.testResolve(r, s.CustomerID, test, data.Test); err != nil {
-			if kb.ErrorCode(err) == kb.CodeInternal {
-				return err
-			}
-			status, data.Error = web.InPlace(w, err)
-		}
+	ctx := r.Context()
+	st, err := p.store.ResolverStats(ctx, s.CustomerID, sq)
+	if err != nil {
+		return fmt.Errorf("resolver statistics of %s: %w", s.CustomerID, err)
 	}
-	return render(w, status, "console_resolver", data)
+	unmet, err := p.store.UnmetDemand(ctx, s.CustomerID, uq)
+	if err != nil {
+		return fmt.Errorf("unmet demand of %s: %w", s.CustomerID, err)
+	}
+	groups := make([]option, 0, 4)
+	for _, g := range kb.StatsGroups() {
+		groups = append(groups, option{Value: string(g), Label: string(g)})
+	}
+	params := url.Values{"by": {string(sq.By)}, "from": {string(sq.From)}, "to": {string(sq.To)}}
+	months := url.Values{"from": {string(sq.From)}, "to": {string(sq.To)}}
+	data := resolverPage{frame: consoleFrame(s, "Link resolver"), By: string(sq.By), Groups: choose(groups, string(sq.By)),
+		From: string(sq.From), To: string(sq.To), Clicks: sq.By != kb.StatsBySource,
+		Totals: rowOf(kb.ResolverStatsRow{ResolverTally: st.Totals}, ""), RowCount: len(st.Rows),
+		StatsCSV: consolePath + "resolver/statistics.csv?" + params.Encode(), UnmetCSV: consolePath + "resolver/unmet.csv?" + months.Encode(),
+		Unmet: unmet.Items, UnmetTotal: unmet.Total}
+	for i, row := range st.Rows {
+		if i == maxResolverRows {
+			break
+		}
+		data.Rows = append(data.Rows, rowOf(row, sq.By))
+	}
+	if data.Pager = pagerOf(params, uq.Page, unmet.Total); data.Pager != nil {
+		data.Pager.rename("offset", "page")
+	}
+	return render(w, http.StatusOK, "console_resolver", data)
 }
 
-// testResolve resolves a pasted OpenURL (a whole address, or its query)
-// for the console, quietly.
-func (p *pages) testResolve(r *http.Request, custID string, prof kb.Profile, pasted string) (*testAnswer, error) {
-	pasted = strings.TrimSpace(pasted)
-	if i := strings.IndexByte(pasted, '?'); i >= 0 {
-		pasted = pasted[i+1:]
+// rowOf returns the table row of a group of the statistics by.
+func rowOf(r kb.ResolverStatsRow, by kb.StatsGroup) resolverRow {
+	out := resolverRow{Requests: int(r.Requests), FullText: int(r.FullText), NotFound: int(r.NotFound()),
+		ResolverClicks: int(r.ResolverClicks), AZClicks: int(r.AZClicks)}
+	switch by {
+	case kb.StatsByMonth:
+		out.Label = string(r.Month)
+	case kb.StatsByPackage:
+		out.Label, out.Note, out.NoMatch = r.PackageName, r.VendorName, r.PackageID == 0
+	case kb.StatsByTitle:
+		out.Label, out.NoMatch = r.TitleName, r.TitleID == 0
+	case kb.StatsBySource:
+		out.Label = r.Source
 	}
-	values, err := url.ParseQuery(pasted)
+	return out
+}
+
+// consoleResolverStatsCSV downloads the statistics as the API's CSV file
+// (GET resolver/statistics?format=csv, the same parameters).
+func (p *pages) consoleResolverStatsCSV(w http.ResponseWriter, r *http.Request, s *staff) error {
+	sq, err := resolverapi.StatsQuery(web.NewQuery(r), time.Now())
 	if err != nil {
-		return nil, kb.Errorf(kb.CodeInvalid, "The OpenURL cannot be read: %v.", err)
+		return err
 	}
-	c, err := kb.ParseCitation(values, p.resolver.Today())
+	st, err := p.store.ResolverStats(r.Context(), s.CustomerID, sq)
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("resolver statistics of %s: %w", s.CustomerID, err)
 	}
-	if !c.Matchable() {
-		return nil, kb.Errorf(kb.CodeMissing, "The OpenURL has nothing to match on: it needs an ISSN, an ISBN or a title.")
-	}
-	res, err := p.resolver.Resolve(resolver.Quietly(r.Context()), custID, c)
+	resolverapi.SetCSVHeaders(w, resolverapi.StatsFileName(s.CustomerID, sq))
+	return resolverapi.WriteStatsCSV(w, st)
+}
+
+// consoleResolverUnmetCSV downloads the unmet demand as the API's CSV file
+// (GET resolver/unmet?format=csv, the same parameters: every entry
+// unless count is given).
+func (p *pages) consoleResolverUnmetCSV(w http.ResponseWriter, r *http.Request, s *staff) error {
+	uq, err := resolverapi.UnmetQuery(web.NewQuery(r), time.Now(), true)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	links, err := p.resolverLinks(r, custID)
+	l, err := p.store.UnmetDemand(r.Context(), s.CustomerID, uq)
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("unmet demand of %s: %w", s.CustomerID, err)
 	}
-	ans := links.answer(r, res)
-	menu := p.menu(r, prof.ID, prof, res, ans)
-	out := &testAnswer{Citation: menu.Citation, Notes: c.Notes, MatchedBy: res.MatchedBy, FullText: res.FullText(), Request: menu.RequestHref}
-	for i, x := range res.Results {
-		t := testResult{Title: x.Title.Name, Package: x.Resource.PackageName, Coverage: coverageWords(x.Resource), Covered: x.Covered()}
-		t.Verdict = "Gives the full text."
-		if !x.Covered() {
-			t.Verdict = x.Reason.Words()
-		}
-		for _, l := range ans.Results[i].Links {
-			t.Links = append(t.Links, struct{ Level, Target string }{l.Level, l.Target})
-		}
-		out.Results = append(out.Results, t)
-	}
-	return out, nil
+	resolverapi.SetCSVHeaders(w, resolverapi.UnmetFileName(s.CustomerID, uq))
+	return resolverapi.WriteUnmetCSV(w, l)
 }

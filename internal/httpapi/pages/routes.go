@@ -31,6 +31,7 @@ type Store interface {
 	kb.HoldingsWriter
 	kb.ERMStore
 	kb.SessionStore
+	kb.ResolverStatsReader
 	holdingsapi.HoldingsReader
 	Customer(ctx context.Context, id string) (kb.Customer, error)
 	Profiles(ctx context.Context, custID string) ([]kb.Profile, error)
@@ -98,8 +99,11 @@ func Routes(store Store, s *pfapi.Searcher, finder Finder, res Resolver, throttl
 		{Pattern: "POST /console/erm/{kind}/{id}/delete", Handler: p.signedIn(p.consoleERMDelete)},
 		{Pattern: "POST /console/erm/assign", Handler: p.signedIn(p.consoleAssign)},
 		{Pattern: "POST /console/erm/assignments/{id}/delete", Handler: p.signedIn(p.consoleUnassign)},
-		{Pattern: "GET /console/resolver/setup", Handler: p.signedIn(p.consoleResolver)},
-		{Pattern: "POST /console/resolver/setup", Handler: p.signedIn(p.consoleResolver)},
+		{Pattern: "GET /console/resolver", Handler: p.signedIn(p.consoleResolver)},
+		{Pattern: "GET /console/resolver/statistics.csv", Handler: p.signedIn(p.consoleResolverStatsCSV)},
+		{Pattern: "GET /console/resolver/unmet.csv", Handler: p.signedIn(p.consoleResolverUnmetCSV)},
+		{Pattern: "GET /console/resolver/setup", Handler: p.signedIn(p.consoleResolverSetup)},
+		{Pattern: "POST /console/resolver/setup", Handler: p.signedIn(p.consoleResolverSetup)},
 	}
 	for i := range routes {
 		routes[i].ErrorPage = ErrorPage
