@@ -223,7 +223,7 @@ func judgeDate(date string, cov []Coverage, emb Embargo, today time.Time) Reason
 		for _, r := range cov {
 			rEnd := r.End
 			if rEnd == "" {
-				rEnd = "9999-12-31"
+				rEnd = today.Format(time.DateOnly) // "to the present"
 			}
 			if begin <= rEnd && end >= r.Begin {
 				inside = true
