@@ -202,9 +202,13 @@ const linkV2 = "v2|"
 
 // SignLink returns the token of a link-out of the customer's resource to
 // target. A target of the A–Z page without a DOI gives the same token as
-// Sign, so that the links the service has handed out stay the same.
+// Sign, so that the links the service has handed out stay the same. A
+// target without Via is the A–Z page's.
 func (s LinkSigner) SignLink(custID string, key ResourceKey, target LinkTarget) string {
-	if (target.Via == "" || target.Via == ViaAZ) && target.DOI == "" {
+	if target.Via == "" {
+		target.Via = ViaAZ
+	}
+	if target.Via == ViaAZ && target.DOI == "" {
 		return s.Sign(custID, key)
 	}
 	if len(s.key) == 0 {
