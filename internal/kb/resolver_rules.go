@@ -229,11 +229,13 @@ func judgeDate(date string, cov []Coverage, emb Embargo, today time.Time) Reason
 				inside = true
 				break
 			}
-			if end >= r.Begin {
-				before = false
-			}
-			if begin <= rEnd {
+			// The citation is before this range or after it. (A range
+			// that begins after today, which runs to today, is both:
+			// the citation is before it.)
+			if end < r.Begin {
 				after = false
+			} else {
+				before = false
 			}
 		}
 		switch {
