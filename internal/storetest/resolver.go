@@ -52,7 +52,35 @@ func testResolver(t *testing.T, s Store) {
 	}
 	g.reimport(t, s, g.packages[0], 0)
 	g.reimport(t, s, g.packages[3], 3)
+	before := u
 	u = readUniverse(t, s, g)
+	// The re-imported packages' resources, drawn from more often.
+	renamed, changed := 0, 0
+	focus := map[int64]bool{g.packages[0].id: true, g.packages[3].id: true}
+	u.focus = map[string][]rpResource{}
+	for _, c := range g.custs {
+		old := map[[2]int64]rpResource{}
+		for _, x := range before.of[c] {
+			old[[2]int64{x.title.ID, x.res.PackageID}] = x
+		}
+		for _, x := range u.of[c] {
+			if !focus[x.res.PackageID] {
+				continue
+			}
+			u.focus[c] = append(u.focus[c], x)
+			if o, ok := old[[2]int64{x.title.ID, x.res.PackageID}]; ok {
+				if o.title.Name != x.title.Name {
+					renamed++
+				}
+				if !cmp.Equal(o.res.ManagedCoverage, x.res.ManagedCoverage) || o.res.ManagedEmbargo != x.res.ManagedEmbargo {
+					changed++
+				}
+			}
+		}
+	}
+	if renamed == 0 || changed == 0 {
+		t.Fatalf("the re-import renamed %d titles and changed the coverage of %d: nothing to catch up with", renamed, changed)
+	}
 	checkResolver(t, s, g, u, r, resolverAfter, st)
 	st.check(t)
 }
@@ -194,6 +222,9 @@ func drawCitation(g *rgKB, r *rand.Rand, u *rpUniverse, cust string, today time.
 	c := rpCitation{values: url.Values{}, today: today}
 	all := u.of[cust]
 	target := all[r.IntN(len(all))]
+	if f := u.focus[cust]; len(f) > 0 && r.IntN(2) == 0 {
+		target = f[r.IntN(len(f))]
+	}
 	issnKeys := []string{"issn", "eissn", "rft.issn", "rft.eissn"}
 	isbnKeys := []string{"isbn", "rft.isbn", "eisbn", "rft.eisbn"}
 	titleKeys := []string{"title", "jtitle", "btitle", "rft.jtitle", "rft.btitle", "rft.title", "stitle", "rft.stitle"}
@@ -390,6 +421,9 @@ func writeDate(r *rand.Rand, c *rpCitation, d time.Time) {
 		s = c.date
 	}
 	c.values.Set(pick2(r, "date", "rft.date"), s)
+	if d.Year() > c.today.Year()+1 {
+		c.date = "" // a year after next is impossible: no date
+	}
 }
 
 // drawVolume gives the citation a volume, and sometimes an issue, inside,

@@ -498,13 +498,15 @@ func (g *rgKB) customPackages(t *testing.T, st kb.Store, cust string) {
 				t.Fatalf("hide custom package: %v", err)
 			}
 		}
+		used := map[string]bool{}
 		for j := range 8 + g.r.IntN(6) {
 			like := g.titles[g.r.IntN(len(g.titles))]
 			f := kb.TitleFields{Name: fmt.Sprintf("Local Title %s %d %d", cust, i, j), PubType: kb.ResourceJournal,
 				Publisher: fmt.Sprintf("Custom %s %d %d", cust, i, j)}
-			if g.r.IntN(3) == 0 {
+			if g.r.IntN(3) == 0 && !used[kb.Fold(like.name)] {
 				f.Name = like.name // a managed title's name
 			}
+			used[kb.Fold(f.Name)] = true
 			if g.r.IntN(8) != 0 {
 				f.URL = fmt.Sprintf("https://local.example/%s/%d/%d", cust, i, j)
 			}

@@ -37,6 +37,8 @@ type rpUniverse struct {
 	// reads them and every customer's custom packages' resources as
 	// their owner reads them.
 	of map[string][]rpResource
+	// focus are resources that citations are drawn for more often.
+	focus map[string][]rpResource
 }
 
 // readUniverse reads every package's titles with the holdings reader.
