@@ -269,9 +269,9 @@ func (g *rgKB) writeIdent(t *rgTitle, id string) string {
 	return writeISBN(g.r, id)
 }
 
-// date writes a date of year y in KBART precision: yyyy, yyyy-mm or
-// yyyy-mm-dd; end picks the last month of a year (a partial end date
-// means its last day).
+// date writes a date of year y in one of KBART's precisions: yyyy,
+// yyyy-mm or yyyy-mm-dd (a partial begin date means its first day, a
+// partial end date its last).
 func (g *rgKB) date(y int) string {
 	switch g.r.IntN(3) {
 	case 0:
