@@ -94,9 +94,12 @@ const (
 	// linkMACLen is the length of a token's MAC: HMAC-SHA256 truncated
 	// to 128 bits.
 	linkMACLen = 16
-	// maxLinkTokenLen bounds the tokens Verify decodes. A real token is
-	// well under 200 characters (two decimal ids, a customer id, a MAC).
-	maxLinkTokenLen = 512
+	// maxLinkTokenLen bounds the tokens Verify decodes. A first-version
+	// token is well under 200 characters (two decimal ids, a customer id,
+	// a MAC); a resolver's token also carries a citation's DOI, of up to
+	// MaxCitationValue characters of up to 4 bytes, encoded twice in
+	// base64 (16/9 of its size).
+	maxLinkTokenLen = 512 + 8*MaxCitationValue
 	// linkMACDomain starts the MAC input, so that a MAC made with the
 	// same secret for any other purpose never verifies as a link-out.
 	linkMACDomain = "kbserver link-out v1\x00"
@@ -199,9 +202,13 @@ const linkV2 = "v2|"
 
 // SignLink returns the token of a link-out of the customer's resource to
 // target. A target of the A–Z page without a DOI gives the same token as
-// Sign, so that the links the service has handed out stay the same.
+// Sign, so that the links the service has handed out stay the same. A
+// target without Via is the A–Z page's.
 func (s LinkSigner) SignLink(custID string, key ResourceKey, target LinkTarget) string {
-	if (target.Via == "" || target.Via == ViaAZ) && target.DOI == "" {
+	if target.Via == "" {
+		target.Via = ViaAZ
+	}
+	if target.Via == ViaAZ && target.DOI == "" {
 		return s.Sign(custID, key)
 	}
 	if len(s.key) == 0 {

@@ -142,6 +142,8 @@ func EffectiveEmbargo(r Resource) Embargo {
 
 // EmbargoCutoff returns the last day that an embargo of e leaves
 // available, counted back from today (yyyy-mm-dd); "" when e is none.
+// Months and years are counted on the calendar: a month back from
+// March 31 is the last day of February.
 func EmbargoCutoff(e Embargo, today time.Time) string {
 	var d time.Time
 	switch e.Unit {
@@ -150,9 +152,9 @@ func EmbargoCutoff(e Embargo, today time.Time) string {
 	case EmbargoWeeks:
 		d = today.AddDate(0, 0, -7*e.Value)
 	case EmbargoMonths:
-		d = today.AddDate(0, -e.Value, 0)
+		d = monthsBack(today, e.Value)
 	case EmbargoYears:
-		d = today.AddDate(-e.Value, 0, 0)
+		d = monthsBack(today, 12*e.Value)
 	default:
 		return ""
 	}
@@ -160,6 +162,16 @@ func EmbargoCutoff(e Embargo, today time.Time) string {
 		return ""
 	}
 	return d.Format(time.DateOnly)
+}
+
+// monthsBack returns the day n months before today, the last day of its
+// month when that month is shorter than today's day (time.AddDate would
+// roll over into the month after).
+func monthsBack(today time.Time, n int) time.Time {
+	y, m, d := today.Date()
+	first := time.Date(y, m-time.Month(n), 1, 0, 0, 0, 0, time.UTC)
+	last := first.AddDate(0, 1, -1).Day()
+	return time.Date(first.Year(), first.Month(), min(d, last), 0, 0, 0, 0, time.UTC)
 }
 
 // Judge decides whether a held resource covers a citation, and why not.
@@ -211,17 +223,19 @@ func judgeDate(date string, cov []Coverage, emb Embargo, today time.Time) Reason
 		for _, r := range cov {
 			rEnd := r.End
 			if rEnd == "" {
-				rEnd = "9999-12-31"
+				rEnd = today.Format(time.DateOnly) // "to the present"
 			}
 			if begin <= rEnd && end >= r.Begin {
 				inside = true
 				break
 			}
-			if end >= r.Begin {
-				before = false
-			}
-			if begin <= rEnd {
+			// The citation is before this range or after it. (A range
+			// that begins after today, which runs to today, is both:
+			// the citation is before it.)
+			if end < r.Begin {
 				after = false
+			} else {
+				before = false
 			}
 		}
 		switch {

@@ -63,6 +63,7 @@ var parts = []part{
 	{"Versions", on(testVersions)},
 	{"ERM", on(testERM)},
 	{"Limits", on(testLimits)},
+	{"Resolver", on(testResolver)},
 }
 
 // Run runs the whole suite against stores made by open.
