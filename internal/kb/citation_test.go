@@ -154,11 +154,11 @@ func TestParseCitationLimits(t *testing.T) {
 		msg  string // the message, or "" for none
 	}{
 		{"a value at the limit", url.Values{"title": {strings.Repeat("é", MaxCitationValue)}}, ""},
-		{"a title past the limit", url.Values{"title": {long}}, `Parameter "title" is 1001 characters long; the limit is 1000.`},
-		{"an rft. key past the limit", url.Values{"rft.atitle": {"ok", long}}, `Parameter "rft.atitle" is 1001 characters long`},
-		{"an unknown key past the limit", url.Values{"whatever": {long}}, `Parameter "whatever" is 1001 characters long`},
+		{"a title past the limit", url.Values{"title": {long}}, `Parameter title is 1001 characters long; the limit is 1000.`},
+		{"an rft. key past the limit", url.Values{"rft.atitle": {"ok", long}}, `Parameter rft.atitle is 1001 characters long`},
+		{"an unknown key past the limit", url.Values{"whatever": {long}}, `Parameter whatever is 1001 characters long`},
 		{"a long key's name is cut", url.Values{strings.Repeat("k", 60): {long}}, `Parameter "` + strings.Repeat("k", 40) + `…" is 1001`},
-		{"not UTF-8", url.Values{"aulast": {"M\xfcller"}}, `Parameter "aulast" is not valid UTF-8.`},
+		{"not UTF-8", url.Values{"aulast": {"M\xfcller"}}, `Parameter aulast is not valid UTF-8.`},
 		{"too many values", url.Values{"x": make([]string, MaxCitationParams+1)}, "The citation has 201 parameter values; the limit is 200."},
 		{"many values at the limit", url.Values{"x": make([]string, MaxCitationParams)}, ""},
 	}

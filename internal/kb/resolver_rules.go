@@ -193,8 +193,9 @@ func monthsBack(today time.Time, n int) time.Time {
 //     ranges that give volume numbers, when the customer has not set its
 //     own coverage (which has dates only): the volume (and the issue, in
 //     the first and last volume) must lie between a range's first and
-//     last; a range without a last volume and without an end date runs
-//     on. With no such range, the volume cannot be checked.
+//     last. A range without a last volume has no upper bound in volumes,
+//     whether it runs on (no end date) or ended (its last volume is not
+//     known). With no such range, the volume cannot be checked.
 //   - A citation without a date and a volume that can be checked is
 //     covered: the resource is held (its availability).
 //   - A covered resource without a URL does not give the full text
