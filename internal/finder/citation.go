@@ -8,8 +8,8 @@ import (
 )
 
 // MaxCitationTitles bounds the titles a citation is matched to: an
-// identifier names a handful, a title a few more; past this many the
-// citation is too vague to resolve, and the best-known are kept.
+// identifier names a handful, a title a few more; the first this many of
+// the customer's selected titles that match, in name order, are kept.
 const MaxCitationTitles = 50
 
 // CitationTitles returns the titles of the customer's collection that a
@@ -17,7 +17,9 @@ const MaxCitationTitles = 50
 // collection, and what found them: its ISSNs (print or online alike) or
 // ISBNs, else, when no identifier found a title of the collection, its
 // title folded as the title search folds names (an exact match). The
-// index finds the titles, the store reads the collection's rows of them.
+// index finds the customer's selected titles that match (so that titles
+// of the same name elsewhere in the knowledge base do not crowd the
+// customer's out), the store reads the collection's rows of them.
 func (s *Service) CitationTitles(ctx context.Context, custID string, c kb.Citation) (titles []kb.Title, matchedBy string, err error) {
 	at, err := s.customerAt(ctx, custID)
 	if err != nil {
@@ -27,14 +29,17 @@ func (s *Service) CitationTitles(ctx context.Context, custID string, c kb.Citati
 		var ids []int64
 		seen := map[int64]bool{}
 		for _, v := range values {
-			q := kb.PubQuery{Search: v, Field: field, Type: kb.SearchExactMatch, ByName: true}
-			if err := s.live.MatchTitles(ctx, custID, at, q, func(id int64, _ float64) {
+			q := kb.TitleQuery{Search: v, Field: field, Type: kb.SearchExactMatch, Selection: kb.SelectionSelected,
+				OrderBy: kb.OrderName, Page: kb.Page{Count: MaxCitationTitles, Number: 1}}
+			found, _, err := s.live.SearchTitles(ctx, custID, at, q)
+			if err != nil {
+				return nil, err
+			}
+			for _, id := range found {
 				if !seen[id] && len(ids) < MaxCitationTitles {
 					seen[id] = true
 					ids = append(ids, id)
 				}
-			}); err != nil {
-				return nil, err
 			}
 		}
 		if len(ids) == 0 {

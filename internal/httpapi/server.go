@@ -95,7 +95,7 @@ const (
 	ServicePublicationSearch = "publication-search"
 	ServiceDocs              = "docs"
 	ServicePages             = "pages"
-	ServiceResolver          = "resolver"
+	ServiceResolver          = pages.ServiceResolver
 )
 
 // NewServer returns the HTTP handler of all of kbserver's APIs over

@@ -17,7 +17,9 @@ import (
 type Citation struct {
 	Genre string // journal, article, book, bookitem, … as given (lower-case); "" when none
 	// ISSNs are the citation's ISSNs (print and online alike) in the form
-	// 1234-567X; ISBNs its ISBNs as 13 digits.
+	// 1234-567X; ISBNs its ISBNs as 13 digits. One whose check digit
+	// fails is kept as given (an ISBN-10 as its 10 characters), since
+	// the knowledge base keeps such identifiers as published.
 	ISSNs, ISBNs []string
 	Title        string // the journal's or book's title
 	ArticleTitle string
@@ -47,6 +49,10 @@ const (
 	// maxVolume is the biggest volume or issue number read; a bigger one
 	// is ignored as impossible.
 	maxVolume = 100000
+	// maxDOI bounds the DOI of an article-level link, in bytes: real ones
+	// are well under 100, and the link-out's address, which carries it,
+	// must stay within the server's bound on a path.
+	maxDOI = 300
 )
 
 // citationKeys maps each OpenURL key the resolver reads, 0.1 and
@@ -91,6 +97,11 @@ func ParseCitation(v url.Values, today time.Time) (Citation, error) {
 			if !utf8.ValidString(s) {
 				return Citation{}, Errorf(CodeInvalid, "Parameter %s is not valid UTF-8.", paramName(k))
 			}
+			if strings.ContainsRune(s, 0) {
+				// As a query's NUL is refused before any handler sees it,
+				// so is a form's.
+				return Citation{}, Errorf(CodeInvalid, "Parameter %s holds a NUL character.", paramName(k))
+			}
 		}
 	}
 	if n > MaxCitationParams {
@@ -130,11 +141,12 @@ func ParseCitation(v url.Values, today time.Time) (Citation, error) {
 				}
 			case "isbn":
 				var d [13]byte
-				switch norm, ok := NormalizeISBN(s); {
+				norm, ok := NormalizeISBN(s)
+				switch n := isbnDigits(s, &d); {
 				case ok:
 					c.ISBNs = appendNew(c.ISBNs, norm)
-				case isbnDigits(s, &d) != 0:
-					c.ISBNs = appendNew(c.ISBNs, string(d[:isbnDigits(s, &d)]))
+				case n != 0:
+					c.ISBNs = appendNew(c.ISBNs, string(d[:n]))
 					c.note("The ISBN %q (%s) has a wrong check digit; it was matched as given.", s, k)
 				default:
 					c.note("The ISBN %q (%s) is not an ISBN and was ignored.", s, k)
@@ -164,7 +176,12 @@ func ParseCitation(v url.Values, today time.Time) (Citation, error) {
 					c.StartPage = s
 				}
 			case "id":
-				if doi, ok := citationDOI(s); ok && c.DOI == "" {
+				doi, ok := citationDOI(s)
+				switch {
+				case !ok || c.DOI != "":
+				case len(doi) > maxDOI:
+					c.note("The DOI (%s) is %d bytes long, more than a real one (%d); it was ignored.", k, len(doi), maxDOI)
+				default:
 					c.DOI = doi
 				}
 			case "sid":

@@ -69,6 +69,8 @@ func TestParseCitation(t *testing.T) {
 		{"DOI as an address", "id=https://doi.org/10.1000/182", Citation{DOI: "10.1000/182"}, nil},
 		{"DOI in upper case prefix", "id=DOI:10.1000/182", Citation{DOI: "10.1000/182"}, nil},
 		{"not a DOI", "id=pmid:123&rft_id=info:doi/11.1/x&id=doi:10.1000/", Citation{}, nil},
+		{"a DOI longer than a real one", "id=doi:10.1000/" + strings.Repeat("x", 293), Citation{},
+			[]string{"The DOI (id) is 301 bytes long, more than a real one (300); it was ignored."}},
 		{"the 0.1 key before its rft. twin", "rft.date=2001&date=1999&rft.volume=9&volume=3", Citation{Date: "1999", Volume: "3"}, nil},
 		{"title keys: title, then the short title", "stitle=J+Test&title=Journal+of+Testing", Citation{Title: "Journal of Testing"}, nil},
 		{"short title alone", "rft.stitle=J+Test", Citation{Title: "J Test"}, nil},
@@ -159,6 +161,7 @@ func TestParseCitationLimits(t *testing.T) {
 		{"an unknown key past the limit", url.Values{"whatever": {long}}, `Parameter whatever is 1001 characters long`},
 		{"a long key's name is cut", url.Values{strings.Repeat("k", 60): {long}}, `Parameter "` + strings.Repeat("k", 40) + `…" is 1001`},
 		{"not UTF-8", url.Values{"aulast": {"M\xfcller"}}, `Parameter aulast is not valid UTF-8.`},
+		{"a NUL", url.Values{"sid": {"a\x00b"}}, `Parameter sid holds a NUL character.`},
 		{"too many values", url.Values{"x": make([]string, MaxCitationParams+1)}, "The citation has 201 parameter values; the limit is 200."},
 		{"many values at the limit", url.Values{"x": make([]string, MaxCitationParams)}, ""},
 	}
@@ -200,11 +203,11 @@ func TestCitationMatchable(t *testing.T) {
 }
 
 // TestParseCitationNeverFails feeds values of every kind to every key:
-// below the limits, nothing is refused and every field holds only what
-// its comment allows.
+// below the limits and without NUL (refused, as in a query), nothing is
+// refused and every field holds only what its comment allows.
 func TestParseCitationNeverFails(t *testing.T) {
 	vals := []string{"", " ", "0", "-1", "x", "1995", "1995-02-29", "2024-02-29", "99999-01", "12a", "0317-8471", "1050-124x",
-		"0-306-40615-2", "doi:10.1/x", "info:doi/10.1/x|y", "10.", "\x00", "é", "%zz", "9999999999999999999999", "T", "1995-1-1"}
+		"0-306-40615-2", "doi:10.1/x", "info:doi/10.1/x|y", "10.", "\x01", "é", "%zz", "9999999999999999999999", "T", "1995-1-1"}
 	for k := range citationKeys {
 		for _, s := range vals {
 			c, err := ParseCitation(url.Values{k: {s}}, citationToday)

@@ -96,10 +96,9 @@ const (
 	linkMACLen = 16
 	// maxLinkTokenLen bounds the tokens Verify decodes. A first-version
 	// token is well under 200 characters (two decimal ids, a customer id,
-	// a MAC); a resolver's token also carries a citation's DOI, of up to
-	// MaxCitationValue characters of up to 4 bytes, encoded twice in
-	// base64 (16/9 of its size).
-	maxLinkTokenLen = 512 + 8*MaxCitationValue
+	// a MAC); a resolver's token also carries a citation's DOI, of at
+	// most maxDOI bytes, encoded twice in base64 (16/9 of its size).
+	maxLinkTokenLen = 512 + 2*maxDOI
 	// linkMACDomain starts the MAC input, so that a MAC made with the
 	// same secret for any other purpose never verifies as a link-out.
 	linkMACDomain = "kbserver link-out v1\x00"

@@ -270,11 +270,6 @@ func judgeVolume(c Citation, ranges []IssueRange) (reason Reason, checked bool) 
 			(vol == r.FirstVolume && (issue == 0 || r.FirstIssue == 0 || issue >= r.FirstIssue))
 		beforeLast := r.LastVolume == 0 || vol < r.LastVolume ||
 			(vol == r.LastVolume && (issue == 0 || r.LastIssue == 0 || issue <= r.LastIssue))
-		if r.LastVolume == 0 && r.End != "" && r.Begin != "" {
-			// An ended range without its last volume: where it ends in
-			// volumes is not known, so it bounds nothing above.
-			beforeLast = true
-		}
 		if afterFirst && beforeLast {
 			return ReasonCovered, true
 		}
@@ -319,9 +314,34 @@ type ResolvedLink struct {
 	DOI   string
 }
 
-// DOIURL returns the address of a DOI at the DOI resolver.
+// DOIURL returns the address of a DOI at the DOI resolver, every byte of
+// the DOI but the unreserved characters of RFC 3986, '/', '(' and ')'
+// (common in DOIs, and harmless in a query) escaped: a
+// proxy mask takes its target unescaped, and a DOI must not be able to
+// add a parameter (&url=…) to the proxy's address.
 func DOIURL(doi string) string {
-	return "https://doi.org/" + strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23", " ", "%20").Replace(doi)
+	const hex = "0123456789ABCDEF"
+	b := []byte("https://doi.org/")
+	for i := 0; i < len(doi); i++ {
+		c := doi[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '.', c == '_', c == '~', c == '/', c == '(', c == ')':
+			b = append(b, c)
+		default:
+			b = append(b, '%', hex[c>>4], hex[c&15])
+		}
+	}
+	return string(b)
+}
+
+// LinkTargetURL is where a link-out of link leads: the resource's
+// address, or for an article-level link (a DOI) the DOI's address, through
+// the link's proxy (TargetURL).
+func LinkTargetURL(link ResourceLink, doi string) string {
+	if doi != "" {
+		link.URL, link.VendorToken, link.PackageToken = DOIURL(doi), nil, nil
+	}
+	return TargetURL(link)
 }
 
 // ResolverLinks returns the links of a resource judged with reason for

@@ -272,11 +272,13 @@ func TestResolverLinks(t *testing.T) {
 
 func TestDOIURL(t *testing.T) {
 	for doi, want := range map[string]string{
-		"10.1000/182":                   "https://doi.org/10.1000/182",
-		"10.1002/(SICI)1097-4636":       "https://doi.org/10.1002/(SICI)1097-4636",
-		"10.1/a?b#c d%":                 "https://doi.org/10.1/a%3Fb%23c%20d%25",
-		"10.1093/ajae/aaq063|x<y>":      "https://doi.org/10.1093/ajae/aaq063|x<y>",
-		"10.1016/S0140-6736(20)30183-5": "https://doi.org/10.1016/S0140-6736(20)30183-5",
+		"10.1000/182":                     "https://doi.org/10.1000/182",
+		"10.1002/(SICI)1097-4636":         "https://doi.org/10.1002/(SICI)1097-4636",
+		"10.1/a?b#c d%":                   "https://doi.org/10.1/a%3Fb%23c%20d%25",
+		"10.1093/ajae/aaq063|x<y>":        "https://doi.org/10.1093/ajae/aaq063%7Cx%3Cy%3E",
+		"10.1/x&url=https://evil.example": "https://doi.org/10.1/x%26url%3Dhttps%3A//evil.example",
+		"10.1/é":                          "https://doi.org/10.1/%C3%A9",
+		"10.1016/S0140-6736(20)30183-5":   "https://doi.org/10.1016/S0140-6736(20)30183-5",
 	} {
 		if got := DOIURL(doi); got != want {
 			t.Errorf("DOIURL(%q) = %q, want %q", doi, got, want)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // What the link resolver saw: its requests and their outcome, counted by
@@ -141,6 +142,15 @@ func ResolverEventKeys(ev ResolverEvent) (req ResolverRequestKey, unmet UnmetKey
 // statsText is s with its white space runs made one space, trimmed and cut
 // to n bytes (at the start of a character).
 func statsText(s string, n int) string {
+	// Only text both stores keep: valid UTF-8 without control characters
+	// (PostgreSQL refuses NUL, and one refused key would hold back every
+	// other count of the flush).
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(s, " "))
 	return strings.TrimSpace(Truncate(strings.Join(strings.Fields(s), " "), n))
 }
 

@@ -92,6 +92,12 @@ func TestResolverEventKeys(t *testing.T) {
 	if _, _, sought := ResolverEventKeys(ResolverEvent{Time: at, SoughtTitle: "  "}); sought {
 		t.Error("a request that sought nothing is unmet demand")
 	}
+	// Only text both stores keep: no NUL or other control character, no
+	// invalid UTF-8.
+	req, unmet, _ = ResolverEventKeys(ResolverEvent{Time: at, Source: "a\x00b", SoughtTitle: "J\x01of\xffX", SoughtID: "\x00"})
+	if req.Source != "a b" || unmet.Title != "J of X" || unmet.ID != "" {
+		t.Errorf("control characters kept: source %q, title %q, id %q", req.Source, unmet.Title, unmet.ID)
+	}
 }
 
 func TestParseStatsGroup(t *testing.T) {

@@ -31,8 +31,9 @@ type Service struct {
 	now      func() time.Time
 }
 
-// New returns a resolver that finds titles with finder, reads links and
-// KBART rows from store and records each resolution with rec (nil: none).
+// New returns a resolver that finds titles with finder, reads the KBART
+// rows of resources from store and records each resolution with rec (nil:
+// none).
 func New(finder Finder, store kb.ResolverStore, rec kb.ResolverRecorder) *Service {
 	return &Service{finder: finder, store: store, recorder: rec, now: time.Now}
 }
@@ -117,15 +118,6 @@ func (s *Service) record(custID string, res kb.Resolution) {
 		}
 	}
 	s.recorder.RecordResolution(ev)
-}
-
-// LinkTarget is where a link-out of link leads: the resource's address,
-// or with a DOI the DOI's address, through the link's proxy.
-func LinkTarget(link kb.ResourceLink, doi string) string {
-	if doi != "" {
-		link.URL, link.VendorToken, link.PackageToken = kb.DOIURL(doi), nil, nil
-	}
-	return kb.TargetURL(link)
 }
 
 type quietKey struct{}

@@ -2,6 +2,7 @@ package resolver_test
 
 import (
 	"net/url"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -82,5 +83,53 @@ func TestRecord(t *testing.T) {
 	}
 	if second.FullText || second.SoughtID != "0317-8471" || second.SoughtTitle != "Journal" || second.TitleID != first.TitleID {
 		t.Errorf("a resolution without full text recorded as %+v", second)
+	}
+}
+
+// TestManySameName: a title cited by a name that more titles of the
+// knowledge base share than the resolver keeps is still found when the
+// customer holds a title of that name: the customer's selected titles
+// are matched before the cap.
+func TestManySameName(t *testing.T) {
+	ctx := t.Context()
+	st := storetest.Searched(ctx, testdb.Open(t))
+	if _, err := st.AddCustomer(ctx, "lib", "Library"); err != nil {
+		t.Fatal(err)
+	}
+	row := func(i int) kb.ImportRow {
+		var r kb.ImportRow
+		r.Line = i + 1
+		r.KBART[0], r.KBART[9], r.KBART[16] = "Annual Report", "https://example.com/r"+strconv.Itoa(i), "serial"
+		r.KBART[11] = "report-" + strconv.Itoa(i)
+		return r
+	}
+	if _, err := st.ImportPackage(ctx, kb.PackageSpec{VendorName: "V", PackageName: "All reports", ContentType: kb.ContentEJournal},
+		storetest.RowsOf(2*50, row)); err != nil {
+		t.Fatal(err)
+	}
+	// The library's own report: a custom title, the newest of the name.
+	cust, err := st.Customer(ctx, "lib")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, err := st.CreateCustomPackage(ctx, "lib", cust.VendorID, kb.CustomPackage{Name: "Our reports", ContentType: kb.ContentEJournal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.CreateCustomTitle(ctx, "lib", cust.VendorID, pkg, kb.CustomTitle{TitleFields: kb.TitleFields{
+		Name: "Annual Report", PubType: kb.ResourceJournal, URL: "https://example.com/ours"}}); err != nil {
+		t.Fatal(err)
+	}
+	r := resolver.New(storetest.SearchOf(ctx, st), storetest.Raw(st), nil)
+	c, err := kb.ParseCitation(url.Values{"title": {"annual report"}}, r.Today())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := r.Resolve(ctx, "lib", c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Results) != 1 || res.Results[0].Resource.PackageID != pkg || !res.FullText() {
+		t.Errorf("resolved to %+v, want the one report the library holds", res.Results)
 	}
 }

@@ -45,8 +45,8 @@ type resolverPage struct {
 
 // consoleResolver serves the link resolver page: the statistics of the
 // range asked for (by, from, to; the API's defaults) and a page of the
-// unmet demand (page). The place for the profiles' settings is the
-// template's block "resolver_setup".
+// unmet demand (page). The profiles' addresses, request forms and the
+// test form are on their own page (consoleResolverSetup), linked from it.
 func (p *pages) consoleResolver(w http.ResponseWriter, r *http.Request, s *staff) error {
 	q := web.NewQuery(r)
 	now := time.Now()

@@ -71,8 +71,6 @@ func (p *pages) consoleResolverSetup(w http.ResponseWriter, r *http.Request, s *
 			return fmt.Errorf("set the request form of %s: %w", r.PostFormValue("profile"), err)
 		}
 		status, data.Error = web.InPlace(w, err)
-	} else if saved := r.URL.Query().Get("saved"); saved != "" {
-		data.Flash = "Saved the request form of " + saved + "."
 	}
 	profiles, err := p.store.Profiles(ctx, s.CustomerID)
 	if err != nil {
@@ -82,7 +80,11 @@ func (p *pages) consoleResolverSetup(w http.ResponseWriter, r *http.Request, s *
 	var test kb.Profile
 	q := r.URL.Query()
 	data.Test, data.TestProfile = q.Get("openurl"), q.Get("testprofile")
+	saved := r.URL.Query().Get("saved")
 	for i, pr := range profiles {
+		if pr.ID.String() == saved { // only the customer's own profiles are named
+			data.Flash = "Saved the request form of " + saved + "."
+		}
 		access := "password"
 		if pr.Guest {
 			access = "guest access"
@@ -128,14 +130,14 @@ func (p *pages) testResolve(r *http.Request, custID string, prof kb.Profile, pas
 	}
 	res, err := p.resolver.Resolve(resolver.Quietly(r.Context()), custID, c)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("test resolution for %s: %w", custID, err)
 	}
 	links, err := p.resolverLinks(r, custID)
 	if err != nil {
 		return nil, err
 	}
 	ans := links.answer(r, res)
-	menu := p.menu(r, prof.ID, prof, res, ans)
+	menu := p.menu(r, prof.ID, prof, links.labels, res, ans)
 	out := &testAnswer{Citation: menu.Citation, Notes: c.Notes, MatchedBy: res.MatchedBy, FullText: res.FullText(), Request: menu.RequestHref}
 	for i, x := range res.Results {
 		t := testResult{Title: x.Title.Name, Package: x.Resource.PackageName, Coverage: coverageWords(x.Resource), Covered: x.Covered()}

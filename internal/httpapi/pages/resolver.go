@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,6 +16,9 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/resolver"
 )
+
+// ServiceResolver names the link resolver's routes in logs and metrics.
+const ServiceResolver = "resolver"
 
 // OpenURLPath returns the address of a profile's link resolver, the
 // OpenURL base a library registers with the databases that cite.
@@ -41,10 +45,7 @@ func (p *pages) openURL(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	asJSON := wantsJSON(r)
-	ok, err := p.admitResolver(w, r, id, asJSON)
-	if err != nil || !ok {
-		return err
-	}
+	values := r.URL.Query()
 	if r.Method == http.MethodPost {
 		if err := r.ParseForm(); err != nil {
 			var tooLarge *http.MaxBytesError
@@ -53,10 +54,14 @@ func (p *pages) openURL(w http.ResponseWriter, r *http.Request) error {
 			}
 			return kb.Errorf(kb.CodeInvalid, "The form cannot be read: %v.", err)
 		}
-	}
-	values := r.URL.Query()
-	if r.Method == http.MethodPost {
 		values = r.Form
+	}
+	// A browser sent to sign in comes back with the citation, a POSTed
+	// one too.
+	back := OpenURLPath(id) + "?" + values.Encode()
+	ok, err := p.admitResolver(w, r, id, asJSON, back)
+	if err != nil || !ok {
+		return err
 	}
 	redirect := values.Get("redirect")
 	if redirect != "" && redirect != "fulltext" {
@@ -70,7 +75,13 @@ func (p *pages) openURL(w http.ResponseWriter, r *http.Request) error {
 		return kb.Errorf(kb.CodeMissing, "The citation has nothing to match on: give an ISSN (issn, eissn, rft.issn, rft.eissn), an ISBN (isbn, rft.isbn) or a title (title, jtitle, btitle, rft.jtitle, rft.btitle, rft.title).")
 	}
 	custID := id.CustomerID
-	res, err := p.resolver.Resolve(r.Context(), custID, c)
+	ctx := r.Context()
+	if r.Method == http.MethodHead {
+		// Link checkers and previews are no patron's request: not
+		// counted, as the link-out does not count them.
+		ctx = resolver.Quietly(ctx)
+	}
+	res, err := p.resolver.Resolve(ctx, custID, c)
 	if err != nil {
 		return fmt.Errorf("resolve for %s: %w", id, err)
 	}
@@ -91,16 +102,16 @@ func (p *pages) openURL(w http.ResponseWriter, r *http.Request) error {
 	}
 	prof, err := p.gate.Lookup(r.Context(), id)
 	if err != nil {
-		return err
+		return fmt.Errorf("profile %s: %w", id, err)
 	}
-	return render(w, http.StatusOK, "openurl", p.menu(r, id, prof, res, ans))
+	return render(w, http.StatusOK, "openurl", p.menu(r, id, prof, links.labels, res, ans))
 }
 
 // admitResolver admits a resolver request: a guest profile at once, a
 // password profile with the password header or a patron session of its
 // A–Z page. A browser without either is shown the sign-in form (ok
 // false, nil error), which brings it back here; JSON clients get 401.
-func (p *pages) admitResolver(w http.ResponseWriter, r *http.Request, id kb.ProfileID, asJSON bool) (ok bool, err error) {
+func (p *pages) admitResolver(w http.ResponseWriter, r *http.Request, id kb.ProfileID, asJSON bool, back string) (ok bool, err error) {
 	if pw := r.Header.Get(web.PasswordHeader); pw != "" {
 		_, err := p.gate.Admit(w, r, id, pw)
 		return err == nil, err
@@ -112,7 +123,7 @@ func (p *pages) admitResolver(w http.ResponseWriter, r *http.Request, id kb.Prof
 	if asJSON {
 		return false, kb.Errorf(kb.CodeUnauthenticated, "This profile needs its password in the password header.")
 	}
-	return false, signInPageNext(w, id, http.StatusUnauthorized, "", r.URL.RequestURI())
+	return false, signInPageNext(w, id, http.StatusUnauthorized, "", back)
 }
 
 // wantsJSON reports whether the request asks for JSON: Accept names
@@ -121,8 +132,13 @@ func (p *pages) admitResolver(w http.ResponseWriter, r *http.Request, id kb.Prof
 func wantsJSON(r *http.Request) bool {
 	for _, part := range strings.Split(r.Header.Get("Accept"), ",") {
 		mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
-		if err != nil || params["q"] == "0" || params["q"] == "0.0" {
+		if err != nil {
 			continue
+		}
+		if q, ok := params["q"]; ok {
+			if v, err := strconv.ParseFloat(q, 64); err != nil || v <= 0 {
+				continue
+			}
 		}
 		switch {
 		case mt == "application/json" || (strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json")):
@@ -186,7 +202,7 @@ func (lc linkContext) answer(r *http.Request, res kb.Resolution) resolutionWire 
 		link := kb.ResourceLink{URL: rs.URL, VendorToken: rs.VendorToken, PackageToken: rs.PackageToken, ProxyMask: lc.masks[rs.Proxy.ID]}
 		for _, l := range x.Links {
 			token := lc.signer.SignLink(lc.custID, key, kb.LinkTarget{Via: kb.ViaResolver, DOI: l.DOI})
-			w.Links = append(w.Links, linkWire{Level: string(l.Level), URL: pfapi.LinkOutURL(r, token), Target: resolver.LinkTarget(link, l.DOI)})
+			w.Links = append(w.Links, linkWire{Level: string(l.Level), URL: pfapi.LinkOutURL(r, token), Target: kb.LinkTargetURL(link, l.DOI)})
 		}
 		out.Results = append(out.Results, w)
 	}

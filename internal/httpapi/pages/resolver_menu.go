@@ -34,9 +34,13 @@ type menuResult struct {
 type menuLink struct{ Label, Href string }
 
 // menu builds the menu of a resolution whose JSON form is ans.
-func (p *pages) menu(r *http.Request, id kb.ProfileID, prof kb.Profile, res kb.Resolution, ans resolutionWire) menuData {
+// labels are the customer's user-defined field labels: the fields shown
+// in full-text finders are shown with each result.
+func (p *pages) menu(r *http.Request, id kb.ProfileID, prof kb.Profile, labels [5]kb.Label, res kb.Resolution, ans resolutionWire) menuData {
 	c := res.Citation
 	d := menuData{frame: frame{Title: "Find it", Brand: "Find it", Home: AZPath(id)}, Notes: c.Notes, Matchable: c.Matchable(), AZ: AZPath(id)}
+	// The customer's name brands the page; without it (a failed read)
+	// the page still answers.
 	if cust, err := p.store.Customer(r.Context(), id.CustomerID); err == nil && cust.Name != "" {
 		d.Brand = cust.Name
 		d.Title = cust.Name + ": find it"
@@ -64,10 +68,6 @@ func (p *pages) menu(r *http.Request, id kb.ProfileID, prof kb.Profile, res kb.R
 		case len(c.ISBNs) > 0:
 			d.Search, d.SearchField = c.ISBNs[0], "isxn"
 		}
-	}
-	labels := [5]kb.Label{}
-	if root, err := p.store.Root(r.Context(), id.CustomerID); err == nil {
-		labels = root.Labels
 	}
 	for i, x := range res.Results {
 		rs := x.Resource

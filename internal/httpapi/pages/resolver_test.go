@@ -410,3 +410,80 @@ func TestResolverForm(t *testing.T) {
 		t.Errorf("a form over the limit: %d, want 413", resp.StatusCode)
 	}
 }
+
+// TestResolverSignInReturn: the sign-in form brings a browser back only
+// to its profile's resolver, with the citation it sent, a POSTed one too;
+// any other next is ignored (no open redirect).
+func TestResolverSignInReturn(t *testing.T) {
+	f := newResolverFixture(t)
+	own := "/openurl/" + passwordProfile.String()
+	for _, tt := range []struct{ next, want string }{
+		{own + "?issn=0317-8471", own + "?issn=0317-8471"},
+		{"https://evil.example/openurl/" + passwordProfile.String(), "/az/lib.main.pw/"},
+		{"//evil.example" + own, "/az/lib.main.pw/"},
+		{"/openurl/" + guestProfile.String() + "?issn=0317-8471", "/az/lib.main.pw/"},
+		{own + "x?issn=1", "/az/lib.main.pw/"},
+	} {
+		resp, err := noRedirect.PostForm(f.srv.URL+"/az/"+passwordProfile.String()+"/signin", url.Values{"password": {profilePassword}, "next": {tt.next}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if got := resp.Header.Get("Location"); resp.StatusCode != http.StatusSeeOther || got != tt.want {
+			t.Errorf("next %q: %d to %q, want 303 to %q", tt.next, resp.StatusCode, got, tt.want)
+		}
+	}
+	// A POSTed citation without a session: the form's next carries it.
+	req, _ := http.NewRequest("POST", f.srv.URL+own, strings.NewReader("issn=0317-8471&date=2005"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := noRedirect.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(string(body), `name="next" value="`+own+`?date=2005&amp;issn=0317-8471"`) {
+		t.Errorf("a POSTed citation's sign-in form: %d\n%s", resp.StatusCode, body)
+	}
+}
+
+// TestResolverHEAD: a HEAD request (a link checker) is answered but not
+// counted in the statistics.
+func TestResolverHEAD(t *testing.T) {
+	f := newResolverFixture(t)
+	rec := &recorded{}
+	srv := httptest.NewServer(httpapi.NewServer(storetest.SearchOf(t.Context(), f.store), httpapi.Deps{Store: storetest.Raw(f.store), ResolverRecorder: rec}))
+	t.Cleanup(srv.Close)
+	for _, method := range []string{"HEAD", "GET"} {
+		req, _ := http.NewRequest(method, srv.URL+"/openurl/"+guestProfile.String()+"?issn=0317-8471", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d", method, resp.StatusCode)
+		}
+	}
+	if n := rec.count(); n != 1 {
+		t.Errorf("%d resolutions recorded, want the GET's only", n)
+	}
+}
+
+// recorded counts the resolutions a server records.
+type recorded struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (r *recorded) RecordResolution(kb.ResolverEvent) {
+	r.mu.Lock()
+	r.n++
+	r.mu.Unlock()
+}
+
+func (r *recorded) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.n
+}

@@ -67,15 +67,12 @@ func LinkOutRoute(store LinkOutStore) web.Route {
 			if err != nil {
 				return fmt.Errorf("link-out %d/%d: %w", key.PackageID, key.TitleID, err)
 			}
-			if target.DOI != "" {
-				// An article-level link of the resolver: the DOI's
-				// address, through the resource's proxy.
-				link.URL, link.VendorToken, link.PackageToken = kb.DOIURL(target.DOI), nil, nil
-			}
+			// An article-level link of the resolver leads to the DOI's
+			// address, through the resource's proxy.
 			direct := link
 			direct.ProxyMask = ""
-			to := kb.TargetURL(link)
-			if !webURL(kb.TargetURL(direct)) || !webURL(to) {
+			to := kb.LinkTargetURL(link, target.DOI)
+			if !webURL(kb.LinkTargetURL(direct, target.DOI)) || !webURL(to) {
 				return kb.Errorf(kb.CodeNotFound, "The resource has no http or https URL to link to.")
 			}
 			var countErr error
