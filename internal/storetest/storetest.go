@@ -59,6 +59,7 @@ var parts = []part{
 	{"ReportDeltas", on(testReportDeltas)},
 	{"LinkOut", on(testLinkOut)},
 	{"Publications", on(testPublications)},
+	{"Scholar", on(testScholar)},
 	{"Versions", on(testVersions)},
 	{"ERM", on(testERM)},
 	{"Limits", on(testLimits)},
