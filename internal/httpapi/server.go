@@ -20,6 +20,7 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi/opsapi"
 	"github.com/kbserver/kbserver/internal/httpapi/pages"
 	"github.com/kbserver/kbserver/internal/httpapi/pfapi"
+	"github.com/kbserver/kbserver/internal/httpapi/scholarapi"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/metrics"
@@ -65,6 +66,11 @@ type Deps struct {
 	// while the customer's store version is current); 0 means
 	// DefaultAnswerCacheBytes and less than 0 keeps no answers.
 	AnswerCacheBytes int64
+	// ScholarFiles keeps the holdings files of Google Scholar's library
+	// links; nil means a new scholarapi.Files over a temporary directory
+	// with the default budget, which nothing removes: a server that
+	// serves them for long should pass its own and close it.
+	ScholarFiles *scholarapi.Files
 }
 
 // Store is what the server needs of a store: the union of what each API
@@ -74,6 +80,7 @@ type Store interface {
 	ermapi.Store
 	pfapi.Store
 	pages.Store
+	scholarapi.Store
 	kb.OpsStore
 }
 
@@ -88,6 +95,7 @@ const (
 	ServicePublicationSearch = "publication-search"
 	ServiceDocs              = "docs"
 	ServicePages             = "pages"
+	ServiceLibraryLinks      = "library-links"
 )
 
 // NewServer returns the HTTP handler of all of kbserver's APIs over
@@ -176,6 +184,11 @@ func routes(deps Deps, search *finder.Service, logger *slog.Logger, m *metrics.M
 	searcher := pfapi.NewSearcher(store, finder)
 	add(ServicePublicationSearch, pfapi.Routes(searcher, profileThrottle))
 	add(ServicePages, pages.Routes(store, searcher, finder, profileThrottle, keys))
+	scholarFiles := deps.ScholarFiles
+	if scholarFiles == nil {
+		scholarFiles = scholarapi.NewFiles("", 0, logger)
+	}
+	add(ServiceLibraryLinks, scholarapi.Routes(store, scholarFiles, profileThrottle, logger))
 	add(ServiceDocs, docs.Routes())
 	add(opsapi.Service, opsapi.Routes(store, ready, metricsHandler, logger))
 	return all
