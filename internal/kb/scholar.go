@@ -7,7 +7,9 @@ import "context"
 // the title's name and identifiers, and the resource's coverage and
 // embargoes, managed and custom.
 type SerialHolding struct {
-	// Title has its ID, Name, PubType and Identifiers; no Resources.
+	// Title has its ID, Name and PubType, and as Identifiers its valid
+	// ISSNs (NormalizeISSN's form), print first, then online; no
+	// Resources.
 	Title Title
 	// Resource has its TitleID, PackageID, IsSelected, Visibility,
 	// ManagedCoverage, CustomCoverage, ManagedEmbargo and CustomEmbargo;
@@ -26,8 +28,10 @@ type ScholarStore interface {
 	// CollectionSerials calls fn once for every resource of the
 	// customer's collection (selected, not hidden, in a package it
 	// selected and did not hide) whose title is a serial (IsSerialType),
-	// from one read of one state, in no particular order. An error of fn
-	// stops the read and is returned. An unknown customer is CodeNotFound.
+	// from one read of one state, in no particular order. The holding
+	// may be reused for the next call, but not what it holds: fn may
+	// keep a copy of *h. An error of fn stops the read and is returned.
+	// An unknown customer is CodeNotFound.
 	CollectionSerials(ctx context.Context, custID string, fn func(h *SerialHolding) error) error
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/scholar"
@@ -225,13 +226,13 @@ func (f *Files) remove(s *fileSet) {
 }
 
 // writeSet returns a writeFunc that writes a customer's holdings files
-// from the store's stream of its serials.
+// from the store's stream of its serials (pipe).
 func writeSet(store kb.ScholarStore, logger *slog.Logger) writeFunc {
 	return func(ctx context.Context, custID, dir string) ([]string, error) {
 		w := scholar.NewHoldingsWriter(func(name string, content []byte) error {
 			return os.WriteFile(filepath.Join(dir, name), content, 0o600)
 		})
-		if err := store.CollectionSerials(ctx, custID, w.Add); err != nil {
+		if err := pipe(ctx, store, custID, w.Add); err != nil {
 			return nil, err
 		}
 		names, err := w.Close()
@@ -244,3 +245,62 @@ func writeSet(store kb.ScholarStore, logger *slog.Logger) writeFunc {
 		return names, nil
 	}
 }
+
+// pipeBatch is how many holdings pipe hands over at a time.
+const pipeBatch = 256
+
+// pipe streams the customer's serials from the store into add, the
+// store's reading and add's writing in two goroutines, so that a second
+// processor shares the work: the holdings go over in batches, copied (a
+// copy of a holding may be kept, kb.ScholarStore). An error of add stops
+// the stream and is returned.
+func pipe(ctx context.Context, store kb.ScholarStore, custID string, add func(*kb.SerialHolding) error) error {
+	batches := make(chan []kb.SerialHolding, 4)
+	free := make(chan []kb.SerialHolding, 5)
+	var addErr error
+	var failed atomic.Bool
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for b := range batches {
+			for i := 0; i < len(b) && addErr == nil; i++ {
+				if addErr = add(&b[i]); addErr != nil {
+					failed.Store(true)
+				}
+			}
+			clear(b) // let the holdings' strings go
+			select {
+			case free <- b[:0]:
+			default:
+			}
+		}
+	}()
+	cur := make([]kb.SerialHolding, 0, pipeBatch)
+	err := store.CollectionSerials(ctx, custID, func(h *kb.SerialHolding) error {
+		if failed.Load() {
+			return errPipeStopped
+		}
+		cur = append(cur, *h)
+		if len(cur) == pipeBatch {
+			batches <- cur
+			select {
+			case cur = <-free:
+			default:
+				cur = make([]kb.SerialHolding, 0, pipeBatch)
+			}
+		}
+		return nil
+	})
+	if err == nil && len(cur) > 0 {
+		batches <- cur
+	}
+	close(batches)
+	<-done
+	if addErr != nil {
+		return addErr
+	}
+	return err
+}
+
+// errPipeStopped stops the store's stream when add failed.
+var errPipeStopped = errors.New("holdings writer failed")

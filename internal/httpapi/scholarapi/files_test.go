@@ -5,9 +5,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/kbserver/kbserver/internal/kb"
 )
 
 // fakeWrite writes one file of size bytes for every customer, counts its
@@ -143,5 +147,60 @@ func TestFilesCloseRemovesTemporaryDirectory(t *testing.T) {
 	}
 	if exists(root) {
 		t.Errorf("%s left after Close", root)
+	}
+}
+
+// countStore hands n holdings, title ids 1 to n, reusing one holding as
+// the stores do, and counts what it handed.
+type countStore struct {
+	n      int
+	handed int
+}
+
+func (s *countStore) CollectionSerials(ctx context.Context, custID string, fn func(*kb.SerialHolding) error) error {
+	var h kb.SerialHolding
+	for i := 1; i <= s.n; i++ {
+		h.Title.ID, h.Title.Name = int64(i), "T"+strconv.Itoa(i)
+		s.handed++
+		if err := fn(&h); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func TestPipe(t *testing.T) {
+	st := &countStore{n: 3*pipeBatch + 7}
+	var got []int64
+	if err := pipe(t.Context(), st, "c1", func(h *kb.SerialHolding) error {
+		if h.Title.Name != "T"+strconv.FormatInt(h.Title.ID, 10) {
+			t.Errorf("holding %d named %s", h.Title.ID, h.Title.Name)
+		}
+		got = append(got, h.Title.ID)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != st.n || !slices.IsSorted(got) || got[0] != 1 {
+		t.Errorf("%d holdings came, want %d in order", len(got), st.n)
+	}
+
+	// An error of add stops the stream (within the batches under way)
+	// and comes back.
+	boom := errors.New("disk full")
+	st = &countStore{n: 100 * pipeBatch}
+	calls := 0
+	err := pipe(t.Context(), st, "c1", func(*kb.SerialHolding) error {
+		calls++
+		if calls == 10 {
+			return boom
+		}
+		return nil
+	})
+	if !errors.Is(err, boom) || calls != 10 {
+		t.Errorf("error %v after %d calls, want the writer's after 10", err, calls)
+	}
+	if st.handed > 10*pipeBatch {
+		t.Errorf("the store handed %d holdings after the writer failed at the 10th", st.handed)
 	}
 }
