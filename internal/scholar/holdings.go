@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/kbserver/kbserver/internal/kb"
 )
@@ -206,17 +207,31 @@ func appendIssue(b []byte, name string, is Issue) []byte {
 }
 
 // appendText appends s as XML character data: the markup characters
-// escaped, and what XML may not hold (control characters, invalid UTF-8)
-// replaced by U+FFFD, as encoding/xml.EscapeText does. Plain text, the
-// common case, is copied as is.
+// escaped, and what XML may not hold (control characters, U+FFFE and
+// U+FFFF, invalid UTF-8) replaced by U+FFFD, as encoding/xml.EscapeText
+// does. Text without any of them, the common case, is copied as is.
 func appendText(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
 		c := s[i]
-		if c < 0x20 || c >= 0x80 || c == '&' || c == '<' || c == '>' || c == '"' || c == '\'' {
-			var buf bytes.Buffer
-			_ = xml.EscapeText(&buf, []byte(s)) // writes to a bytes.Buffer cannot fail
-			return append(b, buf.Bytes()...)
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == '&' || c == '<' || c == '>' || c == '"' || c == '\'' {
+				return appendEscaped(b, s)
+			}
+			i++
+			continue
 		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || r == 0xFFFE || r == 0xFFFF {
+			return appendEscaped(b, s)
+		}
+		i += size
 	}
 	return append(b, s...)
+}
+
+// appendEscaped appends s escaped by encoding/xml.EscapeText.
+func appendEscaped(b []byte, s string) []byte {
+	var buf bytes.Buffer
+	_ = xml.EscapeText(&buf, []byte(s)) // writes to a bytes.Buffer cannot fail
+	return append(b, buf.Bytes()...)
 }
