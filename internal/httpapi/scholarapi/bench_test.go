@@ -32,9 +32,9 @@ var (
 // store's stream of its serials through the holdings writer, into files
 // of a temporary directory), and reports the median over the b.N runs in
 // milliseconds (and of the processor time the process used meanwhile,
-// cpu-ms: with two processors, up to twice the time), the holdings
-// streamed, the items and files written, and the microseconds per
-// holding. read-ms is the store's stream alone (the holdings counted,
+// cpu-ms: with two processors, up to twice the time), the resources of
+// the customer's collection, the holdings streamed (its serials), the
+// items and files written, and the microseconds per holding streamed. read-ms is the store's stream alone (the holdings counted,
 // nothing written), median of as many runs.
 //
 //	go test -run X -bench BenchmarkScholarFiles -benchtime 5x ./internal/httpapi/scholarapi -args -scholar-db /tmp/k300-copy.db -scholar-customer big
@@ -74,6 +74,11 @@ func BenchmarkScholarFiles(b *testing.B) {
 	if _, err := w.Close(); err != nil {
 		b.Fatal(err)
 	}
+	collection := 0
+	if err := st.CollectionHits(ctx, cust, func(h kb.PubHit) { collection += len(h.PackageIDs) }); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(collection), "collection")
 	b.ReportMetric(medianMS(total), "median-ms")
 	b.ReportMetric(medianMS(cpu), "cpu-ms")
 	b.ReportMetric(medianMS(read), "read-ms")
