@@ -20,6 +20,7 @@ import (
 	"github.com/kbserver/kbserver/internal/gen"
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/httpapi/pages"
+	"github.com/kbserver/kbserver/internal/httpapi/scholarapi"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbsql"
@@ -380,8 +381,17 @@ func (c *cli) serve(o serveOptions) error {
 		}
 		defer metricsSrv.close()
 	}
+	// Google Scholar's holdings files, kept in a temporary directory
+	// while the server runs.
+	scholarFiles := scholarapi.NewFiles("", 0, logger)
+	defer func() {
+		if err := scholarFiles.Close(); err != nil {
+			logger.Warn("remove the holdings files of Google Scholar", "err", err)
+		}
+	}()
 	srv := &http.Server{
 		Handler: httpapi.NewServer(searcher, httpapi.Deps{
+			ScholarFiles:     scholarFiles,
 			Metrics:          m,
 			MetricsElsewhere: metricsSrv != nil,
 			Store:            st,

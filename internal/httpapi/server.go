@@ -21,6 +21,7 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi/pages"
 	"github.com/kbserver/kbserver/internal/httpapi/pfapi"
 	"github.com/kbserver/kbserver/internal/httpapi/resolverapi"
+	"github.com/kbserver/kbserver/internal/httpapi/scholarapi"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/metrics"
@@ -70,6 +71,11 @@ type Deps struct {
 	// ResolverRecorder keeps the link resolver's statistics; nil keeps
 	// none.
 	ResolverRecorder kb.ResolverRecorder
+	// ScholarFiles keeps the holdings files of Google Scholar's library
+	// links; nil means a new scholarapi.Files over a temporary directory
+	// with the default budget, which nothing removes: a server that
+	// serves them for long should pass its own and close it.
+	ScholarFiles *scholarapi.Files
 }
 
 // Store is what the server needs of a store: the union of what each API
@@ -81,6 +87,7 @@ type Store interface {
 	pages.Store
 	kb.ResolverStore
 	resolverapi.Store
+	scholarapi.Store
 	kb.OpsStore
 }
 
@@ -96,6 +103,7 @@ const (
 	ServiceDocs              = "docs"
 	ServicePages             = "pages"
 	ServiceResolver          = pages.ServiceResolver
+	ServiceLibraryLinks      = "library-links"
 )
 
 // NewServer returns the HTTP handler of all of kbserver's APIs over
@@ -185,6 +193,11 @@ func routes(deps Deps, search *finder.Service, logger *slog.Logger, m *metrics.M
 	searcher := pfapi.NewSearcher(store, finder)
 	add(ServicePublicationSearch, pfapi.Routes(searcher, profileThrottle))
 	add(ServicePages, pages.Routes(store, searcher, finder, resolver.New(search, store, deps.ResolverRecorder), profileThrottle, keys))
+	scholarFiles := deps.ScholarFiles
+	if scholarFiles == nil {
+		scholarFiles = scholarapi.NewFiles("", 0, logger)
+	}
+	add(ServiceLibraryLinks, scholarapi.Routes(store, scholarFiles, profileThrottle, logger))
 	add(ServiceDocs, docs.Routes())
 	add(opsapi.Service, opsapi.Routes(store, ready, metricsHandler, logger))
 	return all

@@ -83,21 +83,28 @@ const (
 // its volumes still count.
 func IssueRangesFromKBART(rows string) []IssueRange {
 	var out []IssueRange
-	for _, line := range strings.Split(rows, "\n") {
+	for rest := rows; rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
 		if line == "" {
 			continue
 		}
-		f := strings.Split(line, "\t")
-		get := func(i int) string {
-			if i < len(f) {
-				return strings.TrimSpace(f[i])
+		// The fields up to the last one read, each trimmed; "" past the
+		// row's end. (Splitting the whole row cost most of the time of
+		// Google Scholar's holdings files.)
+		var f [kbartIssueLast + 1]string
+		for i, l := 0, line; i < len(f); i++ {
+			v, more, ok := strings.Cut(l, "\t")
+			f[i] = strings.TrimSpace(v)
+			if !ok {
+				break
 			}
-			return ""
+			l = more
 		}
 		var r IssueRange
-		r.Coverage, _ = CoverageFromKBART(get(kbartDateFirst), get(kbartDateLast))
-		r.FirstVolume, r.FirstIssue = leadingNumber(get(kbartVolFirst)), leadingNumber(get(kbartIssueFirst))
-		r.LastVolume, r.LastIssue = leadingNumber(get(kbartVolLast)), leadingNumber(get(kbartIssueLast))
+		r.Coverage, _ = CoverageFromKBART(f[kbartDateFirst], f[kbartDateLast])
+		r.FirstVolume, r.FirstIssue = leadingNumber(f[kbartVolFirst]), leadingNumber(f[kbartIssueFirst])
+		r.LastVolume, r.LastIssue = leadingNumber(f[kbartVolLast]), leadingNumber(f[kbartIssueLast])
 		out = append(out, r)
 	}
 	return out

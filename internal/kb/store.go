@@ -17,6 +17,7 @@ type Store interface {
 	ProfileStore
 	SessionStore
 	PublicationStore
+	ScholarStore
 	NoteStore
 	LinkStore
 	ResolverStore

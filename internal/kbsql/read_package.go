@@ -62,17 +62,45 @@ const (
 // whatever the size of the knowledge base; a package with a few selected
 // titles costs those titles only.
 const SQLCollection = `
-	SELECT r.title_id, r.package_id FROM customer_packages cp
-	JOIN resources r ON r.package_id = cp.package_id
+	SELECT r.title_id, r.package_id` + sqlCollectionWhole + sqlCollectionWholeState + `
+	UNION ALL
+	SELECT r.title_id, r.package_id` + sqlCollectionOneByOne + sqlCollectionOneByOneState
+
+// The two parts of SQLCollection after their columns, each with the
+// resource r and the customer's state on it cr (NULL in the first part
+// where the resource has none) and on its package cp (NULL in the second
+// part where the package has none), in two pieces between which
+// SQLCollectionWith joins more tables.
+const (
+	sqlCollectionWhole = ` FROM customer_packages cp
+	JOIN resources r ON r.package_id = cp.package_id`
+	sqlCollectionWholeState = `
 	LEFT JOIN customer_resources cr ON cr.customer_id = cp.customer_id AND cr.package_id = r.package_id AND cr.title_id = r.title_id
 	WHERE cp.customer_id = $1 AND cp.selected = TRUE AND cp.hidden = FALSE
-		AND COALESCE(cr.selected, TRUE) = TRUE AND COALESCE(cr.hidden, FALSE) = FALSE
-	UNION ALL
-	SELECT r.title_id, r.package_id FROM customer_resources cr
-	JOIN resources r ON r.package_id = cr.package_id AND r.title_id = cr.title_id
+		AND COALESCE(cr.selected, TRUE) = TRUE AND COALESCE(cr.hidden, FALSE) = FALSE`
+	sqlCollectionOneByOne = ` FROM customer_resources cr
+	JOIN resources r ON r.package_id = cr.package_id AND r.title_id = cr.title_id`
+	sqlCollectionOneByOneState = `
 	LEFT JOIN customer_packages cp ON cp.customer_id = cr.customer_id AND cp.package_id = cr.package_id
 	WHERE cr.customer_id = $1 AND cr.selected = TRUE AND cr.hidden = FALSE
 		AND COALESCE(cp.selected, FALSE) = FALSE AND COALESCE(cp.hidden, FALSE) = FALSE`
+)
+
+// SQLCollectionWith is SQLCollection with more columns after title_id
+// and package_id: cols, expressions of the resource r, the customer's
+// state on it cr (NULL where it has none) and the tables of join, named
+// with AS so that a query over it can read them. join is inner joins
+// over r (e.g. its title), which keep only the resources that have a
+// row there: a condition in them filters the collection inside each of
+// its parts, before the columns of the resources it drops are read.
+func SQLCollectionWith(cols, join string) string {
+	sel := `
+	SELECT r.title_id, r.package_id, ` + cols
+	return sel + sqlCollectionWhole + `
+	` + join + sqlCollectionWholeState + `
+	UNION ALL` + sel + sqlCollectionOneByOne + `
+	` + join + sqlCollectionOneByOneState
+}
 
 // SelectionFilter returns the SQL condition of a selection filter over the
 // boolean expression sel; orderedthroughoperator selects nothing, since

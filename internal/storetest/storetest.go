@@ -60,6 +60,7 @@ var parts = []part{
 	{"LinkOut", on(testLinkOut)},
 	{"ResolverStats", on(testResolverStats)},
 	{"Publications", on(testPublications)},
+	{"Scholar", on(testScholar)},
 	{"Versions", on(testVersions)},
 	{"ERM", on(testERM)},
 	{"Limits", on(testLimits)},

@@ -34,6 +34,8 @@ var load = sync.OnceValues(func() (*description, error) {
 	openapi3filter.RegisterBodyDecoder("text/javascript", openapi3filter.PlainBodyDecoder)
 	// The KBART file of GET holdings.
 	openapi3filter.RegisterBodyDecoder("text/tab-separated-values", openapi3filter.PlainBodyDecoder)
+	// Google Scholar's library links files.
+	openapi3filter.RegisterBodyDecoder("application/xml", openapi3filter.PlainBodyDecoder)
 
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromData(api.YAML())
