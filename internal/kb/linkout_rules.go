@@ -151,26 +151,13 @@ func (s LinkSigner) Sign(custID string, key ResourceKey) string {
 // with another secret) is CodeNotFound, "Link not found": to a client, a
 // forged link is just a link that does not exist. The MAC is checked in
 // constant time before the payload is read.
+//
+// A token with a DOI is refused: Verify could not say where it leads
+// (VerifyLink can).
 func (s LinkSigner) Verify(token string) (custID string, key ResourceKey, err error) {
-	notFound := NotFound("Link")
-	if len(s.key) == 0 || len(token) > maxLinkTokenLen {
-		return "", ResourceKey{}, notFound
-	}
-	p64, m64, ok := strings.Cut(token, ".")
-	if !ok || p64 == "" {
-		return "", ResourceKey{}, notFound
-	}
-	payload, err := linkB64.DecodeString(p64)
-	if err != nil {
-		return "", ResourceKey{}, notFound
-	}
-	mac, err := linkB64.DecodeString(m64)
-	if err != nil || len(mac) != linkMACLen || !hmac.Equal(mac, s.mac(payload)) {
-		return "", ResourceKey{}, notFound
-	}
-	custID, key, ok = parseLinkPayload(string(payload))
-	if !ok {
-		return "", ResourceKey{}, notFound
+	custID, key, target, err := s.VerifyLink(token)
+	if err != nil || target.DOI != "" {
+		return "", ResourceKey{}, NotFound("Link")
 	}
 	return custID, key, nil
 }
