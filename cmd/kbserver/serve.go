@@ -110,6 +110,12 @@ requests are answered 429 with Retry-After. On PostgreSQL the buckets are
 shared by every instance over the database; on SQLite they are the
 process's. 0 turns a limit off.
 
+Each publication search profile also has its A–Z page (/az/{profile}/),
+its link resolver (/openurl/{profile}, the OpenURL base to register with
+the databases that cite) and Google Scholar's library links
+(/scholar/{profile}/institutional_links.xml); the resolver's statistics
+are counted in memory, written every 10 s and when the server stops.
+
 GET /healthz answers while the process serves, GET /readyz while its
 store answers with a current schema (the log says why not), GET /metrics
 in the Prometheus format; they need no key. --metrics-addr moves /metrics
