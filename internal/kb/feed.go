@@ -142,9 +142,10 @@ type FeedStore interface {
 	AddFeed(ctx context.Context, f Feed) (Feed, error)
 	// Feeds lists the feeds by id.
 	Feeds(ctx context.Context) ([]Feed, error)
-	// Feed returns one feed and its runs, newest first; NotFound("Feed")
-	// when there is none.
-	Feed(ctx context.Context, id int64) (Feed, []FeedRun, error)
+	// FeedHistory returns one feed and its runs, newest first;
+	// NotFound("Feed") when there is none. (Not named Feed: the stores
+	// embed the search index's title feed, kbfeed.Feed, by that name.)
+	FeedHistory(ctx context.Context, id int64) (Feed, []FeedRun, error)
 	// RemoveFeed removes a feed and its history; NotFound("Feed") when
 	// there is none.
 	RemoveFeed(ctx context.Context, id int64) error
