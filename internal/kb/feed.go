@@ -2,6 +2,7 @@ package kb
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"time"
@@ -110,6 +111,26 @@ type Feed struct {
 	// ETag and LastModified are those of the last file applied, or found
 	// unchanged, sent with the next request to ask whether it changed.
 	ETag, LastModified string
+}
+
+// String shows the feed for messages: its id, package and address
+// redacted (RedactURL), never a token. %v, %+v and %#v print it so.
+func (f Feed) String() string {
+	s := fmt.Sprintf("feed %d (%s / %s from %s", f.ID, f.Vendor, f.Package, RedactURL(f.URL))
+	if f.Holdings {
+		s += ", holdings of " + f.CustomerID
+	}
+	return s + ")"
+}
+
+// GoString implements fmt.GoStringer as String does.
+func (f Feed) GoString() string { return f.String() }
+
+// LogValue implements slog.LogValuer: the feed's id, package and address
+// redacted.
+func (f Feed) LogValue() slog.Value {
+	return slog.GroupValue(slog.Int64("id", f.ID), slog.String("vendor", f.Vendor), slog.String("package", f.Package),
+		slog.String("url", RedactURL(f.URL)), slog.String("customer", f.CustomerID))
 }
 
 // FeedRun is one run of a feed, as its history keeps it.

@@ -66,17 +66,22 @@ func TestParseFeedHeader(t *testing.T) {
 	}
 }
 
-// TestSecretNeverPrints: every way a header may be printed hides its
-// value.
+// TestSecretNeverPrints: every way a feed or its header may be printed,
+// to a message or a log, hides the header's value and the address's
+// token. (JSON shows the address as it is: what a script prints is the
+// command line's choice.)
 func TestSecretNeverPrints(t *testing.T) {
 	h := FeedHeader{Name: "Authorization", Value: "Bearer s3cr3t"}
-	f := Feed{URL: "https://x.example/f.txt", Headers: []FeedHeader{h}}
-	js, err := json.Marshal(f)
+	f := Feed{ID: 3, Vendor: "V", Package: "P", URL: "https://x.example/f.txt?apikey=s3cr3t", Headers: []FeedHeader{h}}
+	js, err := json.Marshal(f.Headers)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var log strings.Builder
 	slog.New(slog.NewTextHandler(&log, nil)).Info("feed", "header", h.Value, "feed", f)
+	if got, want := f.String(), "feed 3 (V / P from https://x.example/f.txt?apikey=REDACTED)"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
 	for _, s := range []string{fmt.Sprint(f), fmt.Sprintf("%v", h), fmt.Sprintf("%+v", f), fmt.Sprintf("%#v", f), fmt.Sprintf("%s", h.Value), string(js), log.String()} {
 		if strings.Contains(s, "s3cr3t") {
 			t.Errorf("the secret prints: %s", s)
