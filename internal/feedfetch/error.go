@@ -28,10 +28,11 @@ const (
 	KindTooLarge  Kind = "too large"         // more than the size limit
 	KindTruncated Kind = "truncated"         // the body ended before its announced length
 	KindRedirects Kind = "too many redirects"
-	KindCorrupt   Kind = "corrupt" // a gzip stream that does not decompress
-	KindNetwork   Kind = "network" // the connection failed
-	KindAddress   Kind = "address" // the address is not one the fetch reads
-	KindFile      Kind = "file"    // a local file could not be read
+	KindCorrupt   Kind = "corrupt"  // a gzip stream that does not decompress
+	KindNetwork   Kind = "network"  // the connection failed
+	KindAddress   Kind = "address"  // the address is not one the fetch reads
+	KindCanceled  Kind = "canceled" // the caller's context ended (the server stops)
+	KindFile      Kind = "file"     // a local file could not be read
 )
 
 // Error is a failed fetch. Its message names the kind, the HTTP status
@@ -79,6 +80,8 @@ func classify(ctx context.Context, shown string, status int, err error) *Error {
 	switch {
 	case errors.Is(err, errTooManyRedirects):
 		e.Kind = KindRedirects
+	case errors.Is(err, context.Canceled) && !errors.Is(ctx.Err(), context.DeadlineExceeded):
+		e.Kind, e.Err = KindCanceled, errors.New("the fetch was stopped")
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) ||
 		errors.As(err, &netErr) && netErr.Timeout():
 		e.Kind, e.Err = KindTimeout, errors.New("the time limit passed")

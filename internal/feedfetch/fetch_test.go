@@ -3,6 +3,7 @@ package feedfetch
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -270,6 +271,11 @@ func TestFailures(t *testing.T) {
 
 	_, err = fetch("/f.txt", Limits{MaxBytes: int64(len(file) - 1)})
 	wantKind(t, err, KindTooLarge, 200)
+
+	stopped, cancel := context.WithCancel(ctx)
+	cancel()
+	_, err = Fetch(stopped, srv.Client(), feedOf(srv.URL+"/f.txt"), Previous{}, Limits{})
+	wantKind(t, err, KindCanceled, 0)
 }
 
 // TestTooLargeStream: a gzip answer, whose length is not known before,
