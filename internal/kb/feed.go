@@ -175,6 +175,14 @@ type FeedStore interface {
 	// false when no feed is due. The lease ends with RecordFeedRun or
 	// when it expires.
 	ClaimDueFeed(ctx context.Context, now time.Time, holder string, lease time.Duration) (f Feed, ok bool, err error)
+	// ClaimFeed takes the lease on feed id, due or not (a run asked for
+	// now, an approval), for lease; ok is false when another holder's
+	// unexpired lease covers it; NotFound("Feed") when there is none.
+	ClaimFeed(ctx context.Context, id int64, now time.Time, holder string, lease time.Duration) (f Feed, ok bool, err error)
+	// RenewFeedLease extends holder's lease on feed id to lease after
+	// now, for a run that lasts; ok is false when the lease is no longer
+	// holder's.
+	RenewFeedLease(ctx context.Context, id int64, now time.Time, holder string, lease time.Duration) (ok bool, err error)
 	// RecordFeedRun adds a run to its feed's history, with held (the
 	// fetched file, nil for none) kept when the run is held; it makes the
 	// feed due again one Every after the run started, keeps the run's

@@ -247,6 +247,53 @@ func (s *Store) ClaimDueFeed(ctx context.Context, now time.Time, holder string, 
 	return f, ok, nil
 }
 
+// ClaimFeed implements kb.FeedStore.
+func (s *Store) ClaimFeed(ctx context.Context, id int64, now time.Time, holder string, lease time.Duration) (kb.Feed, bool, error) {
+	if holder == "" || lease <= 0 {
+		return kb.Feed{}, false, fmt.Errorf("claim feed %d: a claim needs a holder and a lease", id)
+	}
+	var f kb.Feed
+	var ok bool
+	err := s.e.Write(ctx, "", func(tx Tx) error {
+		n, err := tx.Exec(ctx, `UPDATE feeds SET lease_holder = $1, lease_until = $2 WHERE id = $3 AND lease_until <= $4`,
+			holder, now.Add(lease).UnixMilli(), id, now.UnixMilli())
+		if err != nil {
+			return err
+		}
+		f, err = scanFeed(tx.QueryRow(ctx, `SELECT `+feedColumns+` FROM feeds WHERE id = $1`, id))
+		if NoRows(err) {
+			return kb.NotFound("Feed")
+		}
+		ok = err == nil && n == 1
+		return err
+	})
+	if err != nil {
+		if kb.ErrorCode(err) == kb.CodeNotFound {
+			return kb.Feed{}, false, err
+		}
+		return kb.Feed{}, false, fmt.Errorf("claim feed %d for %s: %w", id, holder, err)
+	}
+	if !ok {
+		return kb.Feed{}, false, nil
+	}
+	return f, true, nil
+}
+
+// RenewFeedLease implements kb.FeedStore.
+func (s *Store) RenewFeedLease(ctx context.Context, id int64, now time.Time, holder string, lease time.Duration) (bool, error) {
+	var n int64
+	err := s.e.Write(ctx, "", func(tx Tx) error {
+		var err error
+		n, err = tx.Exec(ctx, `UPDATE feeds SET lease_until = $1 WHERE id = $2 AND lease_holder = $3 AND $3 <> ''`,
+			now.Add(lease).UnixMilli(), id, holder)
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("renew the lease of feed %d for %s: %w", id, holder, err)
+	}
+	return n == 1, nil
+}
+
 // RecordFeedRun implements kb.FeedStore. The held file is kept only for
 // a held run, gzip-compressed, in the run's row: it is read into memory
 // to be written, which bounds it by the engine's largest value

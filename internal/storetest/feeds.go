@@ -134,6 +134,30 @@ func testFeedsClaim(t *testing.T, fs kb.FeedStore) {
 	if _, _, err := fs.ClaimDueFeed(ctx, now, "", lease); err == nil {
 		t.Errorf("a claim without a holder was accepted")
 	}
+
+	// A feed asked for by its id: claimed, due or not, unless a lease
+	// covers it; its holder renews the lease, no one else can.
+	later := now.Add(lease + 2*time.Millisecond)
+	if f, ok, err := fs.ClaimFeed(ctx, b.ID, later, "cli", lease); err != nil || ok {
+		t.Errorf("ClaimFeed under s4's lease: %+v %v %v, want refused", f, ok, err)
+	}
+	c := must[kb.Feed](t)(fs.AddFeed(ctx, kb.Feed{Vendor: "V", Package: "C", URL: "https://x.example/c", MaxRemoval: 20}))
+	must[kb.FeedRun](t)(fs.RecordFeedRun(ctx, "", kb.FeedRun{FeedID: c.ID, Started: later, Finished: later, Outcome: kb.FeedUnchanged}, nil))
+	if f, ok, err := fs.ClaimFeed(ctx, c.ID, later, "cli", lease); err != nil || !ok || f.ID != c.ID {
+		t.Errorf("ClaimFeed of a feed not due: %+v %v %v, want it claimed", f, ok, err)
+	}
+	if ok, err := fs.RenewFeedLease(ctx, c.ID, later.Add(lease/2), "cli", lease); err != nil || !ok {
+		t.Errorf("renewal by the holder: %v %v", ok, err)
+	}
+	if ok, err := fs.RenewFeedLease(ctx, c.ID, later, "s1", lease); err != nil || ok {
+		t.Errorf("renewal by another: %v %v, want refused", ok, err)
+	}
+	if _, ok, _ := fs.ClaimFeed(ctx, c.ID, later.Add(lease+time.Millisecond), "s5", lease); ok {
+		t.Errorf("the renewed lease did not cover its extension")
+	}
+	if _, _, err := fs.ClaimFeed(ctx, c.ID+1000, later, "cli", lease); kb.ErrorCode(err) != kb.CodeNotFound {
+		t.Errorf("ClaimFeed of no feed: %v, want not found", err)
+	}
 }
 
 func testFeedRuns(t *testing.T, fs kb.FeedStore) {
