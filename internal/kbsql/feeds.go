@@ -294,7 +294,8 @@ func (s *Store) RenewFeedLease(ctx context.Context, id int64, now time.Time, hol
 	return n == 1, nil
 }
 
-// RecordFeedRun implements kb.FeedStore. The held file is kept only for
+// RecordFeedRun implements kb.FeedStore. A run without a start time
+// started now, one without an end ended when it started. The held file is kept only for
 // a held run, gzip-compressed, in the run's row: it is read into memory
 // to be written, which bounds it by the engine's largest value
 // (PostgreSQL's bytea: 1 GiB, compressed). A lease that is no longer
@@ -316,6 +317,12 @@ func (s *Store) RecordFeedRun(ctx context.Context, holder string, run kb.FeedRun
 			return kb.FeedRun{}, fmt.Errorf("record a run of feed %d: compress the held file: %w", run.FeedID, err)
 		}
 		blob, run.Held = buf.Bytes(), true
+	}
+	if run.Started.IsZero() {
+		run.Started = time.Now()
+	}
+	if run.Finished.IsZero() {
+		run.Finished = run.Started
 	}
 	run.Started, run.Finished = run.Started.UTC().Truncate(time.Microsecond), run.Finished.UTC().Truncate(time.Microsecond)
 	keep := run.Outcome == kb.FeedApplied || run.Outcome == kb.FeedUnchanged
