@@ -53,6 +53,8 @@ type Store struct {
 
 var _ kb.Store = (*Store)(nil)
 
+var _ kb.FeedStore = (*Store)(nil)
+
 // Open connects to the database the URL names (postgres://… or
 // postgresql://…; a search_path parameter selects a schema) and brings its
 // schema up to date.

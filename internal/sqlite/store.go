@@ -51,6 +51,8 @@ type Store struct {
 
 var _ kb.Store = (*Store)(nil)
 
+var _ kb.FeedStore = (*Store)(nil)
+
 // Open opens (creating when needed) the database file at path and brings
 // its schema up to date.
 func Open(ctx context.Context, path string) (*Store, error) {

@@ -65,6 +65,7 @@ var parts = []part{
 	{"ERM", on(testERM)},
 	{"Limits", on(testLimits)},
 	{"Resolver", on(testResolver)},
+	{"Feeds", on(testFeeds)},
 }
 
 // Run runs the whole suite against stores made by open.
