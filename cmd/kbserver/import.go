@@ -211,7 +211,6 @@ func (c *cli) importKBART(o importOptions, files []string) error {
 			fmt.Fprintf(c.stderr, "%s: %s\n", s.name, note)
 		}
 	}
-	spec.ExtraColumns = extraColumns(srcs)
 	var report *problemReport
 	if o.report != "" {
 		if report, err = createReport(o.report); err != nil {
@@ -229,8 +228,9 @@ func (c *cli) importKBART(o importOptions, files []string) error {
 		bar = newBar(c.stderr, totalSize(files, c.stdin), "importing", true)
 		bar.Add64(readBytes)
 	}
-	rs := &rowSource{srcs: srcs, probs: newProblems(), report: report, columns: spec.ExtraColumns}
-	res, err := st.ImportPackage(c.ctx, spec, rs.next)
+	rs := newRowSource(srcs, newProblems(), report)
+	spec.ExtraColumns = rs.ExtraColumns()
+	res, err := st.ImportPackage(c.ctx, spec, rs.Next)
 	if bar != nil {
 		bar.Finish()
 		bar.Exit()
@@ -241,8 +241,8 @@ func (c *cli) importKBART(o importOptions, files []string) error {
 			err = rerr
 		}
 	}
-	if errors.As(err, new(noRowsError)) {
-		return fmt.Errorf("nothing imported: no importable rows (%d read, %d rejected); the package was left unchanged", rs.read, rs.probs.rejected)
+	if errors.Is(err, kbart.ErrNoRows) {
+		return fmt.Errorf("nothing imported: no importable rows (%d read, %d rejected); the package was left unchanged", rs.Read(), rs.probs.rejected)
 	}
 	if err != nil {
 		return c.interrupted(fmt.Errorf("nothing imported: %w", err), "nothing imported")
@@ -279,7 +279,7 @@ func (c *cli) printImport(o importOptions, spec kb.PackageSpec, res kb.ImportRes
 		label string
 		n     int
 	}{
-		{"rows read", rs.read},
+		{"rows read", rs.Read()},
 		{"rows imported", res.Rows - res.RowsRejected},
 		{"rows repaired", rs.probs.repaired},
 		{"rows normalised", rs.probs.normalized},
@@ -297,7 +297,7 @@ func (c *cli) printImport(o importOptions, spec kb.PackageSpec, res kb.ImportRes
 	} {
 		fmt.Fprintf(w, "  %-20s %9d\n", l.label, l.n)
 	}
-	fmt.Fprintf(w, "  %-20s %9s (%.0f rows/s)\n", "elapsed", elapsed.Round(time.Millisecond), float64(rs.read)/max(elapsed.Seconds(), 1e-9))
+	fmt.Fprintf(w, "  %-20s %9s (%.0f rows/s)\n", "elapsed", elapsed.Round(time.Millisecond), float64(rs.Read())/max(elapsed.Seconds(), 1e-9))
 	if res.CustomersAffected > 0 {
 		fmt.Fprintf(w, "The %d customers who had selected or customised a removed title keep that state; it comes back if the title does.\n",
 			res.CustomersAffected)
@@ -305,20 +305,6 @@ func (c *cli) printImport(o importOptions, spec kb.PackageSpec, res kb.ImportRes
 	if res.RemovalsHeld {
 		fmt.Fprintf(w, "No title was removed: a rejected row matched none of the package's titles, and may stand for any of them.\n")
 	}
-}
-
-// extraColumns returns the non-standard columns of the files, each name
-// once, in the order of their first appearance.
-func extraColumns(srcs []*source) []string {
-	var cols []string
-	for _, s := range srcs {
-		for _, c := range s.r.ExtraColumns() {
-			if !slices.Contains(cols, c) {
-				cols = append(cols, c)
-			}
-		}
-	}
-	return cols
 }
 
 // totalSize returns the bytes the files hold, or -1 when one is not a
@@ -393,71 +379,29 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// noRowsError ends an import that would otherwise empty the package
-// because no row could be imported.
-type noRowsError struct{}
-
-func (noRowsError) Error() string { return "no importable rows" }
-
-// rowSource yields the rows of all the files in turn, the rejected ones
-// included (marked Rejected: they keep the titles they stand for).
-type rowSource struct {
-	srcs    []*source
-	cur     int
-	read    int // data rows read, rejected ones included
-	valid   int
-	probs   *problems
-	report  *problemReport // nil without --report
-	columns []string       // the import's non-standard columns
-	index   []int          // for the current file: its extra columns' positions in columns
+// newRowSource returns the rows of the files in turn (kbart.Source), the
+// rejected ones included (marked Rejected: they keep the titles they stand
+// for), counting their problems in probs and writing them to report
+// (nil without --report).
+func newRowSource(srcs []*source, probs *problems, report *problemReport) *rowSource {
+	files := make([]kbart.SourceFile, len(srcs))
+	for i, s := range srcs {
+		files[i] = kbart.SourceFile{Name: s.name, Reader: s.r}
+	}
+	rs := &rowSource{Source: kbart.NewSource(files...), probs: probs}
+	rs.OnReject = func(file string, e *kbart.RowError) error {
+		probs.reject(file, e)
+		return report.reject(file, e)
+	}
+	rs.OnRow = func(file string, row kbart.Row) error {
+		probs.row(file, row)
+		return report.row(file, row)
+	}
+	return rs
 }
 
-func (rs *rowSource) next() (kb.ImportRow, error) {
-	for rs.cur < len(rs.srcs) {
-		s := rs.srcs[rs.cur]
-		if rs.index == nil {
-			for _, c := range s.r.ExtraColumns() {
-				rs.index = append(rs.index, slices.Index(rs.columns, c))
-			}
-			if rs.index == nil {
-				rs.index = []int{}
-			}
-		}
-		row, err := s.r.Next()
-		if err == io.EOF {
-			rs.cur++
-			rs.index = nil
-			continue
-		}
-		var re *kbart.RowError
-		if errors.As(err, &re) {
-			rs.read++
-			rs.probs.reject(s.name, re)
-			if err := rs.report.reject(s.name, re); err != nil {
-				return kb.ImportRow{}, err
-			}
-			return kb.ImportRow{Line: re.Line, KBART: re.Values, Rejected: true}, nil
-		}
-		if err != nil {
-			return kb.ImportRow{}, fmt.Errorf("%s: %w", s.name, err)
-		}
-		rs.read++
-		rs.valid++
-		rs.probs.row(s.name, row)
-		if err := rs.report.row(s.name, row); err != nil {
-			return kb.ImportRow{}, err
-		}
-		ir := kb.ImportRow{Line: row.Line, KBART: row.Values}
-		if len(rs.columns) > 0 {
-			ir.Extra = make([]string, len(rs.columns))
-			for i, v := range row.Extra {
-				ir.Extra[rs.index[i]] = v
-			}
-		}
-		return ir, nil
-	}
-	if rs.valid == 0 {
-		return kb.ImportRow{}, noRowsError{}
-	}
-	return kb.ImportRow{}, io.EOF
+// rowSource is an import's kbart.Source with the problems it met.
+type rowSource struct {
+	*kbart.Source
+	probs *problems
 }
