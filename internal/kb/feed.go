@@ -193,4 +193,18 @@ type FeedStore interface {
 	// HeldFile returns the file a held run kept; NotFound("Held file")
 	// when the run kept none.
 	HeldFile(ctx context.Context, runID int64) (io.ReadCloser, error)
+	// FeedPackage returns the knowledge base's package of a vendor and a
+	// package name, found by folded name as an import finds it; ok is
+	// false when it does not exist yet.
+	FeedPackage(ctx context.Context, vendor, pkg string) (p FeedPackage, ok bool, err error)
+}
+
+// FeedPackage is the package a feed fills, as it is before a run: a run
+// imports with its content type and type, and measures the titles it
+// would remove against its title count.
+type FeedPackage struct {
+	VendorID, PackageID int64
+	ContentType         ContentType
+	PackageType         PackageType
+	Titles              int // the package's titles
 }

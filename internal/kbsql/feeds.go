@@ -376,3 +376,22 @@ func (s *Store) HeldFile(ctx context.Context, runID int64) (io.ReadCloser, error
 	}
 	return z, nil
 }
+
+// FeedPackage implements kb.FeedStore: the knowledge base's (not a
+// customer's) vendor and package by folded name, as kbimport finds them.
+func (s *Store) FeedPackage(ctx context.Context, vendor, pkg string) (kb.FeedPackage, bool, error) {
+	var p kb.FeedPackage
+	var ct, pt int
+	err := s.e.Read().QueryRow(ctx, `SELECT v.id, p.id, p.content_type, p.package_type, p.title_count
+		FROM vendors v JOIN packages p ON p.vendor_id = v.id
+		WHERE v.customer_id IS NULL AND v.sort_name = $1 AND p.sort_name = $2`,
+		kb.Fold(strings.TrimSpace(vendor)), kb.Fold(strings.TrimSpace(pkg))).Scan(&p.VendorID, &p.PackageID, &ct, &pt, &p.Titles)
+	if NoRows(err) {
+		return kb.FeedPackage{}, false, nil
+	}
+	if err != nil {
+		return kb.FeedPackage{}, false, fmt.Errorf("package %s / %s: %w", vendor, pkg, err)
+	}
+	p.ContentType, p.PackageType = kb.ContentType(ct), kb.PackageType(pt)
+	return p, true, nil
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbart"
 )
 
 // testFeeds: package feeds (issue 37) are stored, listed and removed with
@@ -28,6 +29,33 @@ func testFeeds(t *testing.T, s Store) {
 	t.Run("Claim", func(t *testing.T) { testFeedsClaim(t, fs) })
 	t.Run("Runs", func(t *testing.T) { testFeedRuns(t, fs) })
 	t.Run("ClaimRace", func(t *testing.T) { testFeedsClaimRace(t, fs) })
+	t.Run("Package", func(t *testing.T) { testFeedPackage(t, s.Store, fs) })
+}
+
+// testFeedPackage: a feed's package is found by folded name, with its
+// content type, type and title count; one that does not exist is not
+// found, and neither is a customer's own package.
+func testFeedPackage(t *testing.T, st kb.Store, fs kb.FeedStore) {
+	ctx := t.Context()
+	if _, ok, err := fs.FeedPackage(ctx, "Feed Press", "Feed Journals"); ok || err != nil {
+		t.Fatalf("a package not imported yet: ok %v, %v", ok, err)
+	}
+	rows := []kb.ImportRow{{Line: 2}, {Line: 3}}
+	for i, name := range []string{"Feed Journal One", "Feed Journal Two"} {
+		rows[i].KBART[kbart.PublicationTitle], rows[i].KBART[kbart.PublicationType] = name, "serial"
+		rows[i].KBART[kbart.TitleID] = fmt.Sprintf("f-%d", i+1)
+	}
+	res := must[kb.ImportResult](t)(st.ImportPackage(ctx, kb.PackageSpec{VendorName: "Feed Press", PackageName: "Feed Journals",
+		ContentType: kb.ContentEJournal, PackageType: kb.PackageVariable}, RowsOf(len(rows), func(i int) kb.ImportRow { return rows[i] })))
+	p, ok, err := fs.FeedPackage(ctx, " feed press", "FEED JOURNALS ")
+	want := kb.FeedPackage{VendorID: res.VendorID, PackageID: res.PackageID, ContentType: kb.ContentEJournal,
+		PackageType: kb.PackageVariable, Titles: 2}
+	if err != nil || !ok || p != want {
+		t.Errorf("FeedPackage: %+v, %v, %v; want %+v", p, ok, err, want)
+	}
+	if _, ok, err := fs.FeedPackage(ctx, "Feed Press", "Other"); ok || err != nil {
+		t.Errorf("another package of the vendor: ok %v, %v", ok, err)
+	}
 }
 
 // removeFeeds removes every feed, so that a part starts with none.
