@@ -22,6 +22,10 @@ import (
 func Approve(ctx context.Context, d Deps, f kb.Feed, runID int64, holder string) (kb.FeedRun, error) {
 	ctx, stop := keepLease(ctx, d, f.ID, holder)
 	defer stop()
+	if f.Holdings {
+		release(ctx, d, f.ID, holder)
+		return kb.FeedRun{}, kb.Errorf(kb.CodeInvalid, "%v: %v", f, errHoldings)
+	}
 	file, heldRun, err := heldFile(ctx, d, f, runID)
 	if err != nil {
 		release(ctx, d, f.ID, holder)

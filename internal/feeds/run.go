@@ -1,6 +1,7 @@
 package feeds
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -21,6 +22,11 @@ type Store interface {
 	kb.FeedStore
 	kb.Importer
 }
+
+// errHoldings fails the runs of a customer's holdings feed, which this
+// package does not apply yet: importing the institution's file into the
+// package would replace the package's titles.
+var errHoldings = errors.New("a customer's holdings feed (RP-26) is not applied yet: nothing was fetched or changed")
 
 // DefaultLease is the lease a run keeps renewing on its feed while it
 // works, when Deps.Lease is zero.
@@ -79,15 +85,17 @@ func Run(ctx context.Context, d Deps, f kb.Feed, holder string) (kb.FeedRun, err
 	ctx, stop := keepLease(ctx, d, f.ID, holder)
 	defer stop()
 	run := kb.FeedRun{FeedID: f.ID, Started: d.now()}
+	if f.Holdings {
+		return d.fail(ctx, f, holder, run, errHoldings)
+	}
 	res, err := feedfetch.Fetch(ctx, d.Client, f, feedfetch.Previous{ETag: f.ETag, LastModified: f.LastModified}, d.Limits)
 	run.Status, run.ETag, run.LastModified = res.Status, res.ETag, res.LastMod
 	if err != nil {
 		return d.fail(ctx, f, holder, run, err)
 	}
 	if res.Unchanged {
-		if run.ETag == "" && run.LastModified == "" {
-			run.ETag, run.LastModified = f.ETag, f.LastModified
-		}
+		// A 304 need not repeat the validators: keep the feed's.
+		run.ETag, run.LastModified = cmp.Or(run.ETag, f.ETag), cmp.Or(run.LastModified, f.LastModified)
 		run.Outcome, run.Message = kb.FeedUnchanged, "the file has not changed since the last run"
 		return d.record(ctx, f, holder, run, nil)
 	}

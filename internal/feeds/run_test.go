@@ -332,3 +332,35 @@ func TestRun(t *testing.T) {
 		t.Errorf("history: %v, want %v", outcomes, want)
 	}
 }
+
+// TestRunHoldings: a customer's holdings feed is not applied as a
+// package's file: its run fails, and nothing is fetched or changed.
+func TestRunHoldings(t *testing.T) {
+	var requests int
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		requests++
+		mu.Unlock()
+	}))
+	defer srv.Close()
+	st := store(t)
+	ctx := t.Context()
+	f, err := st.AddFeed(ctx, kb.Feed{Vendor: vendor, Package: pkg, URL: srv.URL + "/inst.txt", CustomerID: "c1", Holdings: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, ok, err := st.ClaimFeed(ctx, f.ID, time.Now(), "test", time.Minute)
+	if err != nil || !ok {
+		t.Fatalf("claim: %v, %v", ok, err)
+	}
+	r, err := feeds.Run(ctx, feeds.Deps{Store: st, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}, f, "test")
+	if err != nil || r.Outcome != kb.FeedFailed || !strings.Contains(r.Message, "holdings") {
+		t.Errorf("run: %+v, %v; want failed", r, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if _, ok, err := st.FeedPackage(ctx, vendor, pkg); ok || err != nil || requests != 0 {
+		t.Errorf("the package exists (%v, %v) or the file was fetched (%d requests)", ok, err, requests)
+	}
+}
