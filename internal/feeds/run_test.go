@@ -280,7 +280,13 @@ func TestRun(t *testing.T) {
 	if _, err := feeds.Approve(ctx, d, claim(), held.ID, holder); kb.ErrorCode(err) != kb.CodeInvalid {
 		t.Errorf("approving it again: %v, want refused", err)
 	}
-	run(kb.FeedUnchanged) // the approved file's ETag is the feed's now
+	if _, err := feeds.Approve(ctx, d, claim(), r.ID, holder); kb.ErrorCode(err) != kb.CodeInvalid {
+		t.Errorf("approving an applied run: %v, want refused", err)
+	}
+	if _, err := feeds.Approve(ctx, d, claim(), r.ID+1000, holder); kb.ErrorCode(err) != kb.CodeNotFound {
+		t.Errorf("approving a run the feed does not have: %v, want not found", err)
+	}
+	run(kb.FeedUnchanged) // the approved file's ETag is the feed's now; each refusal released the lease
 
 	for _, c := range []struct {
 		name   string
