@@ -136,7 +136,7 @@ func TestUsageErrors(t *testing.T) {
 		want string // in stderr
 	}{
 		{nil, "no command given"},
-		{[]string{"frobnicate"}, `unknown command "frobnicate": use one of serve, import, changes, retired, vacuum, customer, apikey, proxy, profile, package, note, export, gen, help`},
+		{[]string{"frobnicate"}, `unknown command "frobnicate": use one of serve, import, changes, retired, vacuum, customer, apikey, proxy, profile, package, feed, note, export, gen, help`},
 		{[]string{"import"}, "import needs a subcommand: kbart"},
 		{[]string{"import", "csv"}, `unknown subcommand "csv" of import`},
 		{[]string{"--nope"}, "flag provided but not defined: -nope"},

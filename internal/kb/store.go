@@ -18,6 +18,7 @@ type Store interface {
 	SessionStore
 	PublicationStore
 	ScholarStore
+	FeedStore
 	NoteStore
 	LinkStore
 	ResolverStore

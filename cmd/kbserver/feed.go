@@ -1,0 +1,455 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/kbserver/kbserver/internal/feeds"
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// The feed commands keep packages current from their publishers'
+// addresses (issue 37): add, list, show, run now, approve a held file,
+// remove. serve does not run due feeds yet: a run is asked for with
+// 'feed run'.
+
+// headerFlags collects repeated --header values.
+type headerFlags []string
+
+func (h *headerFlags) String() string { return strings.Join(*h, ", ") }
+
+func (h *headerFlags) Set(s string) error {
+	*h = append(*h, s)
+	return nil
+}
+
+func feedAddCommand() *command {
+	return &command{
+		name:    "feed add",
+		summary: "add package feeds: a package kept current from its publisher's address",
+		usesDB:  true,
+		about: `Feed add names a package of the knowledge base (--vendor, --package: created
+by its first run when new) and the address of its KBART file (--url: http,
+https or file://), how often it runs (--every: a Go duration such as 24h or
+168h, or daily, weekly; default 24h), request headers it sends (--header
+'Name: value', repeatable, for a publisher's token; the value is never
+printed) and the share of the package's titles a run may remove without
+review (--max-removal, default 20%). It prints the feed with its id.
+
+A run (kbserver feed run ID) fetches the file with a conditional GET (an
+unchanged file writes nothing), checks it (a KBART header, at most 10% of
+rows refused, removals within --max-removal, not empty) and imports it
+as 'import kbart' does, or holds it for review (kbserver feed approve ID);
+a failed fetch changes nothing. Every run is kept in the feed's history
+(kbserver feed show ID).
+
+--from LIST reads feeds from a tab-separated file, one a line: vendor,
+package, address, and optionally the schedule and the removal share ('#'
+starts a comment line). Every line is checked before any feed is added.`,
+		example: "kbserver feed add --vendor Wiley --package 'Wiley Online Library' --url https://example.com/wiley.txt --every weekly\n" +
+			"kbserver feed add --vendor Local --package Theses --url file:///srv/kbart/theses.txt --json\n" +
+			"kbserver feed add --from feeds.tsv",
+		setup: func(c *cli, fs *flag.FlagSet) func([]string) error {
+			var vendor, pkg, url, every, maxRemoval, from string
+			var headers headerFlags
+			var asJSON bool
+			fs.StringVar(&vendor, "vendor", "", "the package's `vendor`")
+			fs.StringVar(&pkg, "package", "", "the `package`'s name")
+			fs.StringVar(&url, "url", "", "the `address` of its KBART file (http, https, file)")
+			fs.StringVar(&every, "every", "", "how often it runs (`duration`, daily or weekly; default 24h)")
+			fs.Var(&headers, "header", "a request `header` 'Name: value' (repeatable)")
+			fs.StringVar(&maxRemoval, "max-removal", "", "the `share` of the package's titles a run may remove without review (default 20%)")
+			fs.StringVar(&from, "from", "", "add the feeds of a tab-separated `file`")
+			fs.BoolVar(&asJSON, "json", false, "print JSON")
+			return func(args []string) error {
+				if len(args) > 0 {
+					return usageErrorf("feed add", "unexpected argument %q: the feed is given by flags", args[0])
+				}
+				var list []kb.Feed
+				if from != "" {
+					if vendor != "" || pkg != "" || url != "" {
+						return usageErrorf("feed add", "give --from or --vendor, --package and --url, not both")
+					}
+					var err error
+					if list, err = readFeedList(from); err != nil {
+						return err
+					}
+				} else {
+					f, err := feedOf(vendor, pkg, url, every, maxRemoval, headers)
+					if err != nil {
+						return usageErrorf("feed add", "%s", kb.ErrorMessage(err))
+					}
+					list = []kb.Feed{f}
+				}
+				st, err := c.createStore() // a knowledge base may begin with its feeds
+				if err != nil {
+					return err
+				}
+				defer st.Close()
+				var added []kb.Feed
+				for _, f := range list {
+					f, err := st.AddFeed(c.ctx, f)
+					if err != nil {
+						return fmt.Errorf("feed add: %s: %w", f, err)
+					}
+					added = append(added, f)
+				}
+				if asJSON {
+					if from == "" {
+						return writeJSON(c.stdout, feedJSONOf(added[0]))
+					}
+					out := make([]feedJSON, len(added))
+					for i, f := range added {
+						out[i] = feedJSONOf(f)
+					}
+					return writeJSON(c.stdout, out)
+				}
+				for _, f := range added {
+					fmt.Fprintf(c.stdout, "Feed %d added: %s / %s from %s, every %s, holds runs removing more than %s%% of the titles.\n",
+						f.ID, f.Vendor, f.Package, kb.RedactURL(f.URL), f.Every, strconv.FormatFloat(f.MaxRemoval, 'f', -1, 64))
+				}
+				return nil
+			}
+		},
+	}
+}
+
+// feedOf checks a feed's options.
+func feedOf(vendor, pkg, url, every, maxRemoval string, headers []string) (kb.Feed, error) {
+	f := kb.Feed{Vendor: strings.TrimSpace(vendor), Package: strings.TrimSpace(pkg), URL: strings.TrimSpace(url)}
+	switch {
+	case f.Vendor == "":
+		return f, kb.Errorf(kb.CodeMissing, "--vendor is missing: name the package's vendor")
+	case f.Package == "":
+		return f, kb.Errorf(kb.CodeMissing, "--package is missing: name the package")
+	case f.URL == "":
+		return f, kb.Errorf(kb.CodeMissing, "--url is missing: give the address of the package's KBART file")
+	}
+	var err error
+	if f.Every, err = kb.ParseFeedEvery(every); err != nil {
+		return f, err
+	}
+	if f.MaxRemoval, err = kb.ParseFeedMaxRemoval(maxRemoval); err != nil {
+		return f, err
+	}
+	for _, h := range headers {
+		fh, err := kb.ParseFeedHeader(h)
+		if err != nil {
+			return f, err
+		}
+		f.Headers = append(f.Headers, fh)
+	}
+	return f, nil
+}
+
+// readFeedList reads a tab-separated list of feeds, checking every line
+// before any is added.
+func readFeedList(path string) ([]kb.Feed, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("feed add --from: %w", err)
+	}
+	defer file.Close()
+	var out []kb.Feed
+	sc := bufio.NewScanner(file)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimRight(sc.Text(), "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		fields := strings.Split(line, "\t")
+		if len(fields) < 3 || len(fields) > 5 {
+			return nil, fmt.Errorf("feed add --from %s: line %d has %d fields: want vendor, package, address, and optionally the schedule and the removal share, separated by tabs", path, n, len(fields))
+		}
+		for len(fields) < 5 {
+			fields = append(fields, "")
+		}
+		f, err := feedOf(fields[0], fields[1], fields[2], fields[3], fields[4], nil)
+		if err != nil {
+			return nil, fmt.Errorf("feed add --from %s: line %d: %s", path, n, kb.ErrorMessage(err))
+		}
+		out = append(out, f)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("feed add --from %s: %w", path, err)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("feed add --from %s: no feed in the file", path)
+	}
+	return out, nil
+}
+
+func feedListCommand() *command {
+	return &command{
+		name:    "feed list",
+		summary: "list the package feeds",
+		usesDB:  true,
+		about:   "Feed list prints every feed: its id, package, address (tokens hidden), schedule and when it is next due.",
+		example: "kbserver feed list\nkbserver feed list --json",
+		setup: func(c *cli, fs *flag.FlagSet) func([]string) error {
+			var asJSON bool
+			fs.BoolVar(&asJSON, "json", false, "print JSON")
+			return func(args []string) error {
+				if len(args) > 0 {
+					return usageErrorf("feed list", "unexpected argument %q", args[0])
+				}
+				st, err := c.openStore()
+				if err != nil {
+					return err
+				}
+				defer st.Close()
+				list, err := st.Feeds(c.ctx)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					out := make([]feedJSON, len(list))
+					for i, f := range list {
+						out[i] = feedJSONOf(f)
+					}
+					return writeJSON(c.stdout, out)
+				}
+				tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
+				fmt.Fprintln(tw, "ID\tVENDOR\tPACKAGE\tADDRESS\tEVERY\tNEXT RUN")
+				for _, f := range list {
+					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", f.ID, f.Vendor, f.Package, kb.RedactURL(f.URL), f.Every, f.NextRun.UTC().Format(time.RFC3339))
+				}
+				return tw.Flush()
+			}
+		},
+	}
+}
+
+func feedShowCommand() *command {
+	return &command{
+		name:    "feed show",
+		args:    "ID",
+		summary: "show a package feed and its runs, newest first",
+		usesDB:  true,
+		about:   "Feed show prints a feed and the history of its runs, newest first: when, the outcome (applied, unchanged, held, failed), the message, the HTTP status, the bytes read and the titles added, removed and changed.",
+		example: "kbserver feed show 3\nkbserver feed show 3 --json",
+		setup: func(c *cli, fs *flag.FlagSet) func([]string) error {
+			var asJSON bool
+			fs.BoolVar(&asJSON, "json", false, "print JSON")
+			return func(args []string) error {
+				id, err := feedID("feed show", args)
+				if err != nil {
+					return err
+				}
+				st, err := c.openStore()
+				if err != nil {
+					return err
+				}
+				defer st.Close()
+				f, runs, err := st.FeedHistory(c.ctx, id)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					out := struct {
+						feedJSON
+						Runs []feedRunJSON `json:"runs"`
+					}{feedJSONOf(f), make([]feedRunJSON, len(runs))}
+					for i, r := range runs {
+						out.Runs[i] = feedRunJSONOf(r)
+					}
+					return writeJSON(c.stdout, out)
+				}
+				fmt.Fprintf(c.stdout, "Feed %d: %s / %s\nAddress: %s\nEvery %s; next run %s; runs removing more than %s%% of the titles are held.\n\n",
+					f.ID, f.Vendor, f.Package, kb.RedactURL(f.URL), f.Every, f.NextRun.UTC().Format(time.RFC3339), strconv.FormatFloat(f.MaxRemoval, 'f', -1, 64))
+				if len(runs) == 0 {
+					fmt.Fprintln(c.stdout, "No run yet: kbserver feed run", f.ID)
+					return nil
+				}
+				tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
+				fmt.Fprintln(tw, "RUN\tSTARTED\tOUTCOME\tSTATUS\tBYTES\tADDED\tREMOVED\tCHANGED\tMESSAGE")
+				for _, r := range runs {
+					fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\n", r.ID, r.Started.UTC().Format(time.RFC3339), r.Outcome, r.Status, r.Bytes, r.Added, r.Removed, r.Changed, r.Message)
+				}
+				return tw.Flush()
+			}
+		},
+	}
+}
+
+func feedRunCommand() *command {
+	return feedActCommand("feed run", "run a package feed now",
+		`Feed run runs a feed now, whether it is due or not: it fetches the file,
+checks it and applies it, or holds it for review, or records the failure;
+it prints the outcome. A feed another server is running is refused: run
+it again when that run is done.`,
+		func(c *cli, st feeds.Store, f kb.Feed, holder string) (kb.FeedRun, error) {
+			return feeds.Run(c.ctx, feeds.Deps{Store: st, Lease: feedLease}, f, holder)
+		})
+}
+
+func feedApproveCommand() *command {
+	return feedActCommand("feed approve", "apply the file a feed's newest run held",
+		`Feed approve applies exactly the file the feed's newest held run kept (not
+a new fetch), as 'import kbart' would, and prints the outcome. A feed
+whose newest run was not held has nothing to approve.`,
+		func(c *cli, st feeds.Store, f kb.Feed, holder string) (kb.FeedRun, error) {
+			_, runs, err := st.FeedHistory(c.ctx, f.ID)
+			if err != nil {
+				return kb.FeedRun{}, err
+			}
+			if len(runs) == 0 || runs[0].Outcome != kb.FeedHeld {
+				return kb.FeedRun{}, kb.Errorf(kb.CodeNotAllowed, "Feed %d has no held run to approve: its newest run was not held.", f.ID)
+			}
+			return feeds.Approve(c.ctx, feeds.Deps{Store: st, Lease: feedLease}, f, runs[0].ID, holder)
+		})
+}
+
+// feedLease is how long the command line holds a feed it runs; the run
+// renews it while it works.
+const feedLease = 10 * time.Minute
+
+// feedActCommand is feed run and feed approve: claim the feed, act,
+// print the run.
+func feedActCommand(name, summary, about string, act func(c *cli, st feeds.Store, f kb.Feed, holder string) (kb.FeedRun, error)) *command {
+	return &command{
+		name:    name,
+		args:    "ID",
+		summary: summary,
+		usesDB:  true,
+		about:   about + "\n\n--json prints {\"outcome\", \"message\", \"added\", \"removed\", \"changed\"}.",
+		example: "kbserver " + name + " 3\nkbserver " + name + " 3 --json",
+		setup: func(c *cli, fs *flag.FlagSet) func([]string) error {
+			var asJSON bool
+			fs.BoolVar(&asJSON, "json", false, "print JSON")
+			return func(args []string) error {
+				id, err := feedID(name, args)
+				if err != nil {
+					return err
+				}
+				st, err := c.openStore()
+				if err != nil {
+					return err
+				}
+				defer st.Close()
+				holder := fmt.Sprintf("cli-%d-%d", os.Getpid(), time.Now().UnixNano())
+				f, ok, err := st.ClaimFeed(c.ctx, id, time.Now(), holder, feedLease)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					return fmt.Errorf("%s: feed %d is being run by another server; try again when it is done", name, id)
+				}
+				run, err := act(c, st, f, holder)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return writeJSON(c.stdout, struct {
+						Outcome kb.FeedOutcome `json:"outcome"`
+						Message string         `json:"message"`
+						Added   int            `json:"added"`
+						Removed int            `json:"removed"`
+						Changed int            `json:"changed"`
+					}{run.Outcome, run.Message, run.Added, run.Removed, run.Changed})
+				}
+				fmt.Fprintf(c.stdout, "Feed %d: %s. %s\n", f.ID, run.Outcome, run.Message)
+				return nil
+			}
+		},
+	}
+}
+
+func feedRemoveCommand() *command {
+	return &command{
+		name:    "feed remove",
+		args:    "ID",
+		summary: "remove a package feed and its history",
+		usesDB:  true,
+		about:   "Feed remove removes a feed and the history of its runs. The package and its titles stay.",
+		example: "kbserver feed remove 3",
+		setup: func(c *cli, fs *flag.FlagSet) func([]string) error {
+			return func(args []string) error {
+				id, err := feedID("feed remove", args)
+				if err != nil {
+					return err
+				}
+				st, err := c.openStore()
+				if err != nil {
+					return err
+				}
+				defer st.Close()
+				if err := st.RemoveFeed(c.ctx, id); err != nil {
+					return err
+				}
+				fmt.Fprintf(c.stdout, "Feed %d removed.\n", id)
+				return nil
+			}
+		},
+	}
+}
+
+// feedID reads the one argument, a feed's id.
+func feedID(name string, args []string) (int64, error) {
+	if len(args) != 1 {
+		return 0, usageErrorf(name, "give one feed ID (kbserver feed list shows them)")
+	}
+	id, err := strconv.ParseInt(args[0], 10, 64)
+	if err != nil || id <= 0 {
+		return 0, usageErrorf(name, "%q is not a feed ID: a positive whole number (kbserver feed list shows them)", args[0])
+	}
+	return id, nil
+}
+
+// feedJSON is a feed as --json prints it: the address with its tokens
+// hidden, the headers' names only.
+type feedJSON struct {
+	ID         int64    `json:"id"`
+	Vendor     string   `json:"vendor"`
+	Package    string   `json:"package"`
+	URL        string   `json:"url"`
+	Every      string   `json:"every"`
+	Headers    []string `json:"headers"`
+	MaxRemoval float64  `json:"maxRemoval"`
+	NextRun    string   `json:"nextRun"`
+}
+
+func feedJSONOf(f kb.Feed) feedJSON {
+	out := feedJSON{ID: f.ID, Vendor: f.Vendor, Package: f.Package, URL: kb.RedactURL(f.URL), Every: f.Every.String(),
+		Headers: []string{}, MaxRemoval: f.MaxRemoval, NextRun: f.NextRun.UTC().Format(time.RFC3339)}
+	for _, h := range f.Headers {
+		out.Headers = append(out.Headers, h.Name)
+	}
+	return out
+}
+
+// feedRunJSON is a run as feed show --json prints it.
+type feedRunJSON struct {
+	ID       int64          `json:"id"`
+	Started  string         `json:"started"`
+	Finished string         `json:"finished"`
+	Outcome  kb.FeedOutcome `json:"outcome"`
+	Message  string         `json:"message"`
+	Status   int            `json:"status"`
+	Bytes    int64          `json:"bytes"`
+	Added    int            `json:"added"`
+	Removed  int            `json:"removed"`
+	Changed  int            `json:"changed"`
+	Held     bool           `json:"held"`
+}
+
+func feedRunJSONOf(r kb.FeedRun) feedRunJSON {
+	return feedRunJSON{ID: r.ID, Started: r.Started.UTC().Format(time.RFC3339), Finished: r.Finished.UTC().Format(time.RFC3339),
+		Outcome: r.Outcome, Message: r.Message, Status: r.Status, Bytes: r.Bytes, Added: r.Added, Removed: r.Removed, Changed: r.Changed, Held: r.Held}
+}
+
+// writeJSON prints v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// journalsFile is a small KBART file of n journals.
+func journalsFile(n int) string {
+	var b strings.Builder
+	b.WriteString("publication_title\tprint_identifier\tonline_identifier\tdate_first_issue_online\tnum_first_vol_online\tnum_first_issue_online\tdate_last_issue_online\tnum_last_vol_online\tnum_last_issue_online\ttitle_url\tfirst_author\ttitle_id\tembargo_info\tcoverage_depth\tnotes\tpublisher_name\tpublication_type\n")
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "Journal %d\t\t\t2001\t\t\t\t\t\thttps://example.com/j%d\t\tj%d\t\tfulltext\t\tPress\tserial\n", i, i, i)
+	}
+	return b.String()
+}
+
+// TestFeedCommands adds a feed, runs it (applied, then unchanged), runs a
+// version that removes too much (held), approves it, and shows the
+// history; bad options are usage errors; a header's value never prints.
+func TestFeedCommands(t *testing.T) {
+	var version atomic.Int32
+	version.Store(1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Token") != "sesame" {
+			http.Error(w, "no", http.StatusUnauthorized)
+			return
+		}
+		v := version.Load()
+		etag := fmt.Sprintf(`"v%d"`, v)
+		if r.Header.Get("If-None-Match") == etag {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("ETag", etag)
+		n := 20
+		if v == 2 {
+			n = 10 // half the titles gone: held
+		}
+		fmt.Fprint(w, journalsFile(n))
+	}))
+	t.Cleanup(srv.Close)
+	db := tempDB(t)
+	out := kbs(t, "feed", "add", "--db", db, "--vendor", "Press", "--package", "Journals", "--url", srv.URL+"/kbart.txt?token=abc",
+		"--header", "X-Token: sesame", "--every", "weekly", "--json").mustSucceed(t, "feed add")
+	var f struct {
+		ID      int64    `json:"id"`
+		URL     string   `json:"url"`
+		Every   string   `json:"every"`
+		Headers []string `json:"headers"`
+	}
+	if err := json.Unmarshal([]byte(out.stdout), &f); err != nil || f.ID == 0 {
+		t.Fatalf("feed add --json: %v\n%s", err, out.stdout)
+	}
+	if strings.Contains(out.stdout, "sesame") || strings.Contains(out.stdout, "token=abc") || f.Every != "168h0m0s" {
+		t.Errorf("feed add printed %s", out.stdout)
+	}
+	id := fmt.Sprint(f.ID)
+	run := func(args ...string) (outcome string, added, removed int) {
+		t.Helper()
+		r := kbs(t, append(append([]string{"feed"}, args...), "--db", db, "--json", id)...).mustSucceed(t, "feed "+args[0])
+		var res struct {
+			Outcome        string
+			Added, Removed int
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+			t.Fatalf("%v\n%s", err, r.stdout)
+		}
+		return res.Outcome, res.Added, res.Removed
+	}
+	if o, a, _ := run("run"); o != "applied" || a != 20 {
+		t.Errorf("first run: %s, %d added; want applied, 20", o, a)
+	}
+	if o, _, _ := run("run"); o != "unchanged" {
+		t.Errorf("second run: %s, want unchanged", o)
+	}
+	version.Store(2)
+	if o, _, _ := run("run"); o != "held" {
+		t.Errorf("a run removing half: %s, want held", o)
+	}
+	if o, _, r := run("approve"); o != "applied" || r != 10 {
+		t.Errorf("approve: %s, %d removed; want applied, 10", o, r)
+	}
+	if r := kbs(t, "feed", "approve", "--db", db, id); r.code == 0 || !strings.Contains(r.stderr, "no held run") {
+		t.Errorf("approve with nothing held: exit %d %s", r.code, r.stderr)
+	}
+	show := kbs(t, "feed", "show", "--db", db, id).mustSucceed(t, "feed show")
+	for _, want := range []string{"applied", "held", "unchanged", "token=REDACTED"} {
+		if !strings.Contains(show.stdout, want) {
+			t.Errorf("feed show lacks %q:\n%s", want, show.stdout)
+		}
+	}
+	if strings.Contains(show.stdout, "abc") || strings.Contains(show.stdout, "sesame") {
+		t.Errorf("feed show prints a secret:\n%s", show.stdout)
+	}
+	list := kbs(t, "feed", "list", "--db", db).mustSucceed(t, "feed list")
+	if !strings.Contains(list.stdout, "Journals") {
+		t.Errorf("feed list:\n%s", list.stdout)
+	}
+	kbs(t, "feed", "remove", "--db", db, id).mustSucceed(t, "feed remove")
+	if r := kbs(t, "feed", "show", "--db", db, id); r.code == 0 {
+		t.Errorf("a removed feed shows")
+	}
+	for _, args := range [][]string{
+		{"--vendor", "V", "--package", "P"},
+		{"--vendor", "V", "--package", "P", "--url", "https://x", "--every", "soon"},
+		{"--vendor", "V", "--package", "P", "--url", "https://x", "--max-removal", "120%"},
+		{"--vendor", "V", "--package", "P", "--url", "https://x", "--header", "Host: x"},
+	} {
+		if r := kbs(t, append([]string{"feed", "add", "--db", db}, args...)...); r.code != 2 {
+			t.Errorf("feed add %v: exit %d, want 2 (usage)\n%s", args, r.code, r.stderr)
+		}
+	}
+}
+
+// TestFeedAddFrom: a list of feeds is checked whole before any is added.
+func TestFeedAddFrom(t *testing.T) {
+	db := tempDB(t)
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.tsv")
+	os.WriteFile(good, []byte("# vendor\tpackage\taddress\n"+
+		"Press\tOne\tfile:///srv/one.txt\n"+
+		"Press\tTwo\thttps://example.com/two.txt\tdaily\t5%\n"), 0o644)
+	bad := filepath.Join(dir, "bad.tsv")
+	os.WriteFile(bad, []byte("Press\tThree\tfile:///srv/three.txt\nPress\tFour\n"), 0o644)
+	if r := kbs(t, "feed", "add", "--db", db, "--from", bad); r.code == 0 || !strings.Contains(r.stderr, "line 2") {
+		t.Errorf("a bad list: exit %d %s", r.code, r.stderr)
+	}
+	kbs(t, "feed", "add", "--db", db, "--from", good).mustSucceed(t, "feed add --from")
+	list := kbs(t, "feed", "list", "--db", db, "--json").mustSucceed(t, "feed list")
+	var feeds []struct{ Package string }
+	if err := json.Unmarshal([]byte(list.stdout), &feeds); err != nil || len(feeds) != 2 {
+		t.Errorf("after a bad and a good list: %v %s; want the good list's two feeds only", err, list.stdout)
+	}
+}
