@@ -18,8 +18,7 @@ import (
 
 // The feed commands keep packages current from their publishers'
 // addresses (issue 37): add, list, show, run now, approve a held file,
-// remove. serve does not run due feeds yet: a run is asked for with
-// 'feed run'.
+// remove. serve runs the due ones (--feeds-every).
 
 // headerFlags collects repeated --header values.
 type headerFlags []string
@@ -49,7 +48,8 @@ unchanged file writes nothing), checks it (a KBART header, at most 10% of
 rows refused, removals within --max-removal, not empty) and imports it
 as 'import kbart' does, or holds it for review (kbserver feed approve ID);
 a failed fetch changes nothing. Every run is kept in the feed's history
-(kbserver feed show ID).
+(kbserver feed show ID). serve runs each feed when it is due (see
+serve's --feeds-every); a new feed is due at once.
 
 --from LIST reads feeds from a tab-separated file, one a line: vendor,
 package, address, and optionally the schedule and the removal share ('#'

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // journalsFile is a small KBART file of n journals.
@@ -138,5 +139,49 @@ func TestFeedAddFrom(t *testing.T) {
 	var feeds []struct{ Package string }
 	if err := json.Unmarshal([]byte(list.stdout), &feeds); err != nil || len(feeds) != 2 {
 		t.Errorf("after a bad and a good list: %v %s; want the good list's two feeds only", err, list.stdout)
+	}
+}
+
+// TestServeRunsDueFeedOnce: two servers over one database, each looking
+// for due feeds ten times a second, run a due feed once: one fetch, one
+// run in its history.
+func TestServeRunsDueFeedOnce(t *testing.T) {
+	var fetches atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fetches.Add(1)
+		fmt.Fprint(w, journalsFile(5))
+	}))
+	t.Cleanup(srv.Close)
+	db := tempDB(t)
+	kbs(t, "feed", "add", "--db", db, "--vendor", "Press", "--package", "Journals", "--url", srv.URL+"/kbart.txt").mustSucceed(t, "feed add")
+	servers := []*server{
+		startServe(t, "serve", "--addr", "127.0.0.1:0", "--db", db, "--feeds-every", "100ms"),
+		startServe(t, "serve", "--addr", "127.0.0.1:0", "--db", db, "--feeds-every", "100ms"),
+	}
+	for _, s := range servers {
+		s.listeningAddr(t)
+	}
+	runs := func() int {
+		var f struct{ Runs []struct{ Outcome string } }
+		out := kbs(t, "feed", "show", "--db", db, "--json", "1").mustSucceed(t, "feed show")
+		if err := json.Unmarshal([]byte(out.stdout), &f); err != nil {
+			t.Fatal(err)
+		}
+		return len(f.Runs)
+	}
+	deadline := time.Now().Add(startWait)
+	for runs() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("no run within %s", startWait)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	for _, s := range servers {
+		if err := s.stop(t); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, f := runs(), fetches.Load(); n != 1 || f != 1 {
+		t.Errorf("%d runs and %d fetches of a due feed by two servers, want 1 and 1", n, f)
 	}
 }

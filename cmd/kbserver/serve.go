@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/kbserver/kbserver/internal/feeds"
 	"github.com/kbserver/kbserver/internal/finder"
 	"github.com/kbserver/kbserver/internal/gen"
 	"github.com/kbserver/kbserver/internal/httpapi"
@@ -47,6 +48,7 @@ type serveOptions struct {
 	keptTitles   int    // finished titles of search pages the store keeps
 	indexFile    string // where the index is kept between runs; "auto": beside a SQLite file
 	searchWait   time.Duration
+	feedsEvery   time.Duration
 	tlsCert      string
 	tlsKey       string
 	insecureHTTP bool
@@ -200,6 +202,7 @@ in any Go program.`,
 			fs.Int("pf-cache-titles", 0, "no effect (publication search answers from the search index); accepted so that older command lines run: a `number`")
 			fs.IntVar(&o.answerMB, "answer-cache-mb", int(httpapi.DefaultAnswerCacheBytes>>20), "`MiB` of finished answers (a title, resource, vendor or package) the holdings service keeps in memory, valid while the store's version is current; 0 keeps none")
 			fs.IntVar(&o.keptTitles, "kept-titles", kbsql.DefaultKeptTitles, "`number` of finished titles of search pages (title searches the index answers, publication searches) kept in memory, each valid while the store's version is current; 0 keeps none")
+			fs.DurationVar(&o.feedsEvery, "feeds-every", time.Minute, "how often the server looks for due package feeds and runs them (a `duration`; 0: never, for a server that leaves feeds to another)")
 			fs.DurationVar(&o.searchWait, "search-wait", search.DefaultWait, "how long a title or publication search waits for the search index while it is being built (at start without its file, or rebuilt after a change the store cannot name) before it is refused with 503 and Retry-After (a `duration`)")
 			fs.StringVar(&o.indexFile, "search-index-file", "auto", "`file` the search index is kept in between runs (read at start and caught up with the store's changes since, written after each build); auto: the SQLite file's name with .search-index added, none with PostgreSQL; \"\": none")
 			fs.Bool("pf-stale", false, "no effect (publication search answers from the search index); accepted so that older command lines run")
@@ -246,6 +249,8 @@ func (o *serveOptions) check() error {
 		return usageErrorf("serve", "--insecure-http is for plain HTTP: it cannot go with --tls-cert")
 	case o.reportRetention < time.Hour:
 		return usageErrorf("serve", "--report-retention must be at least 1h (got %s): a transaction must outlive its build and its reading", o.reportRetention)
+	case o.feedsEvery < 0:
+		return usageErrorf("serve", "--feeds-every must be 0 (never) or a positive duration (got %s)", o.feedsEvery)
 	case o.searchWait < time.Second || o.searchWait > 10*time.Minute:
 		return usageErrorf("serve", "--search-wait must be between 1s and 10m (got %s)", o.searchWait)
 	}
@@ -345,6 +350,13 @@ func (c *cli) serve(o serveOptions) error {
 	}()
 	if err := jobs.Start(jctx, append(st.Jobs(), stats.Job())...); err != nil {
 		return err
+	}
+	if o.feedsEvery > 0 {
+		// Due package feeds, each run by one server of those over the
+		// store (a lease per feed). Not before the server starts: a
+		// run may take minutes, and its failure is no reason not to
+		// serve.
+		jobs.Go(jctx, feeds.Job(feeds.Deps{Store: st, Log: logger}, feeds.NewHolder(), o.feedsEvery))
 	}
 
 	var demoKey string
