@@ -153,6 +153,7 @@ type packagePage struct {
 	AllTitles            bool // select the package whole, not only the titles chosen one by one
 	AllowAdd             bool
 	Action               string
+	Feed                 string   // how a feed keeps the package current; "" for none
 	Name                 string   // a custom package's
 	ContentTypes         []option // a custom package's
 	PubTypes             []option // of a new custom title
@@ -206,6 +207,8 @@ func (p *pages) consolePackage(w http.ResponseWriter, r *http.Request, s *staff)
 	}
 	if pkg.IsCustom {
 		data.ContentTypes = contentTypeOptions(pkg.ContentType)
+	} else if data.Feed, err = p.feedWords(r, pkg); err != nil {
+		return err
 	}
 	if data.Proxies, err = p.proxyOptions(r, s.CustomerID, pkg.Proxy); err != nil {
 		return err

@@ -36,6 +36,8 @@ type Store interface {
 	Customer(ctx context.Context, id string) (kb.Customer, error)
 	Profiles(ctx context.Context, custID string) ([]kb.Profile, error)
 	SetProfileRequestURL(ctx context.Context, id kb.ProfileID, url string) error
+	Feeds(ctx context.Context) ([]kb.Feed, error)
+	FeedHistory(ctx context.Context, id int64) (kb.Feed, []kb.FeedRun, error)
 	LinkSecret(ctx context.Context) ([]byte, error)
 	StartSnapshot(ctx context.Context, custID string, force bool) error
 	SnapshotStatus(ctx context.Context, custID string) (kb.SnapshotStatus, error)
