@@ -241,11 +241,7 @@ func feedShowCommand() *command {
 			var asJSON bool
 			fs.BoolVar(&asJSON, "json", false, "print JSON")
 			return func(args []string) error {
-				id, err := feedID("feed show", args)
-				if err != nil {
-					return err
-				}
-				st, err := c.openStore()
+				id, st, err := c.openFeed("feed show", args)
 				if err != nil {
 					return err
 				}
@@ -327,11 +323,7 @@ func feedActCommand(name, summary, about string, act func(c *cli, st feeds.Store
 			var asJSON bool
 			fs.BoolVar(&asJSON, "json", false, "print JSON")
 			return func(args []string) error {
-				id, err := feedID(name, args)
-				if err != nil {
-					return err
-				}
-				st, err := c.openStore()
+				id, st, err := c.openFeed(name, args)
 				if err != nil {
 					return err
 				}
@@ -374,11 +366,7 @@ func feedRemoveCommand() *command {
 		example: "kbserver feed remove 3",
 		setup: func(c *cli, fs *flag.FlagSet) func([]string) error {
 			return func(args []string) error {
-				id, err := feedID("feed remove", args)
-				if err != nil {
-					return err
-				}
-				st, err := c.openStore()
+				id, st, err := c.openFeed("feed remove", args)
 				if err != nil {
 					return err
 				}
@@ -393,16 +381,18 @@ func feedRemoveCommand() *command {
 	}
 }
 
-// feedID reads the one argument, a feed's id.
-func feedID(name string, args []string) (int64, error) {
+// openFeed reads the command's one argument, a feed's id, and opens the
+// store.
+func (c *cli) openFeed(name string, args []string) (int64, kb.Store, error) {
 	if len(args) != 1 {
-		return 0, usageErrorf(name, "give one feed ID (kbserver feed list shows them)")
+		return 0, nil, usageErrorf(name, "give one feed ID (kbserver feed list shows them)")
 	}
 	id, err := strconv.ParseInt(args[0], 10, 64)
 	if err != nil || id <= 0 {
-		return 0, usageErrorf(name, "%q is not a feed ID: a positive whole number (kbserver feed list shows them)", args[0])
+		return 0, nil, usageErrorf(name, "%q is not a feed ID: a positive whole number (kbserver feed list shows them)", args[0])
 	}
-	return id, nil
+	st, err := c.openStore()
+	return id, st, err
 }
 
 // feedJSON is a feed as --json prints it: the address with its tokens

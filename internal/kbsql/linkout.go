@@ -150,22 +150,35 @@ func (s *Store) LinkOutCount(ctx context.Context, custID string, key kb.Resource
 
 // ResourceKBART returns the KBART rows the resources were imported with,
 // by resource; resources without rows (custom titles, titles added to a
-// custom package) are left out. One query per resource: the resolver asks
-// for a few.
+// custom package) are left out. One query, as the notes' read: the rows
+// of the keys' titles in the keys' packages, the keys kept.
 func (s *Store) ResourceKBART(ctx context.Context, keys []kb.ResourceKey) (map[kb.ResourceKey]string, error) {
 	out := make(map[kb.ResourceKey]string, len(keys))
+	if len(keys) == 0 {
+		return out, nil
+	}
+	want := make(map[kb.ResourceKey]bool, len(keys))
+	var pkgs, titles []int64
 	for _, k := range keys {
+		if !want[k] {
+			want[k] = true
+			pkgs, titles = append(pkgs, k.PackageID), append(titles, k.TitleID)
+		}
+	}
+	err := EachRow(ctx, s.e.Read(), `SELECT package_id, title_id, kbart FROM resources
+		WHERE `+s.d.InIDs("title_id", "$1")+` AND `+s.d.InIDs("package_id", "$2"), []any{titles, pkgs}, func(r Rows) error {
+		var k kb.ResourceKey
 		var rows *string
-		err := s.e.Read().QueryRow(ctx, `SELECT kbart FROM resources WHERE package_id = $1 AND title_id = $2`, k.PackageID, k.TitleID).Scan(&rows)
-		if NoRows(err) {
-			continue
+		if err := r.Scan(&k.PackageID, &k.TitleID, &rows); err != nil {
+			return err
 		}
-		if err != nil {
-			return nil, fmt.Errorf("KBART rows of %d/%d: %w", k.PackageID, k.TitleID, err)
-		}
-		if rows != nil && *rows != "" {
+		if want[k] && rows != nil && *rows != "" {
 			out[k] = *rows
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("KBART rows of %d resources: %w", len(want), err)
 	}
 	return out, nil
 }

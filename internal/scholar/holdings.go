@@ -183,24 +183,11 @@ func appendIssue(b []byte, name string, is Issue) []byte {
 	}
 	b = append(b, '<')
 	b = append(b, name...)
-	b = append(b, "><year>"...)
-	b = strconv.AppendInt(b, int64(is.Year), 10)
-	b = append(b, "</year>"...)
-	if is.Month > 0 {
-		b = append(b, "<month>"...)
-		b = strconv.AppendInt(b, int64(is.Month), 10)
-		b = append(b, "</month>"...)
-	}
-	if is.Volume > 0 {
-		b = append(b, "<volume>"...)
-		b = strconv.AppendInt(b, int64(is.Volume), 10)
-		b = append(b, "</volume>"...)
-	}
-	if is.Issue > 0 {
-		b = append(b, "<issue>"...)
-		b = strconv.AppendInt(b, int64(is.Issue), 10)
-		b = append(b, "</issue>"...)
-	}
+	b = append(b, '>')
+	b = appendNumber(b, "year", is.Year)
+	b = appendNumber(b, "month", is.Month)
+	b = appendNumber(b, "volume", is.Volume)
+	b = appendNumber(b, "issue", is.Issue)
 	b = append(b, "</"...)
 	b = append(b, name...)
 	return append(b, '>')
@@ -234,4 +221,18 @@ func appendEscaped(b []byte, s string) []byte {
 	var buf bytes.Buffer
 	_ = xml.EscapeText(&buf, []byte(s)) // writes to a bytes.Buffer cannot fail
 	return append(b, buf.Bytes()...)
+}
+
+// appendNumber appends <name>n</name>, nothing when n is not positive.
+func appendNumber(b []byte, name string, n int) []byte {
+	if n <= 0 {
+		return b
+	}
+	b = append(b, '<')
+	b = append(b, name...)
+	b = append(b, '>')
+	b = strconv.AppendInt(b, int64(n), 10)
+	b = append(b, "</"...)
+	b = append(b, name...)
+	return append(b, '>')
 }

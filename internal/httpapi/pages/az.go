@@ -23,30 +23,35 @@ const patronCookie = "kb_patron"
 // sign in first (the profile may also not exist: the sign-in form does
 // not tell).
 func (p *pages) admit(w http.ResponseWriter, r *http.Request) (id kb.ProfileID, ok bool, err error) {
+	id, _, ok, err = p.admitProfile(w, r)
+	return id, ok, err
+}
+
+// admitProfile is admit that also returns the profile admitted.
+func (p *pages) admitProfile(w http.ResponseWriter, r *http.Request) (id kb.ProfileID, prof kb.Profile, ok bool, err error) {
 	if id, err = kb.ParseProfileID(r.PathValue("profile")); err != nil {
-		return id, false, err
+		return id, prof, false, err
 	}
-	prof, err := p.gate.Lookup(r.Context(), id)
-	if err != nil {
-		return id, false, err
+	if prof, err = p.gate.Lookup(r.Context(), id); err != nil {
+		return id, prof, false, err
 	}
 	known := prof.ID == id
 	if known && prof.Guest {
 		_, err := p.gate.Admit(w, r, id, "")
-		return id, err == nil, err
+		return id, prof, err == nil, err
 	}
 	c, err := r.Cookie(patronCookie)
 	if !known || prof.PasswordHash == "" || err != nil {
-		return id, false, nil
+		return id, prof, false, nil
 	}
 	s, err := p.patronSessions(r.Context())
 	if err != nil {
-		return id, false, err
+		return id, prof, false, err
 	}
 	if !s.check(c.Value, id.String(), credentialTag(prof.PasswordHash)) {
-		return id, false, nil
+		return id, prof, false, nil
 	}
-	return id, true, p.gate.Take(w, r, id)
+	return id, prof, true, p.gate.Take(w, r, id)
 }
 
 // signInPage renders the password form of the profile's A–Z page.

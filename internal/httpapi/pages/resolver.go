@@ -59,7 +59,7 @@ func (p *pages) openURL(w http.ResponseWriter, r *http.Request) error {
 	// A browser sent to sign in comes back with the citation, a POSTed
 	// one too.
 	back := OpenURLPath(id) + "?" + values.Encode()
-	ok, err := p.admitResolver(w, r, id, asJSON, back)
+	prof, ok, err := p.admitResolver(w, r, id, asJSON, back)
 	if err != nil || !ok {
 		return err
 	}
@@ -100,10 +100,6 @@ func (p *pages) openURL(w http.ResponseWriter, r *http.Request) error {
 		w.Header().Set("Cache-Control", "no-store")
 		return web.WriteJSON(w, http.StatusOK, ans)
 	}
-	prof, err := p.gate.Lookup(r.Context(), id)
-	if err != nil {
-		return fmt.Errorf("profile %s: %w", id, err)
-	}
 	return render(w, http.StatusOK, "openurl", p.menu(r, id, prof, links.labels, res, ans))
 }
 
@@ -111,19 +107,19 @@ func (p *pages) openURL(w http.ResponseWriter, r *http.Request) error {
 // password profile with the password header or a patron session of its
 // A–Z page. A browser without either is shown the sign-in form (ok
 // false, nil error), which brings it back here; JSON clients get 401.
-func (p *pages) admitResolver(w http.ResponseWriter, r *http.Request, id kb.ProfileID, asJSON bool, back string) (ok bool, err error) {
+func (p *pages) admitResolver(w http.ResponseWriter, r *http.Request, id kb.ProfileID, asJSON bool, back string) (prof kb.Profile, ok bool, err error) {
 	if pw := r.Header.Get(web.PasswordHeader); pw != "" {
-		_, err := p.gate.Admit(w, r, id, pw)
-		return err == nil, err
+		prof, err := p.gate.Admit(w, r, id, pw)
+		return prof, err == nil, err
 	}
-	_, ok, err = p.admit(w, r)
+	_, prof, ok, err = p.admitProfile(w, r)
 	if err != nil || ok {
-		return ok, err
+		return prof, ok, err
 	}
 	if asJSON {
-		return false, kb.Errorf(kb.CodeUnauthenticated, "This profile needs its password in the password header.")
+		return prof, false, kb.Errorf(kb.CodeUnauthenticated, "This profile needs its password in the password header.")
 	}
-	return false, signInPageNext(w, id, http.StatusUnauthorized, "", back)
+	return prof, false, signInPageNext(w, id, http.StatusUnauthorized, "", back)
 }
 
 // wantsJSON reports whether the request asks for JSON: Accept names
