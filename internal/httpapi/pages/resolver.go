@@ -243,26 +243,3 @@ func RequestLink(form string, c kb.Citation) string {
 	u.RawQuery = q.Encode()
 	return u.String()
 }
-
-// resolverError answers an error of the link resolver: a JSON error
-// array when the request asks for JSON, else the error page.
-func resolverError(w http.ResponseWriter, r *http.Request, status int, message string) {
-	if !wantsJSON(r) {
-		ErrorPage(w, r, status, message)
-		return
-	}
-	code := kb.CodeInvalid
-	switch status {
-	case http.StatusUnauthorized:
-		code = kb.CodeUnauthenticated
-	case http.StatusNotFound:
-		code = kb.CodeNotFound
-	case http.StatusTooManyRequests:
-		code = kb.CodeTooManyRequests
-	case http.StatusServiceUnavailable:
-		code = kb.CodeUnavailable
-	case http.StatusInternalServerError:
-		code = kb.CodeInternal
-	}
-	web.WriteErrorModel(w, r, status, web.ErrorModel{Code: code, Message: message}, false)
-}

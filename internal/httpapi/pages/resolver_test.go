@@ -280,7 +280,7 @@ func TestResolverBadInput(t *testing.T) {
 		status int
 		says   string
 	}{
-		{"date=2005", http.StatusBadRequest, "nothing to match on"},
+		{"date=2005", http.StatusBadRequest, `"code":1005,"subcode":0,"message":"The citation has nothing to match on`},
 		{"title=" + long, http.StatusBadRequest, "Parameter title is 1001 characters long"},
 		{"issn=0317-8471&redirect=yes", http.StatusBadRequest, "redirect"},
 	} {

@@ -113,7 +113,7 @@ func Routes(store Store, s *pfapi.Searcher, finder Finder, res Resolver, throttl
 	// The link resolver answers its errors as the answer is asked for:
 	// JSON, or a page.
 	for _, method := range []string{"GET", "POST"} {
-		routes = append(routes, web.Route{Pattern: method + " /openurl/{profile}", Handler: p.openURL, ErrorPage: resolverError, Service: ServiceResolver})
+		routes = append(routes, web.Route{Pattern: method + " /openurl/{profile}", Handler: p.openURL, ErrorPage: ErrorPage, JSONErrors: wantsJSON, Service: ServiceResolver})
 	}
 	return routes
 }

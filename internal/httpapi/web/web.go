@@ -46,6 +46,10 @@ type Route struct {
 	// errors are logged here and shown as a generic message).
 	// HeaderErrors and ObjectErrors are then ignored.
 	ErrorPage func(w http.ResponseWriter, r *http.Request, status int, message string)
+	// JSONErrors, with ErrorPage, tells the requests that asked for JSON:
+	// their errors are JSON error bodies (with their codes), the others'
+	// pages. nil: every error is a page.
+	JSONErrors func(r *http.Request) bool
 	// Service names the service the route belongs to ("holdings",
 	// "publication-search", …), for logs and metrics.
 	Service string
@@ -108,7 +112,7 @@ func (a adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			slog.String("route", r.Pattern), slog.String("error", logText(err.Error())))
 		return
 	}
-	if a.route.ErrorPage != nil {
+	if a.route.ErrorPage != nil && (a.route.JSONErrors == nil || !a.route.JSONErrors(r)) {
 		status, model := classify(err)
 		if status == http.StatusInternalServerError {
 			logInternal(r, a.logger, err)
