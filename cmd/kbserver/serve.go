@@ -41,14 +41,17 @@ const (
 const shutdownTimeout = 10 * time.Second
 
 type serveOptions struct {
-	addr         string
-	demo         bool
-	demoTitles   int
-	answerMB     int    // the holdings service's answer cache, MiB; 0: off
-	keptTitles   int    // finished titles of search pages the store keeps
-	indexFile    string // where the index is kept between runs; "auto": beside a SQLite file
-	searchWait   time.Duration
-	feedsEvery   time.Duration
+	addr       string
+	demo       bool
+	demoTitles int
+	answerMB   int    // the holdings service's answer cache, MiB; 0: off
+	keptTitles int    // finished titles of search pages the store keeps
+	indexFile  string // where the index is kept between runs; "auto": beside a SQLite file
+	searchWait time.Duration
+	feedsEvery time.Duration
+	// feedsPrivate lets the libraries' own holdings feeds fetch from
+	// addresses that are not public.
+	feedsPrivate bool
 	tlsCert      string
 	tlsKey       string
 	insecureHTTP bool
@@ -203,6 +206,7 @@ in any Go program.`,
 			fs.IntVar(&o.answerMB, "answer-cache-mb", int(httpapi.DefaultAnswerCacheBytes>>20), "`MiB` of finished answers (a title, resource, vendor or package) the holdings service keeps in memory, valid while the store's version is current; 0 keeps none")
 			fs.IntVar(&o.keptTitles, "kept-titles", kbsql.DefaultKeptTitles, "`number` of finished titles of search pages (title searches the index answers, publication searches) kept in memory, each valid while the store's version is current; 0 keeps none")
 			fs.DurationVar(&o.feedsEvery, "feeds-every", time.Minute, "how often the server looks for due package feeds and runs them (a `duration`; 0: never, for a server that leaves feeds to another)")
+			fs.BoolVar(&o.feedsPrivate, "feeds-allow-private", false, "let the holdings feeds that libraries add themselves (API, console) fetch from loopback and private network addresses, as the operator's feeds may; for a closed network (by default they reach public addresses only)")
 			fs.DurationVar(&o.searchWait, "search-wait", search.DefaultWait, "how long a title or publication search waits for the search index while it is being built (at start without its file, or rebuilt after a change the store cannot name) before it is refused with 503 and Retry-After (a `duration`)")
 			fs.StringVar(&o.indexFile, "search-index-file", "auto", "`file` the search index is kept in between runs (read at start and caught up with the store's changes since, written after each build); auto: the SQLite file's name with .search-index added, none with PostgreSQL; \"\": none")
 			fs.Bool("pf-stale", false, "no effect (publication search answers from the search index); accepted so that older command lines run")
@@ -351,12 +355,15 @@ func (c *cli) serve(o serveOptions) error {
 	if err := jobs.Start(jctx, append(st.Jobs(), stats.Job())...); err != nil {
 		return err
 	}
+	m := metrics.New(st, logger)
+	feedDeps := feeds.Deps{Store: st, Log: logger, Observe: m.FeedRun, AllowPrivate: o.feedsPrivate}
+	holder := feeds.NewHolder()
 	if o.feedsEvery > 0 {
 		// Due package feeds, each run by one server of those over the
 		// store (a lease per feed). Not before the server starts: a
 		// run may take minutes, and its failure is no reason not to
 		// serve.
-		jobs.Go(jctx, feeds.Job(feeds.Deps{Store: st, Log: logger}, feeds.NewHolder(), o.feedsEvery))
+		jobs.Go(jctx, feeds.Job(feedDeps, holder, o.feedsEvery))
 	}
 
 	var demoKey string
@@ -390,7 +397,6 @@ func (c *cli) serve(o serveOptions) error {
 		ln.Close()
 		return notLoopbackError(ln.Addr().String())
 	}
-	m := metrics.New(st, logger)
 	var metricsSrv *metricsServer
 	if o.metricsAddr != "" {
 		if metricsSrv, err = startMetrics(c.ctx, o.metricsAddr, !o.insecureHTTP, o.debugPprof, m, logger); err != nil {
@@ -420,6 +426,7 @@ func (c *cli) serve(o serveOptions) error {
 			KeyLimit:         o.keyLimit,
 			ProfileLimit:     o.profileLimit,
 			ResolverRecorder: stats,
+			Feeds:            feeds.NewLibrary(feedDeps, st, holder),
 		}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,

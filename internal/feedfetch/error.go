@@ -80,6 +80,8 @@ func classify(ctx context.Context, shown string, status int, err error) *Error {
 	switch {
 	case errors.Is(err, errTooManyRedirects):
 		e.Kind = KindRedirects
+	case errors.Is(err, errNotPublic):
+		e.Kind = KindAddress
 	case errors.Is(err, context.Canceled) && !errors.Is(ctx.Err(), context.DeadlineExceeded):
 		e.Kind, e.Err = KindCanceled, errors.New("the fetch was stopped")
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) ||

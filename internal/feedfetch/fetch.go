@@ -36,6 +36,9 @@ type Limits struct {
 	Timeout time.Duration
 	// MaxRedirects is the most redirects followed.
 	MaxRedirects int
+	// PublicOnly refuses file:// addresses and connections to addresses
+	// that are not public (IsPublic): for an address a library chose.
+	PublicOnly bool
 }
 
 func (l Limits) withDefaults() Limits {
@@ -75,6 +78,10 @@ func Fetch(ctx context.Context, client *http.Client, f kb.Feed, prev Previous, l
 	shown := kb.RedactURL(f.URL)
 	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
 	if strings.HasPrefix(strings.ToLower(f.URL), "file:") {
+		if lim.PublicOnly {
+			cancel()
+			return Result{}, &Error{Kind: KindAddress, URL: shown, Err: errors.New("this feed's address must be http or https: it may not read the server's files")}
+		}
 		r, err := fetchFile(ctx, f.URL, shown, prev, lim)
 		if err != nil || r.Body == nil {
 			cancel()
@@ -114,6 +121,9 @@ func fetchHTTP(ctx context.Context, client *http.Client, f kb.Feed, shown string
 	c := &http.Client{}
 	if client != nil {
 		*c = *client
+	}
+	if lim.PublicOnly {
+		c = publicOnly(c)
 	}
 	c.CheckRedirect = func(r *http.Request, via []*http.Request) error {
 		if len(via) > lim.MaxRedirects {

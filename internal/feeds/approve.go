@@ -22,10 +22,6 @@ import (
 func Approve(ctx context.Context, d Deps, f kb.Feed, runID int64, holder string) (kb.FeedRun, error) {
 	ctx, stop := keepLease(ctx, d, f.ID, holder)
 	defer stop()
-	if f.Holdings {
-		release(ctx, d, f.ID, holder)
-		return kb.FeedRun{}, kb.Errorf(kb.CodeInvalid, "%v: %v", f, errHoldings)
-	}
 	file, heldRun, err := heldFile(ctx, d, f, runID)
 	if err != nil {
 		release(ctx, d, f.ID, holder)
@@ -34,6 +30,9 @@ func Approve(ctx context.Context, d Deps, f kb.Feed, runID int64, holder string)
 	defer file.Close()
 	run := kb.FeedRun{FeedID: f.ID, Started: d.now(), Status: heldRun.Status, Bytes: heldRun.Bytes,
 		ETag: heldRun.ETag, LastModified: heldRun.LastModified}
+	if f.Holdings {
+		return d.approveHoldings(ctx, f, holder, run, runID, file, heldRun.Bytes == 0)
+	}
 	pkg, exists, err := d.Store.FeedPackage(ctx, f.Vendor, f.Package)
 	if err != nil {
 		return d.fail(ctx, f, holder, run, err)
@@ -86,4 +85,18 @@ func release(ctx context.Context, d Deps, id int64, holder string) {
 	if _, err := d.Store.RenewFeedLease(context.WithoutCancel(ctx), id, d.now(), holder, time.Nanosecond); err != nil {
 		d.log().Warn("feed lease not released", "feed", id, "err", err)
 	}
+}
+
+// approveHoldings sets the customer's selection as the held holdings file
+// says, whatever the checks said of it: an empty file, or one of a header
+// alone, deselects every title of the package.
+func (d Deps) approveHoldings(ctx context.Context, f kb.Feed, holder string, run kb.FeedRun, runID int64, file io.Reader, empty bool) (kb.FeedRun, error) {
+	plan, err := d.planHoldings(ctx, f, file, empty)
+	if err != nil {
+		return d.fail(ctx, f, holder, run, fmt.Errorf("approved run %d: %w", runID, err))
+	}
+	if !empty && !plan.counts.KBARTHeader {
+		return d.fail(ctx, f, holder, run, fmt.Errorf("approved run %d: nothing applied: the file is not a KBART file", runID))
+	}
+	return d.applyHoldings(ctx, f, holder, run, plan, fmt.Sprintf("approved run %d, ", runID))
 }

@@ -20,13 +20,9 @@ import (
 // and the import.
 type Store interface {
 	kb.FeedStore
+	kb.HoldingsStore
 	kb.Importer
 }
-
-// errHoldings fails the runs of a customer's holdings feed, which this
-// package does not apply yet: importing the institution's file into the
-// package would replace the package's titles.
-var errHoldings = errors.New("a customer's holdings feed (RP-26) is not applied yet: nothing was fetched or changed")
 
 // DefaultLease is the lease a run keeps renewing on its feed while it
 // works, when Deps.Lease is zero.
@@ -49,6 +45,14 @@ type Deps struct {
 	Now func() time.Time
 	// Log receives a line per run; nil is slog.Default().
 	Log *slog.Logger
+	// AllowPrivate lets the holdings feeds a library added itself
+	// (kb.Feed.ByCustomer) fetch from addresses that are not public and
+	// from files, as the operator's feeds may: for tests and closed
+	// networks. Without it such a feed's fetch refuses them.
+	AllowPrivate bool
+	// Observe, when set, sees the outcome of every run recorded (for
+	// metrics).
+	Observe func(kb.FeedOutcome)
 }
 
 func (d Deps) now() time.Time {
@@ -85,10 +89,9 @@ func Run(ctx context.Context, d Deps, f kb.Feed, holder string) (kb.FeedRun, err
 	ctx, stop := keepLease(ctx, d, f.ID, holder)
 	defer stop()
 	run := kb.FeedRun{FeedID: f.ID, Started: d.now()}
-	if f.Holdings {
-		return d.fail(ctx, f, holder, run, errHoldings)
-	}
-	res, err := feedfetch.Fetch(ctx, d.Client, f, feedfetch.Previous{ETag: f.ETag, LastModified: f.LastModified}, d.Limits)
+	lim := d.Limits
+	lim.PublicOnly = f.ByCustomer && !d.AllowPrivate
+	res, err := feedfetch.Fetch(ctx, d.Client, f, feedfetch.Previous{ETag: f.ETag, LastModified: f.LastModified}, lim)
 	run.Status, run.ETag, run.LastModified = res.Status, res.ETag, res.LastMod
 	if err != nil {
 		return d.fail(ctx, f, holder, run, err)
@@ -106,6 +109,9 @@ func Run(ctx context.Context, d Deps, f kb.Feed, holder string) (kb.FeedRun, err
 	run.Bytes = n
 	if err != nil {
 		return d.fail(ctx, f, holder, run, err)
+	}
+	if f.Holdings {
+		return d.checkAndApplyHoldings(ctx, f, holder, run, file)
 	}
 	return d.checkAndApply(ctx, f, holder, run, file)
 }
@@ -156,7 +162,8 @@ func (d Deps) checkAndApply(ctx context.Context, f kb.Feed, holder string, run k
 // by name, keeping the content type and type of a package that exists,
 // and with `import kbart`'s defaults (unknown, Selectable) for a new one.
 func specOf(f kb.Feed, pkg kb.FeedPackage, exists bool) kb.PackageSpec {
-	spec := kb.PackageSpec{VendorName: f.Vendor, PackageName: f.Package, ContentType: kb.ContentUnknown, PackageType: kb.PackageSelectable}
+	spec := kb.PackageSpec{VendorName: f.Vendor, PackageName: f.Package, ContentType: kb.ContentUnknown, PackageType: kb.PackageSelectable,
+		FeedID: f.ID}
 	if exists {
 		spec.ContentType, spec.PackageType = pkg.ContentType, pkg.PackageType
 	}
@@ -222,6 +229,9 @@ func (d Deps) record(ctx context.Context, f kb.Feed, holder string, run kb.FeedR
 	if err != nil {
 		d.log().Error("feed run not recorded", "feed", f, "outcome", run.Outcome, "err", err)
 		return run, fmt.Errorf("%v: %w", f, err)
+	}
+	if d.Observe != nil {
+		d.Observe(out.Outcome)
 	}
 	d.log().Info("feed run", "feed", f, "run", out.ID, "outcome", out.Outcome, "status", out.Status, "bytes", out.Bytes,
 		"added", out.Added, "removed", out.Removed, "changed", out.Changed, "message", out.Message)

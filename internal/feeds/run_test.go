@@ -152,6 +152,29 @@ func directImport(t *testing.T, files ...[]byte) feeds.Store {
 // the store's reads, without the ids, which differ from store to store.
 func packageTitles(t *testing.T, st feeds.Store) []kb.Title {
 	t.Helper()
+	all := packageTitlesWithIDs(t, st)
+	for i := range all {
+		all[i].ID = 0
+		for j := range all[i].Resources {
+			res := &all[i].Resources[j]
+			res.TitleID, res.PackageID, res.VendorID = 0, 0, 0
+		}
+	}
+	key := func(ti kb.Title) string {
+		s := ti.Name + "\x00" + ti.Publisher
+		for _, r := range ti.Resources {
+			s += "\x00" + r.URL
+		}
+		return s
+	}
+	slices.SortFunc(all, func(a, b kb.Title) int { return strings.Compare(key(a), key(b)) })
+	return all
+}
+
+// packageTitlesWithIDs reads the package's titles as customer c1 sees
+// them, with their ids.
+func packageTitlesWithIDs(t *testing.T, st feeds.Store) []kb.Title {
+	t.Helper()
 	ctx := t.Context()
 	p, ok, err := st.FeedPackage(ctx, vendor, pkg)
 	if err != nil || !ok {
@@ -172,21 +195,6 @@ func packageTitles(t *testing.T, st feeds.Store) []kb.Title {
 	if len(all) != p.Titles {
 		t.Fatalf("read %d titles of the package's %d", len(all), p.Titles)
 	}
-	for i := range all {
-		all[i].ID = 0
-		for j := range all[i].Resources {
-			res := &all[i].Resources[j]
-			res.TitleID, res.PackageID, res.VendorID = 0, 0, 0
-		}
-	}
-	key := func(ti kb.Title) string {
-		s := ti.Name + "\x00" + ti.Publisher
-		for _, r := range ti.Resources {
-			s += "\x00" + r.URL
-		}
-		return s
-	}
-	slices.SortFunc(all, func(a, b kb.Title) int { return strings.Compare(key(a), key(b)) })
 	return all
 }
 
@@ -336,37 +344,5 @@ func TestRun(t *testing.T) {
 		kb.FeedFailed, kb.FeedFailed, kb.FeedFailed, kb.FeedFailed, kb.FeedFailed, kb.FeedFailed, kb.FeedHeld, kb.FeedHeld, kb.FeedHeld}
 	if !slices.Equal(outcomes, want) {
 		t.Errorf("history: %v, want %v", outcomes, want)
-	}
-}
-
-// TestRunHoldings: a customer's holdings feed is not applied as a
-// package's file: its run fails, and nothing is fetched or changed.
-func TestRunHoldings(t *testing.T) {
-	var requests int
-	var mu sync.Mutex
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		requests++
-		mu.Unlock()
-	}))
-	defer srv.Close()
-	st := store(t)
-	ctx := t.Context()
-	f, err := st.AddFeed(ctx, kb.Feed{Vendor: vendor, Package: pkg, URL: srv.URL + "/inst.txt", CustomerID: "c1", Holdings: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, ok, err := st.ClaimFeed(ctx, f.ID, time.Now(), "test", time.Minute)
-	if err != nil || !ok {
-		t.Fatalf("claim: %v, %v", ok, err)
-	}
-	r, err := feeds.Run(ctx, feeds.Deps{Store: st, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}, f, "test")
-	if err != nil || r.Outcome != kb.FeedFailed || !strings.Contains(r.Message, "holdings") {
-		t.Errorf("run: %+v, %v; want failed", r, err)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if _, ok, err := st.FeedPackage(ctx, vendor, pkg); ok || err != nil || requests != 0 {
-		t.Errorf("the package exists (%v, %v) or the file was fetched (%d requests)", ok, err, requests)
 	}
 }

@@ -129,6 +129,7 @@ func TestMetricsScrape(t *testing.T) {
 		{`kbserver_store_ready`, 1},
 		{`kbserver_imports_total`, 1},
 		{`kbserver_import_rows_total`, 20},
+		{`kbserver_feed_runs_total{outcome="failed"}`, 0}, // shown before any run
 	} {
 		got, ok := metricValue(after, c.series)
 		if !ok || got != c.want {

@@ -13,9 +13,11 @@ import (
 	"strings"
 
 	"github.com/kbserver/kbserver/internal/answercache"
+	"github.com/kbserver/kbserver/internal/feeds"
 	"github.com/kbserver/kbserver/internal/finder"
 	"github.com/kbserver/kbserver/internal/httpapi/docs"
 	"github.com/kbserver/kbserver/internal/httpapi/ermapi"
+	"github.com/kbserver/kbserver/internal/httpapi/feedapi"
 	"github.com/kbserver/kbserver/internal/httpapi/holdingsapi"
 	"github.com/kbserver/kbserver/internal/httpapi/opsapi"
 	"github.com/kbserver/kbserver/internal/httpapi/pages"
@@ -76,6 +78,10 @@ type Deps struct {
 	// with the default budget, which nothing removes: a server that
 	// serves them for long should pass its own and close it.
 	ScholarFiles *scholarapi.Files
+	// Feeds is the service of the libraries' own holdings feeds; nil
+	// means one over Store (when it keeps feeds) with a lease holder of
+	// its own, whose runs are counted by no metrics.
+	Feeds *feeds.Library
 }
 
 // Store is what the server needs of a store: the union of what each API
@@ -190,6 +196,11 @@ func routes(deps Deps, search *finder.Service, logger *slog.Logger, m *metrics.M
 	add(ServiceHoldings, holdingsapi.Routes(store, finder, keyAuth, answers))
 	add(ServiceResourceMgmt, ermapi.Routes(store, keyAuth))
 	add(ServiceHoldings, resolverapi.Routes(store, keyAuth))
+	lib := deps.Feeds
+	if ls, ok := store.(feeds.LibraryStore); ok && lib == nil {
+		lib = feeds.NewLibrary(feeds.Deps{Log: logger}, ls, feeds.NewHolder())
+	}
+	add(ServiceHoldings, feedapi.Routes(lib, keyAuth))
 	searcher := pfapi.NewSearcher(store, finder)
 	add(ServicePublicationSearch, pfapi.Routes(searcher, profileThrottle))
 	add(ServicePages, pages.Routes(store, searcher, finder, resolver.New(search, store, deps.ResolverRecorder), profileThrottle, keys))

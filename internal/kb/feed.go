@@ -105,6 +105,10 @@ type Feed struct {
 	// selects the package's titles for that customer.
 	CustomerID string
 	Holdings   bool
+	// ByCustomer marks a holdings feed the library added itself (through
+	// the API or the console) rather than the operator: its address is
+	// http or https only, fetched over the public network only.
+	ByCustomer bool
 	Created    time.Time
 	// NextRun is when the feed is next due.
 	NextRun time.Time

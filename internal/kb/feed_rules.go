@@ -99,9 +99,16 @@ type FeedCounts struct {
 	RowsRead    int  // the data rows read, refused ones included
 	RowsRefused int  // the rows the import refused
 	// PackageTitles is the number of titles the package has now, and
-	// Removed the number the file would remove (deselect, for a holdings
-	// feed).
+	// Removed the number the file would remove. For a holdings feed
+	// (Holdings), PackageTitles is the number of the package's titles the
+	// customer selects now, and Removed the number the file would
+	// deselect.
 	PackageTitles, Removed int
+	// Holdings marks the counts of a customer's holdings file, whose
+	// RowsUnmatched rows (read, not refused) named no title of the
+	// package: they count as refused.
+	Holdings      bool
+	RowsUnmatched int
 }
 
 // FeedVerdict is the result of FeedChecks: Held with the reason, or ok.
@@ -113,8 +120,10 @@ type FeedVerdict struct {
 // FeedChecks decides whether a fetched file may be applied or is held for
 // review, in this order: an empty body, a first line that is not a KBART
 // header, a file without data rows, more than FeedMaxRefused percent of
-// its rows refused, and more than maxRemoval percent of the package's
-// titles removed. A package without titles can lose none.
+// its rows refused (for a holdings file: refused or naming no title of
+// the package), and more than maxRemoval percent of the package's titles
+// removed (for a holdings file: of the titles the customer selects,
+// deselected). A package without titles can lose none.
 func FeedChecks(c FeedCounts, maxRemoval float64) FeedVerdict {
 	switch {
 	case c.Empty:
@@ -123,9 +132,16 @@ func FeedChecks(c FeedCounts, maxRemoval float64) FeedVerdict {
 		return FeedVerdict{Held: true, Reason: "the file does not start with a KBART header"}
 	case c.RowsRead == 0:
 		return FeedVerdict{Held: true, Reason: "the file has a header but no rows"}
+	case c.Holdings && float64(c.RowsRefused+c.RowsUnmatched)*100 > FeedMaxRefused*float64(c.RowsRead):
+		n := c.RowsRefused + c.RowsUnmatched
+		return FeedVerdict{Held: true, Reason: fmt.Sprintf("%d of its %d rows (%s) were refused or named no title of the package, more than %s",
+			n, c.RowsRead, percent(n, c.RowsRead), formatPercent(FeedMaxRefused))}
 	case float64(c.RowsRefused)*100 > FeedMaxRefused*float64(c.RowsRead):
 		return FeedVerdict{Held: true, Reason: fmt.Sprintf("%d of its %d rows (%s) were refused, more than %s",
 			c.RowsRefused, c.RowsRead, percent(c.RowsRefused, c.RowsRead), formatPercent(FeedMaxRefused))}
+	case c.Holdings && c.PackageTitles > 0 && float64(c.Removed)*100 > maxRemoval*float64(c.PackageTitles):
+		return FeedVerdict{Held: true, Reason: fmt.Sprintf("it would deselect %d of the %d titles of the package the customer selects (%s), more than %s",
+			c.Removed, c.PackageTitles, percent(c.Removed, c.PackageTitles), formatPercent(maxRemoval))}
 	case c.PackageTitles > 0 && float64(c.Removed)*100 > maxRemoval*float64(c.PackageTitles):
 		return FeedVerdict{Held: true, Reason: fmt.Sprintf("it would remove %d of the package's %d titles (%s), more than %s",
 			c.Removed, c.PackageTitles, percent(c.Removed, c.PackageTitles), formatPercent(maxRemoval))}
@@ -197,4 +213,52 @@ func secretParam(name string) bool {
 		}
 	}
 	return false
+}
+
+// The limits of the holdings feeds a library adds itself (through the API
+// or the console), whose addresses the server fetches on its behalf.
+const (
+	// MinLibraryFeedEvery is the shortest schedule of a library's feed:
+	// an institution's file changes with its subscriptions, not by the
+	// minute, and its publisher's server is not to be polled.
+	MinLibraryFeedEvery = time.Hour
+	// MaxLibraryFeeds is the most holdings feeds one customer keeps.
+	MaxLibraryFeeds = 100
+	// MaxLibraryFeedHeaders is the most request headers of one.
+	MaxLibraryFeedHeaders = 5
+	// MaxFeedURL is the longest address of a feed, in bytes.
+	MaxFeedURL = 2048
+)
+
+// CheckLibraryFeedURL checks the address of a library's holdings feed: an
+// absolute http or https URL with a host, at most MaxFeedURL bytes. (Where
+// it may connect is the fetch's check, made on the address dialled.)
+func CheckLibraryFeedURL(raw string) error {
+	s := strings.TrimSpace(raw)
+	if s == "" {
+		return Errorf(CodeMissing, "url: give the address of the institution's KBART file")
+	}
+	if len(s) > MaxFeedURL {
+		return Errorf(CodeInvalid, "url: the address has %d bytes, more than %d", len(s), MaxFeedURL)
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return Errorf(CodeInvalid, "url: %s is not an http or https address", RedactURL(s))
+	}
+	return nil
+}
+
+// FeedEveryWords says a feed's schedule for people: "daily", "weekly",
+// "every 3 days", "every 12h0m0s".
+func FeedEveryWords(d time.Duration) string {
+	switch d {
+	case 24 * time.Hour:
+		return "daily"
+	case 7 * 24 * time.Hour:
+		return "weekly"
+	}
+	if d%(24*time.Hour) == 0 {
+		return fmt.Sprintf("every %d days", d/(24*time.Hour))
+	}
+	return "every " + d.String()
 }

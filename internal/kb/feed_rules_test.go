@@ -129,6 +129,12 @@ func TestFeedChecks(t *testing.T) {
 		{"removal with no share", FeedCounts{KBARTHeader: true, RowsRead: 9, PackageTitles: 10, Removed: 1}, 0, "it would remove 1 of the package's 10 titles (10%), more than 0%"},
 		{"everything may go", FeedCounts{KBARTHeader: true, RowsRead: 1, PackageTitles: 3, Removed: 3}, 100, ""},
 		{"new package", FeedCounts{KBARTHeader: true, RowsRead: 1}, 0, ""},
+		{"holdings: unmatched rows count as refused", FeedCounts{Holdings: true, KBARTHeader: true, RowsRead: 100, RowsRefused: 5, RowsUnmatched: 6}, 20,
+			"11 of its 100 rows (11%) were refused or named no title of the package, more than 10%"},
+		{"holdings: at the limit", FeedCounts{Holdings: true, KBARTHeader: true, RowsRead: 100, RowsRefused: 5, RowsUnmatched: 5, PackageTitles: 10, Removed: 2}, 20, ""},
+		{"holdings: deselection over the share", FeedCounts{Holdings: true, KBARTHeader: true, RowsRead: 100, PackageTitles: 40, Removed: 9}, 20,
+			"it would deselect 9 of the 40 titles of the package the customer selects (22.5%), more than 20%"},
+		{"holdings: nothing selected yet", FeedCounts{Holdings: true, KBARTHeader: true, RowsRead: 100}, 0, ""},
 		{"fractional share", FeedCounts{KBARTHeader: true, RowsRead: 1, PackageTitles: 3, Removed: 1}, 33.3, "it would remove 1 of the package's 3 titles (33.3%), more than 33.3%"},
 	} {
 		got := FeedChecks(c.counts, c.max)

@@ -19,6 +19,7 @@ type Store interface {
 	PublicationStore
 	ScholarStore
 	FeedStore
+	HoldingsStore
 	NoteStore
 	LinkStore
 	ResolverStore
@@ -152,6 +153,9 @@ type PackageSpec struct {
 	// exist yet takes the bulk path: its rows go straight into the store
 	// in one transaction, faster than staging them, with the same result.
 	Bulk BulkMode
+	// FeedID is the feed whose run imports the file: the import's
+	// changes are recorded as the feed's. 0 for none.
+	FeedID int64
 }
 
 // BulkMode says whether a new package's first import takes the bulk path.

@@ -102,6 +102,7 @@ type Change struct {
 	CustomerID string // "" for a change of the knowledge base
 	KeyID      int64  // the API key that made it; 0 from the command line or an import
 	ImportID   int64  // the import that made it; 0 for a customer's change
+	FeedID     int64  // the feed whose run made it (an import it applied, a holdings file it set); 0 for none
 	PackageID  int64  // the package it concerns; 0 for none (or a change older than the column)
 	Object     string // e.g. "package 12", "resource 12/345", "title 345", "vendor 3", "root"
 	Action     string // e.g. "update", "create", "delete"; for an import's, ImportAction
@@ -116,6 +117,7 @@ type ChangeQuery struct {
 	Everyone   bool   // every customer's and the knowledge base's (with PackageID: the package's whole history)
 	PackageID  int64  // only those of this package (0: any)
 	ImportID   int64  // only those of this import (0: any)
+	FeedID     int64  // only those of this feed's runs (0: any)
 	Limit      int    // at most this many; negative: all
 }
 

@@ -75,7 +75,7 @@ func (imp *importer) apply(ctx context.Context, tx kbsql.Tx) error {
 				WHERE d.import_id = $2 AND d.kind = ` + d(deltaUpdate) + ` AND d.title_id = resources.title_id)
 			WHERE package_id = $1 AND title_id IN ` + inDelta(deltaUpdate), []any{P, I}},
 	}...)
-	steps = append(steps, recordSteps(P, I, now)...)
+	steps = append(steps, recordSteps(P, I, imp.spec.FeedID, now)...)
 	if err := runSteps(ctx, tx, steps); err != nil {
 		return err
 	}
@@ -93,9 +93,9 @@ func (imp *importer) finishApply(ctx context.Context, tx kbsql.Tx, now time.Time
 		return err
 	}
 	if imp.firstGen && imp.res.ResourcesAdded > 0 {
-		if _, err := tx.Exec(ctx, `INSERT INTO changes(customer_id, at, key_id, object, action, before, after, import_id, package_id)
-			VALUES ('', $1, 0, $2, $3, '', $4, $5, $6)`, now, fmt.Sprintf("package %d", P), kb.ImportFirst,
-			kbsql.JSONObject("titles", imp.res.ResourcesAdded, "rows", imp.res.Rows-imp.res.RowsRejected), I, P); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO changes(customer_id, at, key_id, object, action, before, after, import_id, package_id, feed_id)
+			VALUES ('', $1, 0, $2, $3, '', $4, $5, $6, $7)`, now, fmt.Sprintf("package %d", P), kb.ImportFirst,
+			kbsql.JSONObject("titles", imp.res.ResourcesAdded, "rows", imp.res.Rows-imp.res.RowsRejected), I, P, feedColumn(imp.spec.FeedID)); err != nil {
 			return fmt.Errorf("record changes: %w", err)
 		}
 	}
@@ -119,6 +119,15 @@ func (imp *importer) finishApply(ctx context.Context, tx kbsql.Tx, now time.Time
 		return err
 	}
 	return kbsql.BumpVersion(ctx, tx, kbsql.KBVersion)
+}
+
+// feedColumn is the changes' feed_id of an import by feed id: NULL for
+// none (an import from the command line).
+func feedColumn(id int64) *int64 {
+	if id == 0 {
+		return nil
+	}
+	return &id
 }
 
 // applyStep is one statement of an import's transaction.
@@ -158,11 +167,11 @@ func titleSteps(I int64) []applyStep {
 
 // recordSteps write the change records import I staged and the package's
 // title count.
-func recordSteps(P, I int64, now time.Time) []applyStep {
+func recordSteps(P, I, feedID int64, now time.Time) []applyStep {
 	return []applyStep{
-		{"record changes", `INSERT INTO changes(customer_id, at, key_id, object, action, before, after, import_id, package_id)
-			SELECT '', $3, 0, object, action, before, after, $2, $1 FROM import_delta WHERE import_id = $2 AND action <> '' ORDER BY kind, title_id`,
-			[]any{P, I, now}},
+		{"record changes", `INSERT INTO changes(customer_id, at, key_id, object, action, before, after, import_id, package_id, feed_id)
+			SELECT '', $3, 0, object, action, before, after, $2, $1, $4 FROM import_delta WHERE import_id = $2 AND action <> '' ORDER BY kind, title_id`,
+			[]any{P, I, now, feedColumn(feedID)}},
 		{"count titles", `UPDATE packages SET title_count = (SELECT count(*) FROM resources WHERE package_id = $1) WHERE id = $1`, []any{P}},
 	}
 }

@@ -366,7 +366,7 @@ func (imp *importer) finishBulk(ctx context.Context, tx kbsql.Tx) error {
 		steps = append(steps, applyStep{"claim titles", `UPDATE titles SET source_package_id = $1 WHERE source_package_id IS NULL
 			AND customer_id IS NULL AND ` + imp.s.d.InIDs("id", "$2"), []any{P, claimed}})
 	}
-	steps = append(steps, recordSteps(P, I, now)...)
+	steps = append(steps, recordSteps(P, I, imp.spec.FeedID, now)...)
 	if err := runSteps(ctx, tx, steps); err != nil {
 		return err
 	}

@@ -167,7 +167,10 @@ func (s *Store) Changes(ctx context.Context, q kb.ChangeQuery) ([]kb.Change, err
 	if q.ImportID != 0 {
 		where = append(where, `import_id = `+arg(q.ImportID))
 	}
-	query := `SELECT id, at, customer_id, key_id, COALESCE(import_id, 0), COALESCE(package_id, 0), object, action, before, after
+	if q.FeedID != 0 {
+		where = append(where, `feed_id = `+arg(q.FeedID))
+	}
+	query := `SELECT id, at, customer_id, key_id, COALESCE(import_id, 0), COALESCE(package_id, 0), COALESCE(feed_id, 0), object, action, before, after
 		FROM changes WHERE ` + strings.Join(where, " AND ") + ` ORDER BY id DESC`
 	if q.Limit >= 0 {
 		query += ` LIMIT ` + arg(q.Limit)
@@ -175,7 +178,7 @@ func (s *Store) Changes(ctx context.Context, q kb.ChangeQuery) ([]kb.Change, err
 	cs, err := QueryAll(ctx, s.e.Read(), query, args, func(r Rows) (kb.Change, error) {
 		var c kb.Change
 		var at Time
-		err := r.Scan(&c.ID, &at, &c.CustomerID, &c.KeyID, &c.ImportID, &c.PackageID, &c.Object, &c.Action, &c.Before, &c.After)
+		err := r.Scan(&c.ID, &at, &c.CustomerID, &c.KeyID, &c.ImportID, &c.PackageID, &c.FeedID, &c.Object, &c.Action, &c.Before, &c.After)
 		c.At = at.T.UTC().Format(time.RFC3339Nano)
 		return c, err
 	})

@@ -22,7 +22,7 @@ import (
 
 // feedColumns are the columns scanFeed reads, in its order.
 const feedColumns = `id, vendor, package, url, every_seconds, headers, max_removal, customer_id, holdings,
-	created, next_run, etag, last_modified`
+	created, next_run, etag, last_modified, added_by`
 
 // AddFeed implements kb.FeedStore. A feed without a schedule runs every
 // kb.DefaultFeedEvery; the feed is due at once.
@@ -38,15 +38,35 @@ func (s *Store) AddFeed(ctx context.Context, f kb.Feed) (kb.Feed, error) {
 	f.NextRun = f.Created.Truncate(time.Millisecond)
 	f.ETag, f.LastModified = "", ""
 	err = s.e.Write(ctx, "", func(tx Tx) error {
+		if f.Holdings {
+			ok, err := exists(ctx, tx, `SELECT 1 FROM customers WHERE id = $1`, f.CustomerID)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return kb.NotFound("Customer")
+			}
+		}
 		return tx.QueryRow(ctx, `INSERT INTO feeds(vendor, package, url, every_seconds, headers, max_removal,
-			customer_id, holdings, created, next_run) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+			customer_id, holdings, created, next_run, added_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
 			f.Vendor, f.Package, f.URL, int64(f.Every/time.Second), headers, f.MaxRemoval,
-			f.CustomerID, f.Holdings, f.Created, f.NextRun.UnixMilli()).Scan(&f.ID)
+			f.CustomerID, f.Holdings, f.Created, f.NextRun.UnixMilli(), feedAddedBy(f.ByCustomer)).Scan(&f.ID)
 	})
 	if err != nil {
+		if kb.ErrorCode(err) == kb.CodeNotFound {
+			return kb.Feed{}, err
+		}
 		return kb.Feed{}, fmt.Errorf("add feed of %s / %s: %w", f.Vendor, f.Package, err)
 	}
 	return f, nil
+}
+
+// feedAddedBy is the feeds.added_by of a feed.
+func feedAddedBy(byCustomer bool) string {
+	if byCustomer {
+		return "customer"
+	}
+	return "operator"
 }
 
 // checkFeed refuses a feed the store cannot run, and gives a feed without
@@ -63,6 +83,8 @@ func checkFeed(f *kb.Feed) error {
 		return kb.Errorf(kb.CodeMissing, "customer: a holdings feed names its customer")
 	case !f.Holdings && f.CustomerID != "":
 		return kb.Errorf(kb.CodeInvalid, "customer: only a holdings feed names a customer")
+	case f.ByCustomer && !f.Holdings:
+		return kb.Errorf(kb.CodeInvalid, "a customer adds holdings feeds only")
 	case f.MaxRemoval < 0 || f.MaxRemoval > 100 || math.IsNaN(f.MaxRemoval):
 		return kb.Errorf(kb.CodeInvalid, "max-removal: %v is not a percentage from 0 to 100", f.MaxRemoval)
 	}
@@ -94,10 +116,12 @@ func scanFeed(row Row) (kb.Feed, error) {
 	var every, next int64
 	var headers string
 	var created Time
+	var addedBy string
 	if err := row.Scan(&f.ID, &f.Vendor, &f.Package, &f.URL, &every, &headers, &f.MaxRemoval, &f.CustomerID, &f.Holdings,
-		&created, &next, &f.ETag, &f.LastModified); err != nil {
+		&created, &next, &f.ETag, &f.LastModified, &addedBy); err != nil {
 		return kb.Feed{}, err
 	}
+	f.ByCustomer = addedBy == "customer"
 	f.Every = time.Duration(every) * time.Second
 	f.Created = created.T.UTC()
 	f.NextRun = time.UnixMilli(next).UTC()

@@ -25,6 +25,7 @@ type Metrics struct {
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
 	inFlight prometheus.Gauge
+	feedRuns *prometheus.CounterVec
 }
 
 // latencyBuckets are the request duration histogram's buckets, in
@@ -55,8 +56,15 @@ func New(store kb.OpsStore, logger *slog.Logger) *Metrics {
 			Name: "kbserver_http_requests_in_flight",
 			Help: "HTTP requests being served now.",
 		}),
+		feedRuns: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "kbserver_feed_runs_total",
+			Help: "Runs of package and holdings feeds this process recorded, by outcome (applied, unchanged, held, failed).",
+		}, []string{"outcome"}),
 	}
-	m.registry.MustRegister(m.requests, m.latency, m.inFlight,
+	for _, o := range []kb.FeedOutcome{kb.FeedApplied, kb.FeedUnchanged, kb.FeedHeld, kb.FeedFailed} {
+		m.feedRuns.WithLabelValues(string(o)) // shown at 0 before the first run
+	}
+	m.registry.MustRegister(m.requests, m.latency, m.inFlight, m.feedRuns,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		collectors.NewBuildInfoCollector())
@@ -84,6 +92,9 @@ func (m *Metrics) Finished(service, route string, code int, d time.Duration) {
 	m.requests.WithLabelValues(service, route, strconv.Itoa(code)).Inc()
 	m.latency.WithLabelValues(service, route).Observe(d.Seconds())
 }
+
+// FeedRun counts a feed's run recorded with its outcome.
+func (m *Metrics) FeedRun(o kb.FeedOutcome) { m.feedRuns.WithLabelValues(string(o)).Inc() }
 
 // Handler serves the metrics in the Prometheus text format.
 func (m *Metrics) Handler() http.Handler {

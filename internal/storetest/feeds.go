@@ -25,6 +25,9 @@ func testFeeds(t *testing.T, s Store) {
 	if !ok {
 		t.Fatalf("%T does not keep feeds (kb.FeedStore)", s.Store)
 	}
+	if _, err := s.Store.AddCustomer(t.Context(), "feeds1", "Feeds' Customer"); err != nil {
+		t.Fatal(err)
+	}
 	t.Run("AddListRemove", func(t *testing.T) { testFeedsAdd(t, fs) })
 	t.Run("Claim", func(t *testing.T) { testFeedsClaim(t, fs) })
 	t.Run("Runs", func(t *testing.T) { testFeedRuns(t, fs) })
@@ -82,7 +85,9 @@ func testFeedsAdd(t *testing.T, fs kb.FeedStore) {
 		{kb.Feed{Vendor: "V", URL: "https://x.example/f"}, kb.CodeMissing},
 		{kb.Feed{Vendor: "V", Package: "P"}, kb.CodeMissing},
 		{kb.Feed{Vendor: "V", Package: "P", URL: "https://x.example/f", Holdings: true}, kb.CodeMissing},
-		{kb.Feed{Vendor: "V", Package: "P", URL: "https://x.example/f", CustomerID: "c1"}, kb.CodeInvalid},
+		{kb.Feed{Vendor: "V", Package: "P", URL: "https://x.example/f", CustomerID: "feeds1"}, kb.CodeInvalid},
+		{kb.Feed{Vendor: "V", Package: "P", URL: "https://x.example/f", CustomerID: "nobody", Holdings: true}, kb.CodeNotFound},
+		{kb.Feed{Vendor: "V", Package: "P", URL: "https://x.example/f", ByCustomer: true}, kb.CodeInvalid},
 		{kb.Feed{Vendor: "V", Package: "P", URL: "https://x.example/f", MaxRemoval: 101}, kb.CodeInvalid},
 		{kb.Feed{Vendor: "V", Package: "P", URL: "https://x.example/f", Every: time.Second}, kb.CodeInvalid},
 	} {
@@ -94,7 +99,7 @@ func testFeedsAdd(t *testing.T, fs kb.FeedStore) {
 	a := must[kb.Feed](t)(fs.AddFeed(ctx, kb.Feed{Vendor: "Wiley", Package: "Journals", URL: "https://pub.example/w.txt?token=t1",
 		Headers: []kb.FeedHeader{{Name: "Authorization", Value: "Bearer t2"}, {Name: "X-Id", Value: "7"}}, MaxRemoval: 20}))
 	b := must[kb.Feed](t)(fs.AddFeed(ctx, kb.Feed{Vendor: "Wiley", Package: "Journals", URL: "file:///srv/kbart/inst.txt",
-		Every: 7 * 24 * time.Hour, MaxRemoval: 2.5, CustomerID: "c1", Holdings: true}))
+		Every: 7 * 24 * time.Hour, MaxRemoval: 2.5, CustomerID: "feeds1", Holdings: true, ByCustomer: true}))
 	if a.ID == 0 || b.ID <= a.ID || a.Every != kb.DefaultFeedEvery || a.Created.Before(before) || a.NextRun.After(time.Now()) {
 		t.Errorf("added %+v and %+v: want ids in order, the default schedule, created and due now", a, b)
 	}

@@ -21,7 +21,7 @@ func (p *pages) feedWords(r *http.Request, pkg kb.Package) (string, error) {
 		if f.Holdings || kb.Fold(f.Vendor) != kb.Fold(pkg.VendorName) || kb.Fold(f.Package) != kb.Fold(pkg.Name) {
 			continue
 		}
-		words := "This package is updated " + everyWords(f.Every) + " from its publisher's file"
+		words := "This package is updated " + kb.FeedEveryWords(f.Every) + " from its publisher's file"
 		_, runs, err := p.store.FeedHistory(r.Context(), f.ID)
 		if err != nil {
 			return "", fmt.Errorf("feed %d: %w", f.ID, err)
@@ -34,18 +34,4 @@ func (p *pages) feedWords(r *http.Request, pkg kb.Package) (string, error) {
 		return words + ".", nil
 	}
 	return "", nil
-}
-
-// everyWords says a feed's schedule.
-func everyWords(d time.Duration) string {
-	switch d {
-	case 24 * time.Hour:
-		return "daily"
-	case 7 * 24 * time.Hour:
-		return "weekly"
-	}
-	if d%(24*time.Hour) == 0 {
-		return fmt.Sprintf("every %d days", d/(24*time.Hour))
-	}
-	return "every " + d.String()
 }

@@ -1,0 +1,9 @@
+-- 026: feeds (issue 37). changes.feed_id: the feed whose run made a
+-- change (an import it applied, a holdings file it set), NULL for every
+-- other change. feeds.added_by: 'operator' for a feed added from the
+-- command line, 'customer' for a holdings feed a library added through
+-- the API or the console, whose address is fetched only over the public
+-- network.
+ALTER TABLE changes ADD COLUMN feed_id INTEGER;
+ALTER TABLE feeds ADD COLUMN added_by TEXT NOT NULL DEFAULT 'operator';
+CREATE INDEX feeds_customer ON feeds(customer_id) WHERE customer_id <> '';
