@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -33,7 +34,7 @@ func (h *headerFlags) Set(s string) error {
 func feedAddCommand() *command {
 	return &command{
 		name:    "feed add",
-		summary: "add package feeds: a package kept current from its publisher's address",
+		summary: "add package feeds (a package kept current from its publisher's address) or a customer's holdings feed",
 		usesDB:  true,
 		about: `Feed add names a package of the knowledge base (--vendor, --package: created
 by its first run when new) and the address of its KBART file (--url: http,
@@ -53,14 +54,24 @@ serve's --feeds-every); a new feed is due at once.
 
 --from LIST reads feeds from a tab-separated file, one a line: vendor,
 package, address, and optionally the schedule and the removal share ('#'
-starts a comment line). Every line is checked before any feed is added.`,
+starts a comment line). Every line is checked before any feed is added.
+
+--holdings --customer C adds a customer's holdings feed instead (NISO
+RP-26): the address serves the institution's own KBART file of a package
+that is in the knowledge base, and each run makes customer C's selection
+of that package exactly the file's titles (matched by title_id, then a
+valid ISSN or ISBN, then a name one title of the package has): it selects
+those not selected and deselects the others, leaving the titles that stay
+selected with the customer's customisation. A run that would deselect
+more than --max-removal of the titles C selects in the package is held.`,
 		example: "kbserver feed add --vendor Wiley --package 'Wiley Online Library' --url https://example.com/wiley.txt --every weekly\n" +
 			"kbserver feed add --vendor Local --package Theses --url file:///srv/kbart/theses.txt --json\n" +
-			"kbserver feed add --from feeds.tsv",
+			"kbserver feed add --from feeds.tsv\n" +
+			"kbserver feed add --holdings --customer lib --vendor Wiley --package 'Wiley Online Library' --url 'https://example.com/inst/lib.txt?token=…'",
 		setup: func(c *cli, fs *flag.FlagSet) func([]string) error {
-			var vendor, pkg, url, every, maxRemoval, from string
+			var vendor, pkg, url, every, maxRemoval, from, customer string
 			var headers headerFlags
-			var asJSON bool
+			var asJSON, holdings bool
 			fs.StringVar(&vendor, "vendor", "", "the package's `vendor`")
 			fs.StringVar(&pkg, "package", "", "the `package`'s name")
 			fs.StringVar(&url, "url", "", "the `address` of its KBART file (http, https, file)")
@@ -68,12 +79,22 @@ starts a comment line). Every line is checked before any feed is added.`,
 			fs.Var(&headers, "header", "a request `header` 'Name: value' (repeatable)")
 			fs.StringVar(&maxRemoval, "max-removal", "", "the `share` of the package's titles a run may remove without review (default 20%)")
 			fs.StringVar(&from, "from", "", "add the feeds of a tab-separated `file`")
+			fs.BoolVar(&holdings, "holdings", false, "add a customer's holdings feed (with --customer): the file selects the package's titles for the customer")
+			fs.StringVar(&customer, "customer", "", "the `customer` of a holdings feed (with --holdings)")
 			fs.BoolVar(&asJSON, "json", false, "print JSON")
 			return func(args []string) error {
 				if len(args) > 0 {
 					return usageErrorf("feed add", "unexpected argument %q: the feed is given by flags", args[0])
 				}
 				var list []kb.Feed
+				switch {
+				case holdings && strings.TrimSpace(customer) == "":
+					return usageErrorf("feed add", "--holdings needs --customer: name the customer whose selection the file sets")
+				case !holdings && customer != "":
+					return usageErrorf("feed add", "--customer names the customer of a holdings feed: add --holdings")
+				case holdings && from != "":
+					return usageErrorf("feed add", "--from adds package feeds: add a holdings feed with --vendor, --package and --url")
+				}
 				if from != "" {
 					if vendor != "" || pkg != "" || url != "" {
 						return usageErrorf("feed add", "give --from or --vendor, --package and --url, not both")
@@ -87,6 +108,7 @@ starts a comment line). Every line is checked before any feed is added.`,
 					if err != nil {
 						return usageErrorf("feed add", "%s", kb.ErrorMessage(err))
 					}
+					f.CustomerID, f.Holdings = strings.TrimSpace(customer), holdings
 					list = []kb.Feed{f}
 				}
 				st, err := c.createStore() // a knowledge base may begin with its feeds
@@ -113,13 +135,22 @@ starts a comment line). Every line is checked before any feed is added.`,
 					return writeJSON(c.stdout, out)
 				}
 				for _, f := range added {
-					fmt.Fprintf(c.stdout, "Feed %d added: %s / %s from %s, every %s, holds runs removing more than %s%% of the titles.\n",
-						f.ID, f.Vendor, f.Package, kb.RedactURL(f.URL), f.Every, strconv.FormatFloat(f.MaxRemoval, 'f', -1, 64))
+					fmt.Fprintf(c.stdout, "Feed %d added: %s / %s from %s, every %s, holds %s.\n",
+						f.ID, f.Vendor, f.Package, kb.RedactURL(f.URL), f.Every, heldWords(f))
 				}
 				return nil
 			}
 		},
 	}
+}
+
+// heldWords says which runs of f are held for review.
+func heldWords(f kb.Feed) string {
+	share := strconv.FormatFloat(f.MaxRemoval, 'f', -1, 64) + "%"
+	if f.Holdings {
+		return "runs deselecting more than " + share + " of the titles customer " + f.CustomerID + " selects in the package"
+	}
+	return "runs removing more than " + share + " of the titles"
 }
 
 // feedOf checks a feed's options.
@@ -219,9 +250,10 @@ func feedListCommand() *command {
 					return writeJSON(c.stdout, out)
 				}
 				tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
-				fmt.Fprintln(tw, "ID\tVENDOR\tPACKAGE\tADDRESS\tEVERY\tNEXT RUN")
+				fmt.Fprintln(tw, "ID\tVENDOR\tPACKAGE\tHOLDINGS OF\tADDRESS\tEVERY\tNEXT RUN")
 				for _, f := range list {
-					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", f.ID, f.Vendor, f.Package, kb.RedactURL(f.URL), f.Every, f.NextRun.UTC().Format(time.RFC3339))
+					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", f.ID, f.Vendor, f.Package, cmp.Or(f.CustomerID, "-"), kb.RedactURL(f.URL), f.Every,
+						f.NextRun.UTC().Format(time.RFC3339))
 				}
 				return tw.Flush()
 			}
@@ -260,8 +292,12 @@ func feedShowCommand() *command {
 					}
 					return writeJSON(c.stdout, out)
 				}
-				fmt.Fprintf(c.stdout, "Feed %d: %s / %s\nAddress: %s\nEvery %s; next run %s; runs removing more than %s%% of the titles are held.\n\n",
-					f.ID, f.Vendor, f.Package, kb.RedactURL(f.URL), f.Every, f.NextRun.UTC().Format(time.RFC3339), strconv.FormatFloat(f.MaxRemoval, 'f', -1, 64))
+				kind := ""
+				if f.Holdings {
+					kind = " (holdings of customer " + f.CustomerID + ")"
+				}
+				fmt.Fprintf(c.stdout, "Feed %d: %s / %s%s\nAddress: %s\nEvery %s; next run %s; it holds %s.\n\n",
+					f.ID, f.Vendor, f.Package, kind, kb.RedactURL(f.URL), f.Every, f.NextRun.UTC().Format(time.RFC3339), heldWords(f))
 				if len(runs) == 0 {
 					fmt.Fprintln(c.stdout, "No run yet: kbserver feed run", f.ID)
 					return nil
@@ -406,11 +442,20 @@ type feedJSON struct {
 	Headers    []string `json:"headers"`
 	MaxRemoval float64  `json:"maxRemoval"`
 	NextRun    string   `json:"nextRun"`
+	// Customer is the customer of a holdings feed ("" for a package
+	// feed), AddedBy "customer" for one the library added itself.
+	Holdings bool   `json:"holdings"`
+	Customer string `json:"customer,omitempty"`
+	AddedBy  string `json:"addedBy"`
 }
 
 func feedJSONOf(f kb.Feed) feedJSON {
 	out := feedJSON{ID: f.ID, Vendor: f.Vendor, Package: f.Package, URL: kb.RedactURL(f.URL), Every: f.Every.String(),
-		Headers: []string{}, MaxRemoval: f.MaxRemoval, NextRun: f.NextRun.UTC().Format(time.RFC3339)}
+		Headers: []string{}, MaxRemoval: f.MaxRemoval, NextRun: f.NextRun.UTC().Format(time.RFC3339),
+		Holdings: f.Holdings, Customer: f.CustomerID, AddedBy: "operator"}
+	if f.ByCustomer {
+		out.AddedBy = "customer"
+	}
 	for _, h := range f.Headers {
 		out.Headers = append(out.Headers, h.Name)
 	}

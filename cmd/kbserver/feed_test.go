@@ -185,3 +185,79 @@ func TestServeRunsDueFeedOnce(t *testing.T) {
 		t.Errorf("%d runs and %d fetches of a due feed by two servers, want 1 and 1", n, f)
 	}
 }
+
+// TestFeedHoldingsCommands: a customer's holdings feed added from the
+// command line selects the file's titles of a package for the customer;
+// a file naming fewer is held, then approved; bad combinations of flags
+// are usage errors.
+func TestFeedHoldingsCommands(t *testing.T) {
+	db := tempDB(t)
+	dir := t.TempDir()
+	pkgFile := filepath.Join(dir, "package.txt")
+	inst := filepath.Join(dir, "inst.txt")
+	if err := os.WriteFile(pkgFile, []byte(journalsFile(20)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	kbs(t, "import", "kbart", "--db", db, "--vendor", "Press", "--package", "Journals", pkgFile).mustSucceed(t, "import kbart")
+	kbs(t, "customer", "add", "lib", "--db", db).mustSucceed(t, "customer add")
+	write := func(n int) {
+		t.Helper()
+		if err := os.WriteFile(inst, []byte(journalsFile(n)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{
+		{"--holdings", "--vendor", "Press", "--package", "Journals", "--url", "file://" + inst},
+		{"--customer", "lib", "--vendor", "Press", "--package", "Journals", "--url", "file://" + inst},
+	} {
+		if r := kbs(t, append([]string{"feed", "add", "--db", db}, args...)...); r.code != 2 {
+			t.Errorf("feed add %v: exit %d, want 2 (usage)\n%s", args, r.code, r.stderr)
+		}
+	}
+	if r := kbs(t, "feed", "add", "--db", db, "--holdings", "--customer", "nobody", "--vendor", "Press", "--package", "Journals",
+		"--url", "file://"+inst); r.code == 0 || !strings.Contains(r.stderr, "Customer not found") {
+		t.Errorf("an unknown customer: exit %d %s", r.code, r.stderr)
+	}
+	out := kbs(t, "feed", "add", "--db", db, "--holdings", "--customer", "lib", "--vendor", "Press", "--package", "Journals",
+		"--url", "file://"+inst, "--json").mustSucceed(t, "feed add --holdings")
+	var f struct {
+		ID       int64
+		Holdings bool
+		Customer string
+	}
+	if err := json.Unmarshal([]byte(out.stdout), &f); err != nil || !f.Holdings || f.Customer != "lib" {
+		t.Fatalf("feed add --holdings --json: %v\n%s", err, out.stdout)
+	}
+	id := fmt.Sprint(f.ID)
+	run := func(cmd string) (outcome string, added, removed int) {
+		t.Helper()
+		r := kbs(t, "feed", cmd, "--db", db, "--json", id).mustSucceed(t, "feed "+cmd)
+		var res struct {
+			Outcome        string
+			Added, Removed int
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+			t.Fatalf("%v\n%s", err, r.stdout)
+		}
+		return res.Outcome, res.Added, res.Removed
+	}
+	write(10)
+	if o, a, r := run("run"); o != "applied" || a != 10 || r != 0 {
+		t.Errorf("first run: %s +%d -%d; want applied, 10 selected", o, a, r)
+	}
+	write(12)
+	if o, a, r := run("run"); o != "applied" || a != 2 || r != 0 {
+		t.Errorf("second run: %s +%d -%d; want applied, 2 selected", o, a, r)
+	}
+	write(6)
+	if o, _, r := run("run"); o != "held" || r != 6 {
+		t.Errorf("a run deselecting half: %s -%d; want held, 6", o, r)
+	}
+	if o, _, r := run("approve"); o != "applied" || r != 6 {
+		t.Errorf("approve: %s -%d; want applied, 6 deselected", o, r)
+	}
+	show := kbs(t, "feed", "show", "--db", db, id).mustSucceed(t, "feed show")
+	if !strings.Contains(show.stdout, "holdings of customer lib") || !strings.Contains(show.stdout, "deselecting more than 20%") {
+		t.Errorf("feed show:\n%s", show.stdout)
+	}
+}

@@ -10,8 +10,10 @@ import (
 )
 
 // fetchFile reads a file:// address: a local file, whose modification
-// time stands for Last-Modified (a file whose time is prev's is
-// unchanged). The size limit and the decompression of a gzip file apply
+// time stands for Last-Modified, and its modification time to the
+// nanosecond with its size for an ETag: a file whose ETag is prev's (or,
+// when prev has none, whose time is prev's) is unchanged, so that a file
+// rewritten within the second it was read is read again. The size limit and the decompression of a gzip file apply
 // as to an answer; the time limit applies to the reading.
 func fetchFile(ctx context.Context, raw, shown string, prev Previous, lim Limits) (Result, error) {
 	u, err := url.Parse(raw)
@@ -31,8 +33,8 @@ func fetchFile(ctx context.Context, raw, shown string, prev Previous, lim Limits
 		f.Close()
 		return Result{}, &Error{Kind: KindFile, URL: shown, Err: errors.New("it is a folder, not a file")}
 	}
-	r := Result{LastMod: st.ModTime().UTC().Format(http.TimeFormat)}
-	if prev.LastModified == r.LastMod {
+	r := Result{LastMod: st.ModTime().UTC().Format(http.TimeFormat), ETag: fmt.Sprintf(`"%x-%x"`, st.ModTime().UnixNano(), st.Size())}
+	if prev.ETag == r.ETag || prev.ETag == "" && prev.LastModified == r.LastMod {
 		f.Close()
 		r.Unchanged = true
 		return r, nil
