@@ -104,9 +104,17 @@ func (c *cli) changes(o changesOptions) error {
 
 // who names the maker of a change.
 func who(ch kb.Change) string {
+	feed := ""
+	if ch.FeedID != 0 {
+		feed = "feed " + strconv.FormatInt(ch.FeedID, 10)
+	}
 	switch {
+	case ch.CustomerID == "" && feed != "":
+		return "kb (" + feed + ", import " + strconv.FormatInt(ch.ImportID, 10) + ")"
 	case ch.CustomerID == "":
 		return "kb (import " + strconv.FormatInt(ch.ImportID, 10) + ")"
+	case feed != "":
+		return ch.CustomerID + " (" + feed + ")"
 	case ch.KeyID == 0:
 		return ch.CustomerID + " (command line)"
 	}
@@ -131,6 +139,9 @@ func changeJSON(ch kb.Change) map[string]any {
 	}
 	if ch.PackageID != 0 {
 		m["packageId"] = ch.PackageID
+	}
+	if ch.FeedID != 0 {
+		m["feedId"] = ch.FeedID
 	}
 	return m
 }

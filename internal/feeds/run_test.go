@@ -41,6 +41,7 @@ type version struct {
 	status   int    // 0: 200
 	ctype    string // "": text/plain
 	truncate bool   // announce the whole body, send half of it
+	slow     bool   // answer nothing until the client gives up
 }
 
 // server serves the current version, answering 304 to a request whose
@@ -63,6 +64,10 @@ func newServer(t *testing.T) *server {
 		}
 		if v.status != 0 {
 			http.Error(w, http.StatusText(v.status), v.status)
+			return
+		}
+		if v.slow {
+			<-r.Context().Done() // the client's time limit passed
 			return
 		}
 		if v.etag != "" {
@@ -256,6 +261,9 @@ func TestRun(t *testing.T) {
 		t.Errorf("first run: %+v", r)
 	}
 	sameKB(t, "first run", st, direct1)
+	if cs, err := st.(kb.HoldingsWriter).Changes(ctx, kb.ChangeQuery{KB: true, FeedID: f.ID, Limit: -1}); err != nil || len(cs) == 0 {
+		t.Errorf("the first run's changes recorded as the feed's: %d, %v", len(cs), err)
+	}
 
 	r = run(kb.FeedUnchanged)
 	if r.Status != http.StatusNotModified || r.Added+r.Removed+r.Changed != 0 {
@@ -307,9 +315,17 @@ func TestRun(t *testing.T) {
 		{"HTML with 200", version{body: []byte("<!doctype html><html><body>Log in</body></html>"), ctype: "text/html"}, 200},
 		{"HTML with 200 as text", version{body: []byte("<!doctype html><html><body>Log in</body></html>")}, 200},
 		{"truncated", version{body: v1, etag: `"v3"`, truncate: true}, 200},
+		{"slow", version{body: v1, slow: true}, 0},
 	} {
 		srv.serve(c.v)
+		d.Limits.Timeout = 0
+		if c.v.slow {
+			d.Limits.Timeout = 200 * time.Millisecond
+		}
 		r := run(kb.FeedFailed)
+		if c.v.slow && !strings.Contains(r.Message, "time limit") {
+			t.Errorf("slow: %q, want the time limit named", r.Message)
+		}
 		if r.Status != c.status || !strings.Contains(r.Message, "REDACTED") || r.Added+r.Removed+r.Changed != 0 {
 			t.Errorf("%s: %+v, want status %d and the address redacted", c.name, r, c.status)
 		}
@@ -341,7 +357,7 @@ func TestRun(t *testing.T) {
 		outcomes = append(outcomes, r.Outcome)
 	}
 	want := []kb.FeedOutcome{kb.FeedApplied, kb.FeedUnchanged, kb.FeedHeld, kb.FeedApplied, kb.FeedUnchanged,
-		kb.FeedFailed, kb.FeedFailed, kb.FeedFailed, kb.FeedFailed, kb.FeedFailed, kb.FeedFailed, kb.FeedHeld, kb.FeedHeld, kb.FeedHeld}
+		kb.FeedFailed, kb.FeedFailed, kb.FeedFailed, kb.FeedFailed, kb.FeedFailed, kb.FeedFailed, kb.FeedFailed, kb.FeedHeld, kb.FeedHeld, kb.FeedHeld}
 	if !slices.Equal(outcomes, want) {
 		t.Errorf("history: %v, want %v", outcomes, want)
 	}
