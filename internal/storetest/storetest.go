@@ -66,6 +66,7 @@ var parts = []part{
 	{"Limits", on(testLimits)},
 	{"Resolver", on(testResolver)},
 	{"Feeds", on(testFeeds)},
+	{"HoldingsFeed", on(testHoldingsFeed)},
 }
 
 // Run runs the whole suite against stores made by open.
