@@ -55,6 +55,9 @@ serve's --feeds-every); a new feed is due at once.
 --from LIST reads feeds from a tab-separated file, one a line: vendor,
 package, address, and optionally the schedule and the removal share ('#'
 starts a comment line). Every line is checked before any feed is added.
+--run then runs each new feed at once, one after the other, and prints
+each run's outcome, so that one command sets up and loads a knowledge base
+of many packages (without it, serve runs them within --feeds-every).
 
 --holdings --customer C adds a customer's holdings feed instead (NISO
 RP-26): the address serves the institution's own KBART file of a package
@@ -66,12 +69,12 @@ selected with the customer's customisation. A run that would deselect
 more than --max-removal of the titles C selects in the package is held.`,
 		example: "kbserver feed add --vendor Wiley --package 'Wiley Online Library' --url https://example.com/wiley.txt --every weekly\n" +
 			"kbserver feed add --vendor Local --package Theses --url file:///srv/kbart/theses.txt --json\n" +
-			"kbserver feed add --from feeds.tsv\n" +
+			"kbserver feed add --from feeds.tsv --run\n" +
 			"kbserver feed add --holdings --customer lib --vendor Wiley --package 'Wiley Online Library' --url 'https://example.com/inst/lib.txt?token=…'",
 		setup: func(c *cli, fs *flag.FlagSet) func([]string) error {
 			var vendor, pkg, url, every, maxRemoval, from, customer string
 			var headers headerFlags
-			var asJSON, holdings bool
+			var asJSON, holdings, runNow bool
 			fs.StringVar(&vendor, "vendor", "", "the package's `vendor`")
 			fs.StringVar(&pkg, "package", "", "the `package`'s name")
 			fs.StringVar(&url, "url", "", "the `address` of its KBART file (http, https, file)")
@@ -79,6 +82,7 @@ more than --max-removal of the titles C selects in the package is held.`,
 			fs.Var(&headers, "header", "a request `header` 'Name: value' (repeatable)")
 			fs.StringVar(&maxRemoval, "max-removal", "", "the `share` of the package's titles a run may remove without review (default 20%)")
 			fs.StringVar(&from, "from", "", "add the feeds of a tab-separated `file`")
+			fs.BoolVar(&runNow, "run", false, "run each new feed now, and print its outcome")
 			fs.BoolVar(&holdings, "holdings", false, "add a customer's holdings feed (with --customer): the file selects the package's titles for the customer")
 			fs.StringVar(&customer, "customer", "", "the `customer` of a holdings feed (with --holdings)")
 			fs.BoolVar(&asJSON, "json", false, "print JSON")
@@ -124,15 +128,35 @@ more than --max-removal of the titles C selects in the package is held.`,
 					}
 					added = append(added, f)
 				}
-				if asJSON {
-					if from == "" {
-						return writeJSON(c.stdout, feedJSONOf(added[0]))
+				runs := make([]*kb.FeedRun, len(added))
+				if runNow {
+					for i, f := range added {
+						r, err := runFeedNow(c, st, f.ID)
+						if err != nil {
+							return fmt.Errorf("feed add --run: %s: %w", f, err)
+						}
+						runs[i] = &r
+						if !asJSON {
+							fmt.Fprintf(c.stdout, "Feed %d added (%s / %s): %s. %s\n", f.ID, f.Vendor, f.Package, r.Outcome, r.Message)
+						}
 					}
+				}
+				if asJSON {
 					out := make([]feedJSON, len(added))
 					for i, f := range added {
 						out[i] = feedJSONOf(f)
+						if runs[i] != nil {
+							j := feedRunJSONOf(*runs[i])
+							out[i].Run = &j
+						}
+					}
+					if from == "" {
+						return writeJSON(c.stdout, out[0])
 					}
 					return writeJSON(c.stdout, out)
+				}
+				if runNow {
+					return nil
 				}
 				for _, f := range added {
 					fmt.Fprintf(c.stdout, "Feed %d added: %s / %s from %s, every %s, holds %s.\n",
@@ -341,6 +365,19 @@ whose newest run was not held has nothing to approve.`,
 		})
 }
 
+// runFeedNow claims feed id and runs it, as feed run does.
+func runFeedNow(c *cli, st feeds.Store, id int64) (kb.FeedRun, error) {
+	holder := fmt.Sprintf("cli-%d-%d", os.Getpid(), time.Now().UnixNano())
+	f, ok, err := st.ClaimFeed(c.ctx, id, time.Now(), holder, feedLease)
+	if err != nil {
+		return kb.FeedRun{}, err
+	}
+	if !ok {
+		return kb.FeedRun{}, fmt.Errorf("feed %d is being run by another server; try again when it is done", id)
+	}
+	return feeds.Run(c.ctx, feeds.Deps{Store: st, Lease: feedLease}, f, holder)
+}
+
 // feedLease is how long the command line holds a feed it runs; the run
 // renews it while it works.
 const feedLease = 10 * time.Minute
@@ -447,6 +484,8 @@ type feedJSON struct {
 	Holdings bool   `json:"holdings"`
 	Customer string `json:"customer,omitempty"`
 	AddedBy  string `json:"addedBy"`
+	// Run is the run of feed add --run.
+	Run *feedRunJSON `json:"run,omitempty"`
 }
 
 func feedJSONOf(f kb.Feed) feedJSON {

@@ -261,3 +261,46 @@ func TestFeedHoldingsCommands(t *testing.T) {
 		t.Errorf("feed show:\n%s", show.stdout)
 	}
 }
+
+// TestFeedAddFromRun: feed add --from LIST --run sets up and loads the
+// packages of a folder of KBART files with one command; a file that
+// cannot be read fails its own run only.
+func TestFeedAddFromRun(t *testing.T) {
+	db := tempDB(t)
+	dir := t.TempDir()
+	var list strings.Builder
+	for i, n := range []int{5, 8} {
+		path := filepath.Join(dir, fmt.Sprintf("p%d.txt", i))
+		if err := os.WriteFile(path, []byte(journalsFile(n)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&list, "Consortium\tPackage %d\tfile://%s\tweekly\n", i, path)
+	}
+	fmt.Fprintf(&list, "Consortium\tMissing\tfile://%s\n", filepath.Join(dir, "missing.txt"))
+	listFile := filepath.Join(dir, "feeds.tsv")
+	os.WriteFile(listFile, []byte(list.String()), 0o644)
+	out := kbs(t, "feed", "add", "--db", db, "--from", listFile, "--run", "--json").mustSucceed(t, "feed add --from --run")
+	var feeds []struct {
+		Package string
+		Run     struct {
+			Outcome string
+			Added   int
+		}
+	}
+	if err := json.Unmarshal([]byte(out.stdout), &feeds); err != nil || len(feeds) != 3 {
+		t.Fatalf("%v\n%s", err, out.stdout)
+	}
+	for i, want := range []struct {
+		outcome string
+		added   int
+	}{{"applied", 5}, {"applied", 8}, {"failed", 0}} {
+		if feeds[i].Run.Outcome != want.outcome || feeds[i].Run.Added != want.added {
+			t.Errorf("%s: %+v, want %s with %d titles", feeds[i].Package, feeds[i].Run, want.outcome, want.added)
+		}
+	}
+	kbs(t, "customer", "add", "lib", "--db", db).mustSucceed(t, "customer add")
+	pkgs := kbs(t, "package", "list", "--db", db, "lib").mustSucceed(t, "package list")
+	if !strings.Contains(pkgs.stdout, "Package 0") || !strings.Contains(pkgs.stdout, "Package 1") {
+		t.Errorf("the packages were not loaded:\n%s", pkgs.stdout)
+	}
+}
