@@ -203,7 +203,7 @@ func routes(deps Deps, search *finder.Service, logger *slog.Logger, m *metrics.M
 	add(ServiceHoldings, feedapi.Routes(lib, keyAuth))
 	searcher := pfapi.NewSearcher(store, finder)
 	add(ServicePublicationSearch, pfapi.Routes(searcher, profileThrottle))
-	add(ServicePages, pages.Routes(store, searcher, finder, resolver.New(search, store, deps.ResolverRecorder), profileThrottle, keys))
+	add(ServicePages, pages.Routes(store, searcher, finder, resolver.New(search, store, deps.ResolverRecorder), profileThrottle, keys, lib))
 	scholarFiles := deps.ScholarFiles
 	if scholarFiles == nil {
 		scholarFiles = scholarapi.NewFiles("", 0, logger)

@@ -2,6 +2,7 @@ package pages_test
 
 import (
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/kbserver/kbserver/internal/feeds"
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/storetest"
@@ -139,7 +141,10 @@ func newFixture(t *testing.T) *fixture {
 		}
 	}
 	imp("Rare Maps", []title{{name: "Map Quarterly"}, {name: "Map Review"}})
-	f.srv = httptest.NewServer(httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: storetest.Raw(st)}))
+	// The libraries' holdings feeds may fetch from this machine: the
+	// tests serve their files on 127.0.0.1.
+	lib := feeds.NewLibrary(feeds.Deps{AllowPrivate: true, TempDir: t.TempDir(), Log: slog.New(slog.DiscardHandler)}, storetest.Raw(st), feeds.NewHolder())
+	f.srv = httptest.NewServer(httpapi.NewServer(storetest.SearchOf(t.Context(), st), httpapi.Deps{Store: storetest.Raw(st), Feeds: lib}))
 	t.Cleanup(f.srv.Close)
 	return f
 }

@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/kbserver/kbserver/internal/feeds"
 	"github.com/kbserver/kbserver/internal/httpapi/holdingsapi"
 	"github.com/kbserver/kbserver/internal/httpapi/pfapi"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
@@ -66,9 +67,10 @@ const patronSessionTTL = 12 * time.Hour
 // (the A–Z page) and finder (the console's lists);
 // each A–Z request takes a token of its profile's bucket from throttle,
 // as a publication search does, and the console signs in with the API
-// keys of keys (whose rate limit applies to each console request).
-func Routes(store Store, s *pfapi.Searcher, finder Finder, res Resolver, throttle web.Throttle, keys web.KeyAuth) []web.Route {
-	p := &pages{store: store, searcher: s, finder: finder, resolver: res, gate: web.NewProfileGate(store, throttle), keys: keys}
+// keys of keys (whose rate limit applies to each console request). The
+// console's holdings feeds page works through lib; nil answers it 404.
+func Routes(store Store, s *pfapi.Searcher, finder Finder, res Resolver, throttle web.Throttle, keys web.KeyAuth, lib *feeds.Library) []web.Route {
+	p := &pages{store: store, searcher: s, finder: finder, resolver: res, gate: web.NewProfileGate(store, throttle), keys: keys, lib: lib}
 	routes := []web.Route{
 		{Pattern: "GET /{$}", Handler: p.home},
 		{Pattern: "GET /assets/{file}", Handler: serveAsset, Quiet: true},
@@ -106,6 +108,13 @@ func Routes(store Store, s *pfapi.Searcher, finder Finder, res Resolver, throttl
 		{Pattern: "GET /console/resolver/unmet.csv", Handler: p.signedIn(p.consoleResolverUnmetCSV)},
 		{Pattern: "GET /console/resolver/setup", Handler: p.signedIn(p.consoleResolverSetup)},
 		{Pattern: "POST /console/resolver/setup", Handler: p.signedIn(p.consoleResolverSetup)},
+		{Pattern: "GET /console/feeds", Handler: p.signedIn(p.withFeeds(p.consoleFeeds))},
+		{Pattern: "POST /console/feeds", Handler: p.signedIn(p.withFeeds(p.consoleFeeds))},
+		{Pattern: "GET /console/feeds/{feedid}", Handler: p.signedIn(p.withFeeds(p.consoleFeed))},
+		{Pattern: "POST /console/feeds/{feedid}/run", Handler: p.signedIn(p.withFeeds(p.consoleFeedRun))},
+		{Pattern: "POST /console/feeds/{feedid}/remove", Handler: p.signedIn(p.withFeeds(p.consoleFeedRemove))},
+		{Pattern: "GET /console/feeds/{feedid}/runs/{runid}", Handler: p.signedIn(p.withFeeds(p.consoleFeedReview))},
+		{Pattern: "POST /console/feeds/{feedid}/runs/{runid}/approve", Handler: p.signedIn(p.withFeeds(p.consoleFeedApprove))},
 	}
 	for i := range routes {
 		routes[i].ErrorPage = ErrorPage
@@ -125,7 +134,8 @@ type pages struct {
 	finder   Finder
 	resolver Resolver
 	gate     *web.ProfileGate
-	keys     web.KeyAuth // the console signs in with API keys
+	keys     web.KeyAuth    // the console signs in with API keys
+	lib      *feeds.Library // the libraries' holdings feeds; nil: none
 }
 
 // patronSessions returns the issuer of patron session cookies, keyed by
