@@ -63,10 +63,11 @@ of many packages (without it, serve runs them within --feeds-every).
 RP-26): the address serves the institution's own KBART file of a package
 that is in the knowledge base, and each run makes customer C's selection
 of that package exactly the file's titles (matched by title_id, then a
-valid ISSN or ISBN, then a name one title of the package has): it selects
-those not selected and deselects the others, leaving the titles that stay
-selected with the customer's customisation. A run that would deselect
-more than --max-removal of the titles C selects in the package is held.`,
+valid ISSN or ISBN, then, for a row without one, a name one title of the
+package has): it selects those not selected and deselects the others,
+leaving the titles that stay selected with the customer's customisation.
+A run that would deselect more than --max-removal of the titles C selects
+in the package is held. One holdings feed a customer and package.`,
 		example: "kbserver feed add --vendor Wiley --package 'Wiley Online Library' --url https://example.com/wiley.txt --every weekly\n" +
 			"kbserver feed add --vendor Local --package Theses --url file:///srv/kbart/theses.txt --json\n" +
 			"kbserver feed add --from feeds.tsv --run\n" +

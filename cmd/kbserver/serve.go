@@ -363,7 +363,8 @@ func (c *cli) serve(o serveOptions) error {
 		// store (a lease per feed). Not before the server starts: a
 		// run may take minutes, and its failure is no reason not to
 		// serve.
-		jobs.Go(jctx, feeds.Job(feedDeps, holder, o.feedsEvery))
+		jobs.Go(jctx, feeds.Job(feedDeps, holder, o.feedsEvery, false))
+		jobs.Go(jctx, feeds.Job(feedDeps, holder, o.feedsEvery, true))
 	}
 
 	var demoKey string

@@ -70,8 +70,9 @@ type Result struct {
 }
 
 // Fetch fetches f's file. client is used with its own CheckRedirect
-// replaced (nil: a new client); the request carries f's headers, Accept-
-// Encoding: gzip and prev's validators. The error, always an *Error,
+// replaced (nil: a new client); the request carries f's headers (not to
+// another host a redirect names), Accept-Encoding: gzip and prev's
+// validators. The error, always an *Error,
 // names the status and the redacted address, never a secret.
 func Fetch(ctx context.Context, client *http.Client, f kb.Feed, prev Previous, lim Limits) (Result, error) {
 	lim = lim.withDefaults()
@@ -128,6 +129,13 @@ func fetchHTTP(ctx context.Context, client *http.Client, f kb.Feed, shown string
 	c.CheckRedirect = func(r *http.Request, via []*http.Request) error {
 		if len(via) > lim.MaxRedirects {
 			return errTooManyRedirects
+		}
+		if !strings.EqualFold(r.URL.Host, via[0].URL.Host) {
+			// The feed's headers (a token) go to its own host only, as
+			// the client drops Authorization and cookies itself.
+			for _, h := range f.Headers {
+				r.Header.Del(h.Name)
+			}
 		}
 		return nil
 	}

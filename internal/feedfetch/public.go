@@ -11,9 +11,11 @@ import (
 
 // A library's own holdings feed names an address the library chose, which
 // the server fetches: with Limits.PublicOnly the fetch reads no local
-// file and connects to public addresses only, so that the address cannot
-// reach the server's own machine or its private network (the loopback,
-// private, link-local, shared and unspecified ranges, and multicast).
+// file, uses no proxy, and connects to public addresses only (IsPublic),
+// nor to the addresses of the server's own network interfaces, so that
+// the address cannot reach the server's own machine or its private
+// network. The check is made on each address dialled, after name
+// resolution and at every redirect; any port may be dialled.
 
 // errNotPublic refuses a connection to an address that is not public.
 var errNotPublic = errors.New("the address is not on the public network")
@@ -38,24 +40,65 @@ func publicOnly(c *http.Client) *http.Client {
 		if err != nil {
 			return fmt.Errorf("%s: %w", address, errNotPublic)
 		}
-		if !IsPublic(ap.Addr()) {
+		if !IsPublic(ap.Addr()) || isOwnAddress(ap.Addr()) {
 			return fmt.Errorf("%s: %w", ap.Addr(), errNotPublic)
 		}
 		return nil
 	}}
 	t.DialContext = d.DialContext
-	t.DialTLSContext = nil
+	// The deprecated Dial and DialTLS would bypass the check.
+	t.DialTLSContext, t.Dial, t.DialTLS = nil, nil, nil
 	out.Transport = t
 	return out
 }
 
-// sharedRange is the shared address space of carrier-grade NAT
-// (RFC 6598), which netip does not call private.
-var sharedRange = netip.MustParsePrefix("100.64.0.0/10")
+// notPublic are the ranges of the IANA special-purpose address registries
+// (RFC 6890 and its updates) that are not the public network, beyond
+// those netip names (private, loopback, link-local, multicast,
+// unspecified), and the IPv6 ranges that embed an IPv4 address (NAT64,
+// 6to4, Teredo, IPv4-compatible), which could reach a private one.
+var notPublic = func() []netip.Prefix {
+	var ps []netip.Prefix
+	for _, s := range []string{
+		"0.0.0.0/8", "100.64.0.0/10", "192.0.0.0/24", "192.0.2.0/24", "198.18.0.0/15", "198.51.100.0/24",
+		"203.0.113.0/24", "240.0.0.0/4",
+		"::/96", "64:ff9b::/96", "64:ff9b:1::/48", "100::/64", "2001::/23", "2001:db8::/32", "2002::/16", "fec0::/10",
+	} {
+		ps = append(ps, netip.MustParsePrefix(s))
+	}
+	return ps
+}()
 
-// IsPublic reports whether a is an address of the public network.
+// IsPublic reports whether a is an address of the public network: a
+// global unicast address in none of the special-purpose ranges.
 func IsPublic(a netip.Addr) bool {
 	a = a.Unmap()
-	return a.IsValid() && a.IsGlobalUnicast() && !a.IsPrivate() && !a.IsLoopback() && !a.IsLinkLocalUnicast() &&
-		!a.IsUnspecified() && !a.IsMulticast() && !sharedRange.Contains(a)
+	if !a.IsValid() || !a.IsGlobalUnicast() || a.IsPrivate() || a.IsLoopback() || a.IsLinkLocalUnicast() ||
+		a.IsUnspecified() || a.IsMulticast() {
+		return false
+	}
+	for _, p := range notPublic {
+		if p.Contains(a) {
+			return false
+		}
+	}
+	return true
+}
+
+// isOwnAddress reports whether a is an address of one of this machine's
+// network interfaces (a public address of the server itself).
+func isOwnAddress(a netip.Addr) bool {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return true // unknown: refused
+	}
+	a = a.Unmap()
+	for _, ad := range addrs {
+		if n, ok := ad.(*net.IPNet); ok {
+			if ip, ok := netip.AddrFromSlice(n.IP); ok && ip.Unmap() == a {
+				return true
+			}
+		}
+	}
+	return false
 }

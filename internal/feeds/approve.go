@@ -69,7 +69,10 @@ func heldFile(ctx context.Context, d Deps, f kb.Feed, runID int64) (io.ReadClose
 	if heldRun == nil {
 		return nil, kb.FeedRun{}, kb.NotFound("Feed run")
 	}
-	if heldRun.Outcome != kb.FeedHeld || !heldRun.Held {
+	if heldRun.Outcome == kb.FeedHeld && !heldRun.Held {
+		return nil, kb.FeedRun{}, kb.Errorf(kb.CodeInvalid, "run %d of feed %d no longer keeps its file: a feed keeps the file of its newest held run only", runID, f.ID)
+	}
+	if heldRun.Outcome != kb.FeedHeld {
 		return nil, kb.FeedRun{}, kb.Errorf(kb.CodeInvalid, "run %d of feed %d is %s, not held with its file", runID, f.ID, heldRun.Outcome)
 	}
 	file, err := d.Store.HeldFile(ctx, runID)

@@ -23,16 +23,22 @@ const matchBatch = 2000
 
 // holdingsPlan is what a holdings file would do.
 type holdingsPlan struct {
-	pkg     kb.FeedPackage
-	titles  []int64 // the titles the file names, ascending
+	pkg    kb.FeedPackage
+	titles []int64 // the titles the file names, ascending
+	// keep are the titles that rows the KBART reader refused name: left
+	// as they are.
+	keep    []int64
 	counts  kb.FeedCounts
 	preview kb.HoldingsResult // a dry run of the selection
 }
 
-// planHoldings reads the holdings file r and matches its rows to f's
-// package, and counts what setting the selection would do. The error is
-// CodeNotFound when the package is not in the knowledge base, a rule's
-// code (a Complete package named in part) or another failure.
+// planHoldings reads the holdings file r (empty: no body) and matches its
+// rows to f's package, and counts what setting the selection would do. A
+// row the KBART reader refused is matched too, and the title it names is
+// left as it is (selected or not), as an import keeps the title a refused
+// row names in its package. The error is CodeNotFound when the package is
+// not in the knowledge base, a rule's code (a Complete package named in
+// part) or another failure.
 func (d Deps) planHoldings(ctx context.Context, f kb.Feed, r io.Reader, empty bool) (holdingsPlan, error) {
 	p := holdingsPlan{counts: kb.FeedCounts{Holdings: true, Empty: empty}}
 	pkg, ok, err := d.Store.FeedPackage(ctx, f.Vendor, f.Package)
@@ -43,35 +49,58 @@ func (d Deps) planHoldings(ctx context.Context, f kb.Feed, r io.Reader, empty bo
 		return p, kb.Errorf(kb.CodeNotFound, "the package %s / %s is not in the knowledge base: a holdings feed selects the titles of one of its packages", f.Vendor, f.Package)
 	}
 	p.pkg = pkg
-	if empty {
-		return p, nil
+	if !empty {
+		if err := p.match(ctx, d.Store, r); err != nil {
+			return p, err
+		}
+		if !p.counts.KBARTHeader {
+			return p, nil // held: nothing to count
+		}
 	}
+	p.preview, err = d.Store.SetHoldings(ctx, f.CustomerID, pkg.VendorID, pkg.PackageID, p.titles, kb.HoldingsWrite{FeedID: f.ID, DryRun: true, Keep: p.keep})
+	if err != nil {
+		return p, err
+	}
+	p.counts.PackageTitles, p.counts.Removed = p.preview.WasSelected, len(p.preview.Deselected)
+	return p, nil
+}
+
+// match reads the KBART file r and matches its rows to the package, a
+// batch at a time; a file that is not KBART leaves counts.KBARTHeader
+// false.
+func (p *holdingsPlan) match(ctx context.Context, st kb.HoldingsStore, r io.Reader) error {
 	kr, err := kbart.NewReader(r)
 	if errors.Is(err, kbart.ErrNotKBART) {
-		return p, nil // counts.KBARTHeader stays false: held
+		return nil
 	}
 	if err != nil {
-		return p, fmt.Errorf("read the holdings file: %w", err)
+		return fmt.Errorf("read the holdings file: %w", err)
 	}
 	p.counts.KBARTHeader = true
 	src := kbart.NewSource(kbart.SourceFile{Name: "the holdings file", Reader: kr})
 	batch := make([]kb.HoldingsRow, 0, matchBatch)
+	refused := make([]bool, 0, matchBatch)
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
-		ids, err := d.Store.MatchHoldings(ctx, pkg.PackageID, batch)
+		ids, err := st.MatchHoldings(ctx, p.pkg.PackageID, batch)
 		if err != nil {
 			return err
 		}
-		for _, id := range ids {
-			if id == 0 {
+		for i, id := range ids {
+			switch {
+			case refused[i]:
+				if id != 0 {
+					p.keep = append(p.keep, id)
+				}
+			case id == 0:
 				p.counts.RowsUnmatched++
-			} else {
+			default:
 				p.titles = append(p.titles, id)
 			}
 		}
-		batch = batch[:0]
+		batch, refused = batch[:0], refused[:0]
 		return nil
 	}
 	for {
@@ -80,29 +109,21 @@ func (d Deps) planHoldings(ctx context.Context, f kb.Feed, r io.Reader, empty bo
 			break
 		}
 		if err != nil {
-			return p, fmt.Errorf("read the holdings file: %w", err)
+			return fmt.Errorf("read the holdings file: %w", err)
 		}
-		if row.Rejected {
-			continue
-		}
-		batch = append(batch, holdingsRow(row))
+		batch, refused = append(batch, holdingsRow(row)), append(refused, row.Rejected)
 		if len(batch) == matchBatch {
 			if err := flush(); err != nil {
-				return p, err
+				return err
 			}
 		}
 	}
 	if err := flush(); err != nil {
-		return p, err
+		return err
 	}
 	p.counts.RowsRead, p.counts.RowsRefused = src.Read(), src.Rejected()
-	p.titles = kb.SortedUnique(p.titles)
-	p.preview, err = d.Store.SetHoldings(ctx, f.CustomerID, pkg.VendorID, pkg.PackageID, p.titles, kb.HoldingsWrite{FeedID: f.ID, DryRun: true})
-	if err != nil {
-		return p, err
-	}
-	p.counts.PackageTitles, p.counts.Removed = p.preview.WasSelected, len(p.preview.Deselected)
-	return p, nil
+	p.titles, p.keep = kb.SortedUnique(p.titles), kb.SortedUnique(p.keep)
+	return nil
 }
 
 // holdingsRow is what the match reads of an import row: its title_id, its
@@ -160,7 +181,7 @@ func (d Deps) planSpooled(ctx context.Context, f kb.Feed, file *spooled, empty b
 // applyHoldings sets the customer's selection as plan says and records an
 // applied run, its message after prefix.
 func (d Deps) applyHoldings(ctx context.Context, f kb.Feed, holder string, run kb.FeedRun, plan holdingsPlan, prefix string) (kb.FeedRun, error) {
-	res, err := d.Store.SetHoldings(ctx, f.CustomerID, plan.pkg.VendorID, plan.pkg.PackageID, plan.titles, kb.HoldingsWrite{FeedID: f.ID})
+	res, err := d.Store.SetHoldings(ctx, f.CustomerID, plan.pkg.VendorID, plan.pkg.PackageID, plan.titles, kb.HoldingsWrite{FeedID: f.ID, Keep: plan.keep})
 	if err != nil {
 		return d.fail(ctx, f, holder, run, fmt.Errorf("set the holdings: %w", err))
 	}
@@ -169,6 +190,7 @@ func (d Deps) applyHoldings(ctx context.Context, f kb.Feed, holder string, run k
 	run.Message = prefix + fmt.Sprintf("applied: %d titles selected, %d deselected, %d kept as they were; %d of the package's titles selected now "+
 		"(%d rows read, %d refused, %d named no title of the package)",
 		run.Added, run.Removed, res.Kept, res.NowSelected, plan.counts.RowsRead, plan.counts.RowsRefused, plan.counts.RowsUnmatched)
+
 	return d.record(ctx, f, holder, run, nil)
 }
 
@@ -195,6 +217,9 @@ func PreviewHeld(ctx context.Context, d Deps, f kb.Feed, runID int64) (HoldingsP
 	plan, err := d.planHoldings(ctx, f, file, held.Bytes == 0)
 	if err != nil {
 		return HoldingsPreview{}, err
+	}
+	if !plan.counts.Empty && !plan.counts.KBARTHeader {
+		return HoldingsPreview{}, kb.Errorf(kb.CodeInvalid, "run %d's file is not a KBART file: it cannot be approved", runID)
 	}
 	return HoldingsPreview{Counts: plan.counts, HoldingsResult: plan.preview}, nil
 }

@@ -1,6 +1,7 @@
 package feeds_test
 
 import (
+	"bytes"
 	"io"
 	"log/slog"
 	"maps"
@@ -230,11 +231,11 @@ func TestRunHoldings(t *testing.T) {
 		run(kb.FeedFailed)
 		check(c.name, want3)
 	}
-	// A file of another package's titles: held, its rows named none.
+	// A file of another package's titles: held, as it would deselect all.
 	other := []byte("publication_title\tprint_identifier\tonline_identifier\tdate_first_issue_online\tnum_first_vol_online\tnum_first_issue_online\tdate_last_issue_online\tnum_last_vol_online\tnum_last_issue_online\ttitle_url\tfirst_author\ttitle_id\tembargo_info\tcoverage_depth\tnotes\tpublisher_name\tpublication_type\n" +
 		"Journal of Nothing Here\t\t\t\t\t\t\t\t\thttps://x.example/1\t\tx1\t\tfulltext\t\tNobody\tserial\n")
 	srv.serve(version{body: other, etag: `"other"`})
-	if r := run(kb.FeedHeld); !strings.Contains(r.Message, "named no title") {
+	if r := run(kb.FeedHeld); !strings.Contains(r.Message, "deselect") {
 		t.Errorf("another package's file: %+v", r)
 	}
 	check("another package's file", want3)
@@ -252,6 +253,31 @@ func TestRunHoldings(t *testing.T) {
 			t.Errorf("change %+v", c)
 		}
 	}
+
+	// The file names a title the package does not have yet; when an
+	// import adds it, the unchanged file is applied again and selects it.
+	newRow := "Brand New Journal\t\t\t2020-01-01\t\t\t\t\t\thttps://wiley.example/new\t\tnew-1\t\tfulltext\t\tWiley\tserial\n"
+	srv.serve(version{body: append(institutionFile(t, real, keep3), newRow...), etag: `"i4"`})
+	if r := run(kb.FeedApplied); r.Added+r.Removed != 0 || !strings.Contains(r.Message, "1 named no title") {
+		t.Errorf("a file naming a title the package lacks: %+v", r)
+	}
+	run(kb.FeedUnchanged)
+	kr, err := kbart.NewReader(bytes.NewReader(append(slices.Clone(real), newRow...)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := kbart.NewSource(kbart.SourceFile{Name: "update", Reader: kr})
+	if _, err := st.ImportPackage(ctx, kb.PackageSpec{VendorName: vendor, PackageName: pkg, ContentType: kb.ContentUnknown,
+		PackageType: kb.PackageSelectable, ExtraColumns: src.ExtraColumns()}, src.Next); err != nil {
+		t.Fatal(err)
+	}
+	if r := run(kb.FeedApplied); r.Added != 1 || r.Status != http.StatusOK {
+		t.Errorf("after the import: %+v, want the file fetched whole and its new title selected", r)
+	}
+	want4 := expect(keep3)
+	want4[kb.Fold("Brand New Journal")] = true
+	check("after the import", want4)
+	run(kb.FeedUnchanged)
 }
 
 // TestRunHoldingsPublicOnly: a holdings feed the library added itself

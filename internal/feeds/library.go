@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
+	"sync"
 
 	"github.com/kbserver/kbserver/internal/kb"
 )
@@ -20,6 +20,11 @@ type Library struct {
 	d      Deps
 	store  LibraryStore
 	holder string
+	// busy marks the customers a run or an approval asked for is under
+	// way for in this process: one at a time each, so that a library
+	// cannot keep the server fetching for it many times over.
+	mu   sync.Mutex
+	busy map[string]bool
 }
 
 // LibraryStore is what Library needs of the store beyond a run's.
@@ -31,19 +36,16 @@ type LibraryStore interface {
 	NamesOf(ctx context.Context, ids []int64, fn func(id int64, name string)) error
 }
 
-// LibraryFetchTimeout bounds the fetch of a run a library asks for, when
-// d.Limits names no time limit: it answers within the server's write
-// timeout (120 s) unless applying the file takes long.
-const LibraryFetchTimeout = 90 * time.Second
-
 // NewLibrary returns the customers' feeds over store (d.Store is
 // replaced); its runs take the leases as holder.
 func NewLibrary(d Deps, store LibraryStore, holder string) *Library {
 	d.Store = store
-	if d.Limits.Timeout == 0 {
+	if d.Limits.Timeout <= 0 || d.Limits.Timeout > LibraryFetchTimeout {
+		// The runs a library asks for answer within the server's write
+		// timeout, also those of an operator's feed of its holdings.
 		d.Limits.Timeout = LibraryFetchTimeout
 	}
-	return &Library{d: d, store: store, holder: holder}
+	return &Library{d: d, store: store, holder: holder, busy: map[string]bool{}}
 }
 
 // LibraryFeed is a holdings feed as a library asks for it.
@@ -87,6 +89,12 @@ func (l *Library) Feeds(ctx context.Context, custID string) ([]kb.Feed, map[int6
 // CodeMissing or CodeInvalid naming the field; a package the customer
 // cannot see is NotFound("Package"), a custom package CodeNotAllowed.
 func (l *Library) Add(ctx context.Context, custID string, in LibraryFeed) (kb.Feed, error) {
+	switch {
+	case in.VendorID <= 0:
+		return kb.Feed{}, kb.Errorf(kb.CodeMissing, "vendorId: name the vendor of the package the file selects titles of")
+	case in.PackageID <= 0:
+		return kb.Feed{}, kb.Errorf(kb.CodeMissing, "packageId: name the package the file selects titles of")
+	}
 	if err := kb.CheckLibraryFeedURL(in.URL); err != nil {
 		return kb.Feed{}, err
 	}
@@ -160,11 +168,32 @@ func (l *Library) Remove(ctx context.Context, custID string, id int64) error {
 // is canceled (a client that leaves does not leave the feed's lease
 // taken), within the fetch's time limit.
 func (l *Library) Run(ctx context.Context, custID string, id int64) (kb.FeedRun, error) {
+	done, err := l.one(custID)
+	if err != nil {
+		return kb.FeedRun{}, err
+	}
+	defer done()
 	f, err := l.claim(ctx, custID, id)
 	if err != nil {
 		return kb.FeedRun{}, err
 	}
 	return Run(context.WithoutCancel(ctx), l.d, f, l.holder)
+}
+
+// one marks a run or approval of the customer under way until done is
+// called; CodeConflict when one is already.
+func (l *Library) one(custID string) (done func(), err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.busy[custID] {
+		return nil, kb.Errorf(kb.CodeConflict, "a run of one of your holdings feeds is under way: try again when it has ended")
+	}
+	l.busy[custID] = true
+	return func() {
+		l.mu.Lock()
+		delete(l.busy, custID)
+		l.mu.Unlock()
+	}, nil
 }
 
 // Approve applies the file held by run runID of one of the customer's
@@ -175,6 +204,11 @@ func (l *Library) Approve(ctx context.Context, custID string, id, runID int64) (
 	} else if runID == 0 && len(runs) > 0 {
 		runID = runs[0].ID
 	}
+	done, err := l.one(custID)
+	if err != nil {
+		return kb.FeedRun{}, err
+	}
+	defer done()
 	f, err := l.claim(ctx, custID, id)
 	if err != nil {
 		return kb.FeedRun{}, err

@@ -76,6 +76,54 @@ func (d Deps) lease() time.Duration {
 	return DefaultLease
 }
 
+// The limits of a library's own feed (kb.Feed.ByCustomer), whatever
+// Deps.Limits allow: its file is one institution's holdings, and its
+// address the library's choice, fetched by the server on its behalf.
+const (
+	// LibraryFetchTimeout bounds the fetch of a library's feed: a run a
+	// library asks for answers within the server's write timeout (120 s)
+	// unless applying the file takes long, and a slow address holds the
+	// runner of the due feeds no longer than this.
+	LibraryFetchTimeout = 90 * time.Second
+	// LibraryMaxBytes bounds the file of a library's feed: 256 MiB, some
+	// 1.5 million KBART rows.
+	LibraryMaxBytes = 256 << 20
+)
+
+// limits are the fetch's limits for feed f.
+func (d Deps) limits(f kb.Feed) feedfetch.Limits {
+	lim := d.Limits
+	if f.ByCustomer {
+		lim.PublicOnly = !d.AllowPrivate
+		if lim.Timeout <= 0 || lim.Timeout > LibraryFetchTimeout {
+			lim.Timeout = LibraryFetchTimeout
+		}
+		if lim.MaxBytes <= 0 || lim.MaxBytes > LibraryMaxBytes {
+			lim.MaxBytes = LibraryMaxBytes
+		}
+	}
+	return lim
+}
+
+// packageChangedSinceApplied reports whether an import changed holdings
+// feed f's package after f's last applied run started (or f has none).
+func (d Deps) packageChangedSinceApplied(ctx context.Context, f kb.Feed) (bool, error) {
+	pkg, ok, err := d.Store.FeedPackage(ctx, f.Vendor, f.Package)
+	if err != nil || !ok {
+		return false, err
+	}
+	_, runs, err := d.Store.FeedHistory(ctx, f.ID)
+	if err != nil {
+		return false, err
+	}
+	for _, r := range runs {
+		if r.Outcome == kb.FeedApplied {
+			return pkg.Imported.After(r.Started), nil
+		}
+	}
+	return true, nil
+}
+
 // Run runs feed f, which holder has claimed, and records the run, which
 // releases the lease: a file unchanged since the last run (ETag,
 // Last-Modified) is `unchanged` and writes nothing; a failed fetch is
@@ -89,9 +137,21 @@ func Run(ctx context.Context, d Deps, f kb.Feed, holder string) (kb.FeedRun, err
 	ctx, stop := keepLease(ctx, d, f.ID, holder)
 	defer stop()
 	run := kb.FeedRun{FeedID: f.ID, Started: d.now()}
-	lim := d.Limits
-	lim.PublicOnly = f.ByCustomer && !d.AllowPrivate
-	res, err := feedfetch.Fetch(ctx, d.Client, f, feedfetch.Previous{ETag: f.ETag, LastModified: f.LastModified}, lim)
+	lim := d.limits(f)
+	prev := feedfetch.Previous{ETag: f.ETag, LastModified: f.LastModified}
+	res, err := feedfetch.Fetch(ctx, d.Client, f, prev, lim)
+	if err == nil && res.Unchanged && f.Holdings {
+		// The file is as it was, but the package may have changed since
+		// it was applied (titles joined or left it): then it is applied
+		// again, fetched whole.
+		again, aerr := d.packageChangedSinceApplied(ctx, f)
+		if aerr != nil {
+			return d.fail(ctx, f, holder, run, aerr)
+		}
+		if again {
+			res, err = feedfetch.Fetch(ctx, d.Client, f, feedfetch.Previous{}, lim)
+		}
+	}
 	run.Status, run.ETag, run.LastModified = res.Status, res.ETag, res.LastMod
 	if err != nil {
 		return d.fail(ctx, f, holder, run, err)

@@ -176,9 +176,11 @@ type FeedStore interface {
 	RemoveFeed(ctx context.Context, id int64) error
 	// ClaimDueFeed takes the lease on one feed due at now that no other
 	// holder's unexpired lease covers, for lease, and returns it; ok is
-	// false when no feed is due. The lease ends with RecordFeedRun or
-	// when it expires.
-	ClaimDueFeed(ctx context.Context, now time.Time, holder string, lease time.Duration) (f Feed, ok bool, err error)
+	// false when no feed is due. It claims only the feeds libraries added
+	// themselves (Feed.ByCustomer) when byCustomer, and only the others
+	// when not: a server runs them apart, so that neither kind waits for
+	// the other. The lease ends with RecordFeedRun or when it expires.
+	ClaimDueFeed(ctx context.Context, now time.Time, holder string, lease time.Duration, byCustomer bool) (f Feed, ok bool, err error)
 	// ClaimFeed takes the lease on feed id, due or not (a run asked for
 	// now, an approval), for lease; ok is false when another holder's
 	// unexpired lease covers it; NotFound("Feed") when there is none.
@@ -211,4 +213,8 @@ type FeedPackage struct {
 	ContentType         ContentType
 	PackageType         PackageType
 	Titles              int // the package's titles
+	// Imported is when an import last changed the package (zero for
+	// never): a holdings feed whose file is unchanged since its last
+	// applied run applies it again when the package changed since.
+	Imported time.Time
 }

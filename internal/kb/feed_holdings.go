@@ -23,31 +23,42 @@ const HoldingsFileAction = "feed.holdings"
 // HoldingsRow is what a holdings feed matches of one row of the file.
 type HoldingsRow struct {
 	Line       int
-	ProviderID string   // the row's title_id
-	Norms      []string // its valid ISSNs and ISBNs, normalised (NormalizeISSN, NormalizeISBN)
-	Name       string   // its publication_title, folded (Fold)
+	ProviderID string // the row's title_id
+	// Norms are its valid ISSNs and ISBNs, normalised (NormalizeISSN,
+	// NormalizeISBN), in the row's order: print, then online.
+	Norms []string
+	Name  string // its publication_title, folded (Fold)
 }
 
 // HoldingsCandidates are the package's titles that a row's keys name,
-// each list ascending: by the row's title_id, by one of its valid
-// identifiers, and by its folded name.
+// each list ascending: by the row's title_id, by each of its valid
+// identifiers in the row's order, and by its folded name.
 type HoldingsCandidates struct {
-	ByProvider, ByIdentifier, ByName []int64
+	ByProvider   []int64
+	ByIdentifier [][]int64
+	ByName       []int64
 }
 
 // PickHoldingsTitle applies the identity rules of the imports to a row of
-// a holdings file: the package's title its title_id names; else the title
-// a valid identifier names (the oldest, the lowest id, when several do, as
-// an import takes it); else the one title of the package with its name.
+// a holdings file, within the package: the title its title_id names; else
+// the title its first valid identifier that names one names (the oldest,
+// the lowest id, when several do, as an import takes it); else, for a row
+// without a valid identifier, the one title of the package with its name.
 // A name that several of the package's titles have names none of them:
-// the row matches nothing rather than a guess. It returns 0 for no match.
+// the row matches nothing rather than a guess; and a row whose valid
+// identifiers name no title of the package is not matched by its name
+// (an import would make it a title of its own). It returns 0 for no
+// match.
 func PickHoldingsTitle(c HoldingsCandidates) int64 {
-	switch {
-	case len(c.ByProvider) > 0:
+	if len(c.ByProvider) > 0 {
 		return c.ByProvider[0]
-	case len(c.ByIdentifier) > 0:
-		return c.ByIdentifier[0]
-	case len(c.ByName) == 1:
+	}
+	for _, ids := range c.ByIdentifier {
+		if len(ids) > 0 {
+			return ids[0]
+		}
+	}
+	if len(c.ByIdentifier) == 0 && len(c.ByName) == 1 {
 		return c.ByName[0]
 	}
 	return 0
@@ -93,6 +104,10 @@ type HoldingsWrite struct {
 	FeedID int64
 	// DryRun counts and lists what the write would do, changing nothing.
 	DryRun bool
+	// Keep are titles left as they are, selected or not: those that rows
+	// of the file the KBART reader refused name, which the file may list
+	// or not (an import keeps such titles in its package too).
+	Keep []int64
 }
 
 // HoldingsResult is what a holdings file did, or with DryRun would do, to
@@ -119,9 +134,13 @@ type HoldingsStore interface {
 	MatchHoldings(ctx context.Context, packageID int64, rows []HoldingsRow) ([]int64, error)
 	// SetHoldings makes customer custID's selected titles of the
 	// knowledge base's package packageID (of vendor vendorID) exactly
-	// titles, in one transaction: it selects those not selected,
-	// deselects the others (clearing their customisation, as a
-	// deselection does) and leaves those that stay selected as they are.
+	// titles (with those of w.Keep that are selected), in one
+	// transaction: it selects those not selected, deselects the others
+	// (clearing their customisation, as a deselection does) and leaves
+	// those that stay selected as they are. It keeps the selection as the
+	// package selected as a whole with exceptions when more than half its
+	// titles are selected, else title by title, whichever it was: the
+	// rows it writes are the fewer.
 	// The change is recorded as the feed's. A Complete package's titles
 	// are selected with the package: titles must then be all of them or
 	// none (else CodeNotAllowed). NotFound("Package") when the customer

@@ -15,9 +15,11 @@ func TestPickHoldingsTitle(t *testing.T) {
 		want int64
 	}{
 		{"nothing", HoldingsCandidates{}, 0},
-		{"title_id first", HoldingsCandidates{ByProvider: []int64{7}, ByIdentifier: []int64{3}, ByName: []int64{5}}, 7},
-		{"then an identifier, the oldest", HoldingsCandidates{ByIdentifier: []int64{3, 9}, ByName: []int64{5}}, 3},
+		{"title_id first", HoldingsCandidates{ByProvider: []int64{7}, ByIdentifier: [][]int64{{3}}, ByName: []int64{5}}, 7},
+		{"then an identifier, the oldest", HoldingsCandidates{ByIdentifier: [][]int64{{3, 9}}, ByName: []int64{5}}, 3},
+		{"the first identifier that names one", HoldingsCandidates{ByIdentifier: [][]int64{{}, {8, 9}, {2}}}, 8},
 		{"then the one title of the name", HoldingsCandidates{ByName: []int64{5}}, 5},
+		{"not by name when an identifier names none", HoldingsCandidates{ByIdentifier: [][]int64{{}}, ByName: []int64{5}}, 0},
 		{"an ambiguous name names none", HoldingsCandidates{ByName: []int64{5, 6}}, 0},
 	} {
 		if got := PickHoldingsTitle(c.c); got != c.want {

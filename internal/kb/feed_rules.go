@@ -106,7 +106,9 @@ type FeedCounts struct {
 	PackageTitles, Removed int
 	// Holdings marks the counts of a customer's holdings file, whose
 	// RowsUnmatched rows (read, not refused) named no title of the
-	// package: they count as refused.
+	// package. They hold nothing by themselves: an institution's file
+	// often lists its titles of several packages, and a file of another
+	// package altogether is held by what it would deselect.
 	Holdings      bool
 	RowsUnmatched int
 }
@@ -120,8 +122,7 @@ type FeedVerdict struct {
 // FeedChecks decides whether a fetched file may be applied or is held for
 // review, in this order: an empty body, a first line that is not a KBART
 // header, a file without data rows, more than FeedMaxRefused percent of
-// its rows refused (for a holdings file: refused or naming no title of
-// the package), and more than maxRemoval percent of the package's titles
+// its rows refused, and more than maxRemoval percent of the package's titles
 // removed (for a holdings file: of the titles the customer selects,
 // deselected). A package without titles can lose none.
 func FeedChecks(c FeedCounts, maxRemoval float64) FeedVerdict {
@@ -132,10 +133,6 @@ func FeedChecks(c FeedCounts, maxRemoval float64) FeedVerdict {
 		return FeedVerdict{Held: true, Reason: "the file does not start with a KBART header"}
 	case c.RowsRead == 0:
 		return FeedVerdict{Held: true, Reason: "the file has a header but no rows"}
-	case c.Holdings && float64(c.RowsRefused+c.RowsUnmatched)*100 > FeedMaxRefused*float64(c.RowsRead):
-		n := c.RowsRefused + c.RowsUnmatched
-		return FeedVerdict{Held: true, Reason: fmt.Sprintf("%d of its %d rows (%s) were refused or named no title of the package, more than %s",
-			n, c.RowsRead, percent(n, c.RowsRead), formatPercent(FeedMaxRefused))}
 	case float64(c.RowsRefused)*100 > FeedMaxRefused*float64(c.RowsRead):
 		return FeedVerdict{Held: true, Reason: fmt.Sprintf("%d of its %d rows (%s) were refused, more than %s",
 			c.RowsRefused, c.RowsRead, percent(c.RowsRefused, c.RowsRead), formatPercent(FeedMaxRefused))}

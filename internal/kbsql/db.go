@@ -131,6 +131,10 @@ type Dialect interface {
 	// left the outer loop (SQLite's CROSS JOIN; PostgreSQL's planner
 	// chooses: JOIN).
 	FixedJoin() string
+	// ForShare returns the clause that ends a SELECT whose rows other
+	// transactions may not change until this one ends (PostgreSQL's FOR
+	// SHARE; nothing on SQLite, whose one writer excludes the others).
+	ForShare() string
 	// IsForeignKeyViolation reports whether err is the engine's refusal of
 	// a row whose foreign key names no row.
 	IsForeignKeyViolation(err error) bool

@@ -46,6 +46,25 @@ func (s *Store) AddFeed(ctx context.Context, f kb.Feed) (kb.Feed, error) {
 			if !ok {
 				return kb.NotFound("Customer")
 			}
+			type named struct {
+				id              int64
+				vendor, pkgName string
+			}
+			mine, err := QueryAll(ctx, tx, `SELECT id, vendor, package FROM feeds WHERE holdings = TRUE AND customer_id = $1`,
+				[]any{f.CustomerID}, func(r Rows) (named, error) {
+					var n named
+					err := r.Scan(&n.id, &n.vendor, &n.pkgName)
+					return n, err
+				})
+			if err != nil {
+				return err
+			}
+			for _, o := range mine {
+				if kb.Fold(o.vendor) == kb.Fold(f.Vendor) && kb.Fold(o.pkgName) == kb.Fold(f.Package) {
+					return kb.Errorf(kb.CodeDuplicate, "customer %s has a holdings feed of %s / %s already (feed %d): two would undo each other's selections",
+						f.CustomerID, f.Vendor, f.Package, o.id)
+				}
+			}
 		}
 		return tx.QueryRow(ctx, `INSERT INTO feeds(vendor, package, url, every_seconds, headers, max_removal,
 			customer_id, holdings, created, next_run, added_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
@@ -53,7 +72,7 @@ func (s *Store) AddFeed(ctx context.Context, f kb.Feed) (kb.Feed, error) {
 			f.CustomerID, f.Holdings, f.Created, f.NextRun.UnixMilli(), feedAddedBy(f.ByCustomer)).Scan(&f.ID)
 	})
 	if err != nil {
-		if kb.ErrorCode(err) == kb.CodeNotFound {
+		if c := kb.ErrorCode(err); c == kb.CodeNotFound || c == kb.CodeDuplicate {
 			return kb.Feed{}, err
 		}
 		return kb.Feed{}, fmt.Errorf("add feed of %s / %s: %w", f.Vendor, f.Package, err)
@@ -225,7 +244,7 @@ const claimCandidates = 16
 // due and no unexpired lease covers it, so that of two servers trying the
 // same feed (on PostgreSQL the second waits for the first's row lock and
 // then finds the lease taken) one wins and the other tries the next.
-func (s *Store) ClaimDueFeed(ctx context.Context, now time.Time, holder string, lease time.Duration) (kb.Feed, bool, error) {
+func (s *Store) ClaimDueFeed(ctx context.Context, now time.Time, holder string, lease time.Duration, byCustomer bool) (kb.Feed, bool, error) {
 	if holder == "" || lease <= 0 {
 		return kb.Feed{}, false, fmt.Errorf("claim a due feed: a claim needs a holder and a lease")
 	}
@@ -233,8 +252,8 @@ func (s *Store) ClaimDueFeed(ctx context.Context, now time.Time, holder string, 
 	var f kb.Feed
 	var ok bool
 	err := s.e.Write(ctx, "", func(tx Tx) error {
-		rows, err := tx.Query(ctx, `SELECT id FROM feeds WHERE next_run <= $1 AND lease_until <= $1
-			ORDER BY next_run, id LIMIT `+fmt.Sprint(claimCandidates), at)
+		rows, err := tx.Query(ctx, `SELECT id FROM feeds WHERE next_run <= $1 AND lease_until <= $1 AND added_by = $2
+			ORDER BY next_run, id LIMIT `+fmt.Sprint(claimCandidates), at, feedAddedBy(byCustomer))
 		if err != nil {
 			return err
 		}
@@ -319,8 +338,9 @@ func (s *Store) RenewFeedLease(ctx context.Context, id int64, now time.Time, hol
 }
 
 // RecordFeedRun implements kb.FeedStore. A run without a start time
-// started now, one without an end ended when it started. The held file is kept only for
-// a held run, gzip-compressed, in the run's row: it is read into memory
+// started now, one without an end ended when it started. The held file is
+// kept only for a held run, and only for the feed's newest held run (the
+// older held runs' files are dropped), gzip-compressed, in the run's row: it is read into memory
 // to be written, which bounds it by the engine's largest value
 // (PostgreSQL's bytea: 1 GiB, compressed). A lease that is no longer
 // holder's (it expired and another server took the feed) is left to its
@@ -357,6 +377,13 @@ func (s *Store) RecordFeedRun(ctx context.Context, holder string, run kb.FeedRun
 				return kb.NotFound("Feed")
 			}
 			return err
+		}
+		if blob != nil {
+			// One held file a feed: the newest. An older held run can no
+			// longer be approved (a newer file stands for it).
+			if _, err := tx.Exec(ctx, `UPDATE feed_runs SET held = NULL WHERE feed_id = $1 AND held IS NOT NULL`, run.FeedID); err != nil {
+				return err
+			}
 		}
 		err := tx.QueryRow(ctx, `INSERT INTO feed_runs(feed_id, started, finished, outcome, message, status, bytes,
 			added, removed, changed, etag, last_modified, held)
@@ -406,10 +433,16 @@ func (s *Store) HeldFile(ctx context.Context, runID int64) (io.ReadCloser, error
 func (s *Store) FeedPackage(ctx context.Context, vendor, pkg string) (kb.FeedPackage, bool, error) {
 	var p kb.FeedPackage
 	var ct, pt int
-	err := s.e.Read().QueryRow(ctx, `SELECT v.id, p.id, p.content_type, p.package_type, p.title_count
+	var imported Time
+	err := s.e.Read().QueryRow(ctx, `SELECT v.id, p.id, p.content_type, p.package_type, p.title_count,
+			(SELECT max(i.finished) FROM imports i WHERE i.package_id = p.id AND (i.resources_added + i.resources_updated + i.resources_removed) > 0)
 		FROM vendors v JOIN packages p ON p.vendor_id = v.id
 		WHERE v.customer_id IS NULL AND v.sort_name = $1 AND p.sort_name = $2`,
-		kb.Fold(strings.TrimSpace(vendor)), kb.Fold(strings.TrimSpace(pkg))).Scan(&p.VendorID, &p.PackageID, &ct, &pt, &p.Titles)
+		kb.Fold(strings.TrimSpace(vendor)), kb.Fold(strings.TrimSpace(pkg))).Scan(&p.VendorID, &p.PackageID, &ct, &pt, &p.Titles, &imported)
+	p.Imported = imported.T.UTC()
+	if imported.T.IsZero() {
+		p.Imported = time.Time{}
+	}
 	if NoRows(err) {
 		return kb.FeedPackage{}, false, nil
 	}

@@ -16,11 +16,20 @@ import (
 // with resources_title, resources_package_sort); the selection is then
 // set in one transaction, by statements over lists of title ids.
 
-// holdingsChunk is the most values one IN list or one multi-row insert
-// of the holdings feed carries.
-const holdingsChunk = 500
+// holdingsChunk is the most rows one multi-row insert of the holdings
+// feed writes, and idChunk the most ids one statement over a list of ids
+// names.
+const (
+	holdingsChunk = 500
+	idChunk       = 5000
+)
 
-// MatchHoldings implements kb.HoldingsStore.
+// MatchHoldings implements kb.HoldingsStore: three look-ups of the rows'
+// keys, each one statement over the list of keys (Dialect.InTexts), each
+// starting from its index: resources_provider (whose condition the query
+// repeats, so that the partial index serves it), title_identifiers_norm
+// then resources_title (a fixed join order: SQLite, without statistics,
+// would start from the package's resources), resources_package_sort.
 func (s *Store) MatchHoldings(ctx context.Context, packageID int64, rows []kb.HoldingsRow) ([]int64, error) {
 	var providers, norms, names []string
 	for _, r := range rows {
@@ -33,16 +42,18 @@ func (s *Store) MatchHoldings(ctx context.Context, packageID int64, rows []kb.Ho
 		}
 	}
 	q := s.e.Read()
-	byProvider, err := holdingsLookup(ctx, q, `SELECT provider_id, title_id FROM resources WHERE package_id = $1 AND provider_id IN `, packageID, providers)
+	byProvider, err := holdingsLookup(ctx, q, `SELECT provider_id, title_id FROM resources
+		WHERE package_id = $1 AND provider_id <> '' AND `+s.d.InTexts("provider_id", "$2"), packageID, providers)
 	if err != nil {
 		return nil, fmt.Errorf("match holdings to package %d: by title_id: %w", packageID, err)
 	}
-	byNorm, err := holdingsLookup(ctx, q, `SELECT ti.norm, ti.title_id FROM title_identifiers ti
-		JOIN resources r ON r.title_id = ti.title_id AND r.package_id = $1 WHERE ti.valid = TRUE AND ti.norm IN `, packageID, norms)
+	byNorm, err := holdingsLookup(ctx, q, `SELECT ti.norm, ti.title_id FROM title_identifiers ti `+s.d.FixedJoin()+` resources r
+		ON r.title_id = ti.title_id AND r.package_id = $1 WHERE ti.valid = TRUE AND `+s.d.InTexts("ti.norm", "$2"), packageID, norms)
 	if err != nil {
 		return nil, fmt.Errorf("match holdings to package %d: by identifier: %w", packageID, err)
 	}
-	byName, err := holdingsLookup(ctx, q, `SELECT sort_name, title_id FROM resources WHERE package_id = $1 AND sort_name IN `, packageID, names)
+	byName, err := holdingsLookup(ctx, q, `SELECT sort_name, title_id FROM resources
+		WHERE package_id = $1 AND `+s.d.InTexts("sort_name", "$2"), packageID, names)
 	if err != nil {
 		return nil, fmt.Errorf("match holdings to package %d: by name: %w", packageID, err)
 	}
@@ -53,9 +64,8 @@ func (s *Store) MatchHoldings(ctx context.Context, packageID int64, rows []kb.Ho
 			c.ByProvider = byProvider[r.ProviderID]
 		}
 		for _, n := range r.Norms {
-			c.ByIdentifier = append(c.ByIdentifier, byNorm[n]...)
+			c.ByIdentifier = append(c.ByIdentifier, byNorm[n])
 		}
-		c.ByIdentifier = kb.SortedUnique(c.ByIdentifier)
 		if r.Name != "" {
 			c.ByName = byName[r.Name]
 		}
@@ -64,42 +74,30 @@ func (s *Store) MatchHoldings(ctx context.Context, packageID int64, rows []kb.Ho
 	return out, nil
 }
 
-// holdingsLookup runs query (which ends in "IN ") over keys, a chunk at a
-// time, and returns the title ids of each key, ascending and without
-// repeats.
+// holdingsLookup runs query, whose $2 is the list of keys, and returns the
+// title ids of each key, ascending and without repeats.
 func holdingsLookup(ctx context.Context, q Querier, query string, packageID int64, keys []string) (map[string][]int64, error) {
+	out := make(map[string][]int64)
+	if len(keys) == 0 {
+		return out, nil
+	}
 	slices.Sort(keys)
 	keys = slices.Compact(keys)
-	out := make(map[string][]int64)
-	for chunk := range slices.Chunk(keys, holdingsChunk) {
-		args := []any{packageID}
-		var in strings.Builder
-		in.WriteString("(")
-		for i, k := range chunk {
-			if i > 0 {
-				in.WriteString(", ")
-			}
-			args = append(args, k)
-			fmt.Fprintf(&in, "$%d", len(args))
-		}
-		in.WriteString(")")
-		rows, err := q.Query(ctx, query+in.String(), args...)
-		if err != nil {
+	rows, err := q.Query(ctx, query, packageID, keys)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k string
+		var id int64
+		if err := rows.Scan(&k, &id); err != nil {
 			return nil, err
 		}
-		for rows.Next() {
-			var k string
-			var id int64
-			if err := rows.Scan(&k, &id); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out[k] = append(out[k], id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
+		out[k] = append(out[k], id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
 	}
 	for k, ids := range out {
 		out[k] = kb.SortedUnique(ids)
@@ -111,20 +109,30 @@ func holdingsLookup(ctx context.Context, q Querier, query string, packageID int6
 // customer's selection of it.
 type holdingsPackage struct {
 	typ      kb.PackageType
-	selected bool    // selected through the package (customer_packages.selected)
+	selected bool    // selected as a whole (customer_packages.selected)
 	titles   []int64 // the package's titles, ascending
-	was      []int64 // those the customer selected, ascending
+	// rows are the customer's title rows of the package's titles: their
+	// selected column, TRUE or FALSE, or nil for NULL ("as the package
+	// says").
+	rows map[int64]*bool
+	was  []int64 // the titles the customer selected, ascending
 }
 
 // readHoldingsPackage reads the package packageID of vendorID as custID
-// sees it, with the titles the customer selected.
-func readHoldingsPackage(ctx context.Context, q Querier, custID string, vendorID, packageID int64) (holdingsPackage, error) {
+// sees it, with the titles the customer selected. With lock (in a write
+// transaction), on PostgreSQL, the package's row is locked against an
+// import (whose transaction updates it) until the transaction ends, so
+// that the titles read are those written to.
+func readHoldingsPackage(ctx context.Context, q Querier, d Dialect, lock bool, custID string, vendorID, packageID int64) (holdingsPackage, error) {
 	var hp holdingsPackage
 	var custom bool
 	var typ int
-	err := q.QueryRow(ctx, `SELECT p.customer_id IS NOT NULL, p.package_type, COALESCE(cp.selected, FALSE)
-		FROM packages p LEFT JOIN customer_packages cp ON cp.customer_id = $1 AND cp.package_id = p.id
-		WHERE p.id = $2 AND p.vendor_id = $3 AND `+sqlPackageVisible, custID, packageID, vendorID).Scan(&custom, &typ, &hp.selected)
+	forShare := ""
+	if lock {
+		forShare = d.ForShare()
+	}
+	err := q.QueryRow(ctx, `SELECT p.customer_id IS NOT NULL, p.package_type FROM packages p
+		WHERE p.id = $2 AND p.vendor_id = $3 AND `+sqlPackageVisible+forShare, custID, packageID, vendorID).Scan(&custom, &typ)
 	if NoRows(err) {
 		return hp, kb.NotFound("Package")
 	}
@@ -135,67 +143,85 @@ func readHoldingsPackage(ctx context.Context, q Querier, custID string, vendorID
 		return hp, kb.Errorf(kb.CodeNotAllowed, "package %d is a custom package: a holdings feed selects the titles of a package of the knowledge base", packageID)
 	}
 	hp.typ = kb.PackageType(typ)
+	if err := q.QueryRow(ctx, `SELECT COALESCE((SELECT selected FROM customer_packages WHERE customer_id = $1 AND package_id = $2), FALSE)`,
+		custID, packageID).Scan(&hp.selected); err != nil {
+		return hp, fmt.Errorf("package %d: the customer's selection: %w", packageID, err)
+	}
 	if hp.titles, err = QueryAll(ctx, q, `SELECT title_id FROM resources WHERE package_id = $1 ORDER BY title_id`, []any{packageID}, ScanInt64); err != nil {
 		return hp, fmt.Errorf("package %d: its titles: %w", packageID, err)
 	}
-	type exception struct {
-		id       int64
-		selected *bool
-	}
-	exs, err := QueryAll(ctx, q, `SELECT title_id, selected FROM customer_resources WHERE customer_id = $1 AND package_id = $2 ORDER BY title_id`,
-		[]any{custID, packageID}, func(r Rows) (exception, error) {
-			var e exception
-			err := r.Scan(&e.id, &e.selected)
-			return e, err
-		})
+	hp.rows = map[int64]*bool{}
+	rows, err := q.Query(ctx, `SELECT title_id, selected FROM customer_resources WHERE customer_id = $1 AND package_id = $2`, custID, packageID)
 	if err != nil {
 		return hp, fmt.Errorf("package %d: the customer's titles: %w", packageID, err)
 	}
-	in := func(id int64) bool { _, ok := slices.BinarySearch(hp.titles, id); return ok }
-	hp.was = []int64{}
-	if hp.selected {
-		out := map[int64]bool{}
-		for _, e := range exs {
-			if e.selected != nil && !*e.selected {
-				out[e.id] = true
-			}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var sel *bool
+		if err := rows.Scan(&id, &sel); err != nil {
+			return hp, fmt.Errorf("package %d: the customer's titles: %w", packageID, err)
 		}
-		for _, id := range hp.titles {
-			if !out[id] {
-				hp.was = append(hp.was, id)
-			}
+		if _, ok := slices.BinarySearch(hp.titles, id); ok {
+			hp.rows[id] = sel
 		}
-		return hp, nil
 	}
-	for _, e := range exs {
-		if e.selected != nil && *e.selected && in(e.id) {
-			hp.was = append(hp.was, e.id)
+	if err := rows.Err(); err != nil {
+		return hp, fmt.Errorf("package %d: the customer's titles: %w", packageID, err)
+	}
+	hp.was = []int64{}
+	for _, id := range hp.titles {
+		if hp.isSelected(id) {
+			hp.was = append(hp.was, id)
 		}
 	}
 	return hp, nil
 }
 
+// isSelected reports whether the customer selects title id, in the
+// package as it was read.
+func (hp *holdingsPackage) isSelected(id int64) bool {
+	sel, ok := hp.rows[id]
+	switch {
+	case ok && sel != nil:
+		return *sel
+	default:
+		return hp.selected
+	}
+}
+
 // SetHoldings implements kb.HoldingsStore. A dry run reads in a read
 // transaction and writes nothing.
 func (s *Store) SetHoldings(ctx context.Context, custID string, vendorID, packageID int64, titles []int64, w kb.HoldingsWrite) (kb.HoldingsResult, error) {
-	want := kb.SortedUnique(slices.Clone(titles))
+	given := kb.SortedUnique(slices.Clone(titles))
+	keep := kb.SortedUnique(slices.Clone(w.Keep))
 	var res kb.HoldingsResult
+	var want []int64
 	plan := func(q Querier) (holdingsPackage, error) {
-		hp, err := readHoldingsPackage(ctx, q, custID, vendorID, packageID)
+		hp, err := readHoldingsPackage(ctx, q, s.d, !w.DryRun, custID, vendorID, packageID)
 		if err != nil {
 			return hp, err
 		}
-		inPackage := want[:0:0]
-		for _, id := range want {
+		want = []int64{}
+		outside := 0
+		for _, id := range given {
 			if _, ok := slices.BinarySearch(hp.titles, id); ok {
-				inPackage = append(inPackage, id)
+				want = append(want, id)
+			} else {
+				outside++
 			}
 		}
-		res = kb.HoldingsResult{WasSelected: len(hp.was), NowSelected: len(inPackage), Outside: len(want) - len(inPackage)}
-		res.Selected, res.Deselected, res.Kept = kb.PlanHoldings(hp.was, inPackage)
-		if hp.typ == kb.PackageComplete && len(inPackage) != 0 && len(inPackage) != len(hp.titles) {
+		for _, id := range keep { // left as they are: kept when selected
+			if _, ok := slices.BinarySearch(hp.titles, id); ok && hp.isSelected(id) {
+				want = append(want, id)
+			}
+		}
+		want = kb.SortedUnique(want)
+		res = kb.HoldingsResult{WasSelected: len(hp.was), NowSelected: len(want), Outside: outside}
+		res.Selected, res.Deselected, res.Kept = kb.PlanHoldings(hp.was, want)
+		if hp.typ == kb.PackageComplete && len(want) != 0 && len(want) != len(hp.titles) {
 			return hp, kb.Errorf(kb.CodeNotAllowed, "package %d is a Complete package: its titles are selected with the package, "+
-				"and the file names %d of its %d titles, not all or none", packageID, len(inPackage), len(hp.titles))
+				"and the file names %d of its %d titles, not all or none", packageID, len(want), len(hp.titles))
 		}
 		return hp, nil
 	}
@@ -217,7 +243,7 @@ func (s *Store) SetHoldings(ctx context.Context, custID string, vendorID, packag
 		if len(res.Selected) == 0 && len(res.Deselected) == 0 {
 			return nil // nothing changes: no change is recorded
 		}
-		if err := writeHoldings(ctx, tx, custID, packageID, hp, res); err != nil {
+		if err := writeHoldings(ctx, tx, s.d, custID, packageID, hp, want); err != nil {
 			return err
 		}
 		return recordHoldingsChange(ctx, tx, custID, packageID, w.FeedID, res)
@@ -237,16 +263,18 @@ func holdingsError(custID string, packageID int64, err error) error {
 	return fmt.Errorf("set the holdings of %s in package %d: %w", custID, packageID, err)
 }
 
-// writeHoldings selects res.Selected and deselects res.Deselected, as the
-// title-level writes of the API do: in a package selected as a whole, a
-// deselection is an exception (selected FALSE, customisation cleared) and
-// a selection removes it; otherwise a title is selected by a row of its
-// own and deselected by deleting it. A file that names every title of a
-// package not selected selects the package; one that names none of a
-// Complete package deselects it.
-func writeHoldings(ctx context.Context, tx Tx, custID string, packageID int64, hp holdingsPackage, res kb.HoldingsResult) error {
-	switch {
-	case res.NowSelected == 0 && hp.selected && hp.typ == kb.PackageComplete:
+// writeHoldings makes the customer's selected titles of the package
+// exactly want, as the API's writes keep a selection: when more than half
+// the titles are selected (all, for a Complete package), the package is
+// selected as a whole and each title not selected is an exception
+// (selected FALSE, its customisation cleared, as a deselection clears
+// it); else the package is not selected as a whole and each selected title
+// has a row of its own (selected TRUE), the others none. A title that
+// stays selected keeps its row's customisation in either form. A Complete
+// package with no title selected is deselected.
+func writeHoldings(ctx context.Context, tx Tx, d Dialect, custID string, packageID int64, hp holdingsPackage, want []int64) error {
+	wanted := func(id int64) bool { _, ok := slices.BinarySearch(want, id); return ok }
+	if hp.typ == kb.PackageComplete && len(want) == 0 {
 		for _, q := range []string{`DELETE FROM customer_packages WHERE customer_id = $1 AND package_id = $2`,
 			`DELETE FROM customer_resources WHERE customer_id = $1 AND package_id = $2`} {
 			if _, err := tx.Exec(ctx, q, custID, packageID); err != nil {
@@ -254,55 +282,67 @@ func writeHoldings(ctx context.Context, tx Tx, custID string, packageID int64, h
 			}
 		}
 		return nil
-	case res.NowSelected == len(hp.titles) && !hp.selected && len(hp.titles) > 0:
-		// The whole package: selected as a whole, its title-level
-		// selections redundant (their customisation stays).
-		if _, err := tx.Exec(ctx, `UPDATE customer_resources SET selected = NULL
-			WHERE customer_id = $1 AND package_id = $2 AND selected IS NOT NULL`, custID, packageID); err != nil {
-			return fmt.Errorf("select package %d: %w", packageID, err)
-		}
-		_, err := tx.Exec(ctx, `INSERT INTO customer_packages(customer_id, package_id, selected) VALUES ($1, $2, TRUE)
-			ON CONFLICT (customer_id, package_id) DO UPDATE SET selected = TRUE`, custID, packageID)
-		if err != nil {
-			return fmt.Errorf("select package %d: %w", packageID, err)
-		}
-		return nil
 	}
-	var sel, desel func([]int64) error
-	if hp.selected {
-		sel = func(ids []int64) error {
-			_, err := tx.Exec(ctx, `UPDATE customer_resources SET selected = NULL WHERE customer_id = $1 AND package_id = $2
-				AND title_id IN `+idList(3, len(ids)), holdingsArgs(custID, packageID, ids)...)
-			return err
-		}
-		desel = func(ids []int64) error {
-			_, err := tx.Exec(ctx, `INSERT INTO customer_resources(customer_id, package_id, title_id, selected) VALUES `+
-				holdingsValues(len(ids), "FALSE")+`
-				ON CONFLICT (customer_id, package_id, title_id) DO UPDATE SET selected = FALSE, hidden = FALSE, custom_coverage = '',
-				coverage_statement = '', embargo_unit = 0, embargo_value = 0, proxy_id = NULL, udf = ''`, holdingsArgs(custID, packageID, ids)...)
-			return err
-		}
-	} else {
-		sel = func(ids []int64) error {
-			_, err := tx.Exec(ctx, `INSERT INTO customer_resources(customer_id, package_id, title_id, selected) VALUES `+
-				holdingsValues(len(ids), "TRUE")+`
-				ON CONFLICT (customer_id, package_id, title_id) DO UPDATE SET selected = TRUE`, holdingsArgs(custID, packageID, ids)...)
-			return err
-		}
-		desel = func(ids []int64) error {
-			_, err := tx.Exec(ctx, `DELETE FROM customer_resources WHERE customer_id = $1 AND package_id = $2
-				AND title_id IN `+idList(3, len(ids)), holdingsArgs(custID, packageID, ids)...)
-			return err
+	whole := len(want)*2 > len(hp.titles) || hp.typ == kb.PackageComplete
+	// What each title's row becomes: NULL, FALSE or TRUE, or no row.
+	var toNull, toFalse, toTrue, toNone []int64
+	for _, id := range hp.titles {
+		sel, has := hp.rows[id]
+		in := wanted(id)
+		switch {
+		case whole && in:
+			if has && sel != nil {
+				toNull = append(toNull, id)
+			}
+		case whole:
+			if !has || sel == nil || *sel {
+				toFalse = append(toFalse, id)
+			}
+		case in:
+			if !has || sel == nil || !*sel {
+				toTrue = append(toTrue, id)
+			}
+		case has:
+			toNone = append(toNone, id)
 		}
 	}
-	for chunk := range slices.Chunk(res.Deselected, holdingsChunk) {
-		if err := desel(chunk); err != nil {
+	for chunk := range slices.Chunk(toNull, idChunk) {
+		if _, err := tx.Exec(ctx, `UPDATE customer_resources SET selected = NULL WHERE customer_id = $1 AND package_id = $2 AND `+
+			d.InIDs("title_id", "$3"), custID, packageID, chunk); err != nil {
+			return fmt.Errorf("select titles of package %d: %w", packageID, err)
+		}
+	}
+	for chunk := range slices.Chunk(toNone, idChunk) {
+		if _, err := tx.Exec(ctx, `DELETE FROM customer_resources WHERE customer_id = $1 AND package_id = $2 AND `+
+			d.InIDs("title_id", "$3"), custID, packageID, chunk); err != nil {
 			return fmt.Errorf("deselect titles of package %d: %w", packageID, err)
 		}
 	}
-	for chunk := range slices.Chunk(res.Selected, holdingsChunk) {
-		if err := sel(chunk); err != nil {
+	for chunk := range slices.Chunk(toFalse, holdingsChunk) {
+		if _, err := tx.Exec(ctx, `INSERT INTO customer_resources(customer_id, package_id, title_id, selected) VALUES `+
+			holdingsValues(len(chunk), "FALSE")+`
+			ON CONFLICT (customer_id, package_id, title_id) DO UPDATE SET selected = FALSE, hidden = FALSE, custom_coverage = '',
+			coverage_statement = '', embargo_unit = 0, embargo_value = 0, proxy_id = NULL, udf = ''`, holdingsArgs(custID, packageID, chunk)...); err != nil {
+			return fmt.Errorf("deselect titles of package %d: %w", packageID, err)
+		}
+	}
+	for chunk := range slices.Chunk(toTrue, holdingsChunk) {
+		if _, err := tx.Exec(ctx, `INSERT INTO customer_resources(customer_id, package_id, title_id, selected) VALUES `+
+			holdingsValues(len(chunk), "TRUE")+`
+			ON CONFLICT (customer_id, package_id, title_id) DO UPDATE SET selected = TRUE`, holdingsArgs(custID, packageID, chunk)...); err != nil {
 			return fmt.Errorf("select titles of package %d: %w", packageID, err)
+		}
+	}
+	switch {
+	case whole && !hp.selected:
+		// The package's own settings (visibility, coverage, proxy) stay.
+		if _, err := tx.Exec(ctx, `INSERT INTO customer_packages(customer_id, package_id, selected) VALUES ($1, $2, TRUE)
+			ON CONFLICT (customer_id, package_id) DO UPDATE SET selected = TRUE`, custID, packageID); err != nil {
+			return fmt.Errorf("select package %d: %w", packageID, err)
+		}
+	case !whole && hp.selected:
+		if _, err := tx.Exec(ctx, `UPDATE customer_packages SET selected = FALSE WHERE customer_id = $1 AND package_id = $2`, custID, packageID); err != nil {
+			return fmt.Errorf("select package %d title by title: %w", packageID, err)
 		}
 	}
 	return nil
@@ -316,20 +356,6 @@ func holdingsArgs(custID string, packageID int64, ids []int64) []any {
 		args = append(args, id)
 	}
 	return args
-}
-
-// idList is "($from, …)" of n parameters.
-func idList(from, n int) string {
-	var b strings.Builder
-	b.WriteString("(")
-	for i := range n {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "$%d", from+i)
-	}
-	b.WriteString(")")
-	return b.String()
 }
 
 // holdingsValues is the VALUES list of n rows ($1, $2, $k, selected).

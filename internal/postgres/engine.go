@@ -172,3 +172,7 @@ func (dialect) IdentifierTriplesJSON(title string) string {
 func (dialect) FixedJoin() string { return "JOIN" }
 
 func (dialect) IsForeignKeyViolation(err error) bool { return isCode(err, codeForeignKeyViolation) }
+
+// ForShare locks the rows a query reads against their writers until the
+// transaction ends.
+func (dialect) ForShare() string { return " FOR SHARE" }

@@ -298,3 +298,6 @@ func (dialect) IsForeignKeyViolation(err error) bool {
 	var e interface{ Code() int }
 	return errors.As(err, &e) && e.Code() == sqliteConstraintForeignKey
 }
+
+// ForShare is nothing: SQLite's one writer holds every row a write reads.
+func (dialect) ForShare() string { return "" }

@@ -48,13 +48,23 @@ func testFeedPackage(t *testing.T, st kb.Store, fs kb.FeedStore) {
 		rows[i].KBART[kbart.PublicationTitle], rows[i].KBART[kbart.PublicationType] = name, "serial"
 		rows[i].KBART[kbart.TitleID] = fmt.Sprintf("f-%d", i+1)
 	}
+	before := time.Now().Add(-time.Minute) // the database's clock, not the test's
 	res := must[kb.ImportResult](t)(st.ImportPackage(ctx, kb.PackageSpec{VendorName: "Feed Press", PackageName: "Feed Journals",
 		ContentType: kb.ContentEJournal, PackageType: kb.PackageVariable}, RowsOf(len(rows), func(i int) kb.ImportRow { return rows[i] })))
 	p, ok, err := fs.FeedPackage(ctx, " feed press", "FEED JOURNALS ")
 	want := kb.FeedPackage{VendorID: res.VendorID, PackageID: res.PackageID, ContentType: kb.ContentEJournal,
-		PackageType: kb.PackageVariable, Titles: 2}
+		PackageType: kb.PackageVariable, Titles: 2, Imported: p.Imported}
 	if err != nil || !ok || p != want {
 		t.Errorf("FeedPackage: %+v, %v, %v; want %+v", p, ok, err, want)
+	}
+	if p.Imported.Before(before) || p.Imported.After(time.Now().Add(time.Minute)) {
+		t.Errorf("FeedPackage: imported %s, want the import's time", p.Imported)
+	}
+	// An unchanged re-import does not move it.
+	must[kb.ImportResult](t)(st.ImportPackage(ctx, kb.PackageSpec{VendorName: "Feed Press", PackageName: "Feed Journals",
+		ContentType: kb.ContentEJournal, PackageType: kb.PackageVariable}, RowsOf(len(rows), func(i int) kb.ImportRow { return rows[i] })))
+	if again, _, _ := fs.FeedPackage(ctx, "Feed Press", "Feed Journals"); !again.Imported.Equal(p.Imported) {
+		t.Errorf("after an unchanged re-import: imported %s, was %s", again.Imported, p.Imported)
 	}
 	if _, ok, err := fs.FeedPackage(ctx, "Feed Press", "Other"); ok || err != nil {
 		t.Errorf("another package of the vendor: ok %v, %v", ok, err)
@@ -137,7 +147,7 @@ func testFeedsClaim(t *testing.T, fs kb.FeedStore) {
 	const lease = time.Minute
 	claim := func(at time.Time, holder string) (int64, bool) {
 		t.Helper()
-		f, ok, err := fs.ClaimDueFeed(ctx, at, holder, lease)
+		f, ok, err := fs.ClaimDueFeed(ctx, at, holder, lease, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,10 +174,9 @@ func testFeedsClaim(t *testing.T, fs kb.FeedStore) {
 	if id, ok := claim(now.Add(lease+2*time.Millisecond), "s4"); !ok || id != b.ID {
 		t.Errorf("claim beside s3's lease: %d %v, want feed %d", id, ok, b.ID)
 	}
-	if _, _, err := fs.ClaimDueFeed(ctx, now, "", lease); err == nil {
+	if _, _, err := fs.ClaimDueFeed(ctx, now, "", lease, false); err == nil {
 		t.Errorf("a claim without a holder was accepted")
 	}
-
 	// A feed asked for by its id: claimed, due or not, unless a lease
 	// covers it; its holder renews the lease, no one else can.
 	later := now.Add(lease + 2*time.Millisecond)
@@ -191,6 +200,21 @@ func testFeedsClaim(t *testing.T, fs kb.FeedStore) {
 	if _, _, err := fs.ClaimFeed(ctx, c.ID+1000, later, "cli", lease); kb.ErrorCode(err) != kb.CodeNotFound {
 		t.Errorf("ClaimFeed of no feed: %v, want not found", err)
 	}
+	// A library's own feed is claimed by the libraries' runner only.
+	lib := must[kb.Feed](t)(fs.AddFeed(ctx, kb.Feed{Vendor: "V", Package: "L", URL: "https://x.example/l", MaxRemoval: 20,
+		CustomerID: "feeds1", Holdings: true, ByCustomer: true}))
+	muchLater := now.Add(10 * lease)
+	for range 2 {
+		if f, ok, err := fs.ClaimDueFeed(ctx, muchLater, "ops", lease, false); err != nil || ok && f.ID == lib.ID {
+			t.Errorf("the operator's runner claimed %d (%v, %v)", f.ID, ok, err)
+		}
+	}
+	if f, ok, err := fs.ClaimDueFeed(ctx, muchLater, "libs", lease, true); err != nil || !ok || f.ID != lib.ID {
+		t.Errorf("the libraries' runner: %d %v %v, want feed %d", f.ID, ok, err, lib.ID)
+	}
+	if f, ok, err := fs.ClaimDueFeed(ctx, muchLater, "libs2", lease, true); err != nil || ok {
+		t.Errorf("the libraries' runner again: %d %v %v, want none free", f.ID, ok, err)
+	}
 }
 
 func testFeedRuns(t *testing.T, fs kb.FeedStore) {
@@ -198,7 +222,7 @@ func testFeedRuns(t *testing.T, fs kb.FeedStore) {
 	removeFeeds(t, fs)
 	f := must[kb.Feed](t)(fs.AddFeed(ctx, kb.Feed{Vendor: "V", Package: "P", URL: "https://x.example/p", Every: time.Hour, MaxRemoval: 20}))
 	start := time.Now().Add(time.Second).UTC().Truncate(time.Millisecond)
-	claimed, ok, err := fs.ClaimDueFeed(ctx, start, "s1", time.Minute)
+	claimed, ok, err := fs.ClaimDueFeed(ctx, start, "s1", time.Minute, false)
 	if err != nil || !ok || claimed.ID != f.ID {
 		t.Fatalf("claim: %+v %v %v", claimed, ok, err)
 	}
@@ -213,7 +237,7 @@ func testFeedRuns(t *testing.T, fs kb.FeedStore) {
 		t.Errorf("after an applied run: etag %q, last modified %q, next run %v; want those of the run and %v",
 			got.ETag, got.LastModified, got.NextRun, start.Add(time.Hour))
 	}
-	if _, ok, _ := fs.ClaimDueFeed(ctx, start.Add(time.Hour-time.Millisecond), "s2", time.Minute); ok {
+	if _, ok, _ := fs.ClaimDueFeed(ctx, start.Add(time.Hour-time.Millisecond), "s2", time.Minute, false); ok {
 		t.Errorf("the feed was claimed before its next run")
 	}
 
@@ -288,7 +312,7 @@ func testFeedsClaimRace(t *testing.T, fs kb.FeedStore) {
 				defer wg.Done()
 				<-start
 				holder := fmt.Sprint("server-", i)
-				got, ok, err := fs.ClaimDueFeed(ctx, now, holder, time.Minute)
+				got, ok, err := fs.ClaimDueFeed(ctx, now, holder, time.Minute, false)
 				if err != nil {
 					t.Error(err)
 					return

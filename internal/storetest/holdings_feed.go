@@ -156,9 +156,22 @@ func holdingsProperty(t *testing.T, s Store, res kb.ImportResult, titles []kb.Ti
 			}
 		}
 		slices.Sort(was)
+		// Titles a refused row names are left as they are.
+		var keep []int64
+		for _, id := range ids {
+			if r.IntN(6) == 0 {
+				keep = append(keep, id)
+			}
+		}
+		for _, id := range keep {
+			if _, sel := slices.BinarySearch(was, id); sel {
+				want = append(want, id)
+			}
+		}
+		want = kb.SortedUnique(want)
 		wantSel, wantDesel, wantKept := kb.PlanHoldings(was, want)
 
-		dry := must[kb.HoldingsResult](t)(s.SetHoldings(ctx, "hf", res.VendorID, res.PackageID, given, kb.HoldingsWrite{DryRun: true}))
+		dry := must[kb.HoldingsResult](t)(s.SetHoldings(ctx, "hf", res.VendorID, res.PackageID, given, kb.HoldingsWrite{DryRun: true, Keep: keep}))
 		if !slices.Equal(dry.Selected, wantSel) || !slices.Equal(dry.Deselected, wantDesel) || dry.Kept != wantKept ||
 			dry.WasSelected != len(was) || dry.NowSelected != len(want) || dry.Outside != 1 {
 			t.Fatalf("round %d: dry run %+v; want +%v -%v kept %d of %d", round, dry, wantSel, wantDesel, wantKept, len(was))
@@ -167,7 +180,7 @@ func holdingsProperty(t *testing.T, s Store, res kb.ImportResult, titles []kb.Ti
 			t.Fatalf("round %d: the dry run changed the selection", round)
 		}
 		changes := len(must[[]kb.Change](t)(s.Changes(ctx, kb.ChangeQuery{CustomerID: "hf", FeedID: 99, Limit: -1})))
-		got := must[kb.HoldingsResult](t)(s.SetHoldings(ctx, "hf", res.VendorID, res.PackageID, given, kb.HoldingsWrite{FeedID: 99}))
+		got := must[kb.HoldingsResult](t)(s.SetHoldings(ctx, "hf", res.VendorID, res.PackageID, given, kb.HoldingsWrite{FeedID: 99, Keep: keep}))
 		if !slices.Equal(got.Selected, dry.Selected) || !slices.Equal(got.Deselected, dry.Deselected) {
 			t.Fatalf("round %d: the write %+v differs from its dry run %+v", round, got, dry)
 		}

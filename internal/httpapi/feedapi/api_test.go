@@ -133,6 +133,8 @@ func TestHoldingsFeeds(t *testing.T) {
 		words      string
 	}{
 		{"no address", body(f.fx.AlphaVendor, f.fx.AlphaJournals, "", ""), 400, "url"},
+		{"no package", `{"vendorId": 1, "url": "https://x.example/f"}`, 400, "packageId"},
+		{"no vendor", `{"packageId": 1, "url": "https://x.example/f"}`, 400, "vendorId"},
 		{"a local file", body(f.fx.AlphaVendor, f.fx.AlphaJournals, "file:///etc/passwd", ""), 400, "http or https"},
 		{"too often", body(f.fx.AlphaVendor, f.fx.AlphaJournals, addr, `, "every": "5m"`), 400, "once an hour"},
 		{"a bad share", body(f.fx.AlphaVendor, f.fx.AlphaJournals, addr, `, "maxRemoval": "150%"`), 400, "max-removal"},
@@ -167,8 +169,17 @@ func TestHoldingsFeeds(t *testing.T) {
 	if res, b := apitest.Do(t, http.DefaultClient, "GET", f.url+"/rm/rmaccounts/c2/holdingsfeeds"+id, nil, "x-api-key", "key-c2"); res.StatusCode != 404 {
 		t.Errorf("c2 reads c1's feed: %d %s", res.StatusCode, b)
 	}
-	if res, _ := apitest.Do(t, http.DefaultClient, "GET", f.url+"/rm/rmaccounts/c2/holdingsfeeds", nil, "x-api-key", "key-c2"); res.StatusCode != 200 {
-		t.Errorf("c2's list: %d", res.StatusCode)
+	if res, b := apitest.Do(t, http.DefaultClient, "GET", f.url+"/rm/rmaccounts/c2/holdingsfeeds", nil, "x-api-key", "key-c2"); res.StatusCode != 200 ||
+		!strings.Contains(string(b), `"totalResults":0`) {
+		t.Errorf("c2's list: %d %s, want none", res.StatusCode, b)
+	}
+	for _, c := range []struct{ method, path string }{{"POST", id + "/run"}, {"DELETE", id}, {"POST", id + "/runs/1/approve"}, {"GET", id + "/runs/1/review"}} {
+		if res, b := apitest.Do(t, http.DefaultClient, c.method, f.url+"/rm/rmaccounts/c2/holdingsfeeds"+c.path, nil, "x-api-key", "key-c2"); res.StatusCode != 404 {
+			t.Errorf("c2: %s %s of c1's feed: %d %s, want 404", c.method, c.path, res.StatusCode, b)
+		}
+	}
+	if status, b := f.do(t, "POST", "", body(f.fx.AlphaVendor, f.fx.AlphaJournals, addr, ""), "key-c1"); status != 400 || !strings.Contains(string(b), "already") {
+		t.Errorf("a second feed of the package: %d %s, want 400", status, b)
 	}
 	if status, _ := f.do(t, "GET", "", "", "key-c2"); status != 403 {
 		t.Errorf("c1's feeds with c2's key: %d, want 403", status)
