@@ -37,7 +37,7 @@ func Approve(ctx context.Context, d Deps, f kb.Feed, runID int64, holder string)
 	if err != nil {
 		return d.fail(ctx, f, holder, run, err)
 	}
-	res, src, err := importReader(ctx, d.Store, specOf(f, pkg, exists), file, false)
+	res, src, err := importReader(ctx, d.Store, specOf(f, pkg, exists), file, nil)
 	if errors.Is(err, kbart.ErrNotKBART) || errors.Is(err, kbart.ErrNoRows) {
 		return d.fail(ctx, f, holder, run, fmt.Errorf("approved run %d: nothing imported: %w", runID, err))
 	}

@@ -176,46 +176,65 @@ func Run(ctx context.Context, d Deps, f kb.Feed, holder string) (kb.FeedRun, err
 	return d.checkAndApply(ctx, f, holder, run, file)
 }
 
-// checkAndApply counts what the fetched file would do with a dry run of
-// the import, holds it when kb.FeedChecks says so, and applies it
-// otherwise.
+// errChecksHold stops the import of a file kb.FeedChecks holds.
+var errChecksHold = errors.New("held by the feed's checks")
+
+// checkAndApply imports the fetched file as `import kbart` does, with the
+// checks of kb.FeedChecks run by the import once it has read and matched
+// every row and before it applies anything (kb.PackageSpec.Check): a file
+// they hold is kept, and nothing of it applied; any other is applied by
+// that same import.
 func (d Deps) checkAndApply(ctx context.Context, f kb.Feed, holder string, run kb.FeedRun, file *spooled) (kb.FeedRun, error) {
 	pkg, exists, err := d.Store.FeedPackage(ctx, f.Vendor, f.Package)
 	if err != nil {
 		return d.fail(ctx, f, holder, run, err)
 	}
-	spec := specOf(f, pkg, exists)
 	counts := kb.FeedCounts{Empty: run.Bytes == 0, PackageTitles: pkg.Titles}
-	if !counts.Empty {
-		dry, src, err := d.importFile(ctx, spec, file, true)
-		switch {
-		case errors.Is(err, kbart.ErrNotKBART):
-			// counts.KBARTHeader stays false: held.
-		case errors.Is(err, kbart.ErrNoRows):
-			counts.KBARTHeader, counts.RowsRead, counts.RowsRefused = true, src.Read(), src.Rejected()
-		case err != nil:
-			return d.fail(ctx, f, holder, run, fmt.Errorf("dry run: %w", err))
-		default:
-			counts.KBARTHeader, counts.RowsRead, counts.RowsRefused = true, src.Read(), src.Rejected()
-			counts.Removed = dry.ResourcesRemoved
-		}
+	var verdict kb.FeedVerdict
+	if counts.Empty {
+		verdict = kb.FeedChecks(counts, f.MaxRemoval)
+		return d.hold(ctx, f, holder, run, file, verdict, counts)
 	}
-	if v := kb.FeedChecks(counts, f.MaxRemoval); v.Held {
-		r, err := file.open()
-		if err != nil {
-			return d.fail(ctx, f, holder, run, err)
+	var src *kbart.Source
+	spec := specOf(f, pkg, exists)
+	spec.Check = func(res kb.ImportResult) error {
+		counts.KBARTHeader, counts.RowsRead, counts.RowsRefused = true, src.Read(), src.Rejected()
+		counts.Removed = res.ResourcesRemoved
+		if verdict = kb.FeedChecks(counts, f.MaxRemoval); verdict.Held {
+			return errChecksHold
 		}
-		defer r.Close()
-		run.Outcome, run.Message = kb.FeedHeld, "held for review: "+v.Reason
-		run.Removed = counts.Removed
-		return d.record(ctx, f, holder, run, r)
+		return nil
 	}
-	res, src, err := d.importFile(ctx, spec, file, false)
-	if err != nil {
+	res, src, err := d.importFile(ctx, spec, file, &src)
+	switch {
+	case errors.Is(err, errChecksHold):
+		return d.hold(ctx, f, holder, run, file, verdict, counts)
+	case errors.Is(err, kbart.ErrNotKBART):
+		return d.hold(ctx, f, holder, run, file, kb.FeedChecks(counts, f.MaxRemoval), counts) // counts.KBARTHeader false
+	case errors.Is(err, kbart.ErrNoRows):
+		counts.KBARTHeader, counts.RowsRead, counts.RowsRefused = true, src.Read(), src.Rejected()
+		return d.hold(ctx, f, holder, run, file, kb.FeedChecks(counts, f.MaxRemoval), counts)
+	case err != nil:
 		return d.fail(ctx, f, holder, run, fmt.Errorf("import: %w", err))
 	}
 	applied(&run, res, src)
 	return d.record(ctx, f, holder, run, nil)
+}
+
+// hold records a held run of the fetched file, with the verdict's reason,
+// keeping the file.
+func (d Deps) hold(ctx context.Context, f kb.Feed, holder string, run kb.FeedRun, file *spooled, v kb.FeedVerdict, counts kb.FeedCounts) (kb.FeedRun, error) {
+	if !v.Held { // cannot be: each caller's checks found a reason
+		v.Reason = "the file could not be checked"
+	}
+	r, err := file.open()
+	if err != nil {
+		return d.fail(ctx, f, holder, run, err)
+	}
+	defer r.Close()
+	run.Outcome, run.Message = kb.FeedHeld, "held for review: "+v.Reason
+	run.Added, run.Removed, run.Changed = 0, counts.Removed, 0
+	return d.record(ctx, f, holder, run, r)
 }
 
 // specOf is the import of f's file: into the package's vendor and package
@@ -230,26 +249,31 @@ func specOf(f kb.Feed, pkg kb.FeedPackage, exists bool) kb.PackageSpec {
 	return spec
 }
 
-// importFile imports the spooled file with spec, as a dry run or for
-// real. The error wraps kbart.ErrNotKBART when the file is not a KBART
-// file, and kbart.ErrNoRows when it has no usable row.
-func (d Deps) importFile(ctx context.Context, spec kb.PackageSpec, file *spooled, dryRun bool) (kb.ImportResult, *kbart.Source, error) {
+// importFile imports the spooled file with spec; *srcp is set to the
+// file's rows before the import starts (spec.Check may read their
+// counts). The error wraps kbart.ErrNotKBART when the file is not a
+// KBART file, and kbart.ErrNoRows when it has no usable row.
+func (d Deps) importFile(ctx context.Context, spec kb.PackageSpec, file *spooled, srcp **kbart.Source) (kb.ImportResult, *kbart.Source, error) {
 	r, err := file.open()
 	if err != nil {
 		return kb.ImportResult{}, nil, err
 	}
 	defer r.Close()
-	return importReader(ctx, d.Store, spec, r, dryRun)
+	return importReader(ctx, d.Store, spec, r, srcp)
 }
 
-// importReader imports the KBART file r reads with spec.
-func importReader(ctx context.Context, st kb.Importer, spec kb.PackageSpec, r io.Reader, dryRun bool) (kb.ImportResult, *kbart.Source, error) {
+// importReader imports the KBART file r reads with spec; *srcp, when srcp
+// is not nil, is set to the file's rows before the import starts.
+func importReader(ctx context.Context, st kb.Importer, spec kb.PackageSpec, r io.Reader, srcp **kbart.Source) (kb.ImportResult, *kbart.Source, error) {
 	kr, err := kbart.NewReader(r)
 	if err != nil {
 		return kb.ImportResult{}, nil, err
 	}
 	src := kbart.NewSource(kbart.SourceFile{Name: "the fetched file", Reader: kr})
-	spec.ExtraColumns, spec.DryRun = src.ExtraColumns(), dryRun
+	if srcp != nil {
+		*srcp = src
+	}
+	spec.ExtraColumns = src.ExtraColumns()
 	res, err := st.ImportPackage(ctx, spec, src.Next)
 	return res, src, err
 }

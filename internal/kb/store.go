@@ -156,6 +156,13 @@ type PackageSpec struct {
 	// FeedID is the feed whose run imports the file: the import's
 	// changes are recorded as the feed's. 0 for none.
 	FeedID int64
+	// Check, when set, sees what the import would do once every row is
+	// read and matched, before anything is applied (on the bulk path,
+	// before its transaction commits): an error from it ends the import
+	// with nothing applied, and ImportPackage returns the counts with
+	// that error wrapped. A package feed checks a fetched file so, in the
+	// same import that applies it.
+	Check func(ImportResult) error
 }
 
 // BulkMode says whether a new package's first import takes the bulk path.

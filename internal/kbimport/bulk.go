@@ -110,13 +110,16 @@ func (imp *importer) runBulk(ctx context.Context, next func() (kb.ImportRow, err
 		if err := imp.finishBulk(ctx, tx); err != nil {
 			return err
 		}
+		if err := imp.check(); err != nil {
+			return err // rolled back
+		}
 		if renew {
 			return renewLease(ctx, tx, imp.holder)
 		}
 		return nil
 	})
 	if err != nil {
-		return kb.ImportResult{}, err
+		return imp.res, err
 	}
 	return imp.res, nil
 }

@@ -77,9 +77,17 @@ func (s *Importer) ImportPackage(ctx context.Context, spec kb.PackageSpec, next 
 		err = cerr
 	}
 	if err != nil {
-		return kb.ImportResult{}, fmt.Errorf("import %s / %s: %w", spec.VendorName, spec.PackageName, err)
+		return res, fmt.Errorf("import %s / %s: %w", spec.VendorName, spec.PackageName, err)
 	}
 	return res, nil
+}
+
+// check runs the spec's Check, if any, on what the import would do.
+func (imp *importer) check() error {
+	if imp.spec.Check == nil {
+		return nil
+	}
+	return imp.spec.Check(imp.res)
 }
 
 // checkImportSpec checks the names and the type of the package to fill.
@@ -169,6 +177,9 @@ func (imp *importer) run(ctx context.Context, next func() (kb.ImportRow, error))
 	}
 	if err := imp.diff(ctx); err != nil {
 		return kb.ImportResult{}, err
+	}
+	if err := imp.check(); err != nil {
+		return imp.res, err
 	}
 	err := imp.s.e.Write(ctx, "", func(tx kbsql.Tx) error {
 		if err := imp.apply(ctx, tx); err != nil {

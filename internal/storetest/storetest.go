@@ -44,6 +44,7 @@ var parts = []part{
 	{"Import", on(testImport)},
 	{"Reimport", on(testReimport)},
 	{"ImportRollback", on(testImportRollback)},
+	{"ImportCheck", on(testImportCheck)},
 	{"KBUpdates", on(testKBUpdates)},
 	{"ImportIdentity", on(testImportIdentity)},
 	{"Vendors", on(testVendors)},
