@@ -52,7 +52,7 @@ type server struct {
 	v  version
 }
 
-func newServer(t *testing.T) *server {
+func newServer(t testing.TB) *server {
 	s := &server{}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
@@ -120,7 +120,7 @@ func withoutShare(b []byte, tenths int) []byte {
 
 // store opens a new store of this run's kind with customer c1, who reads
 // the package.
-func store(t *testing.T) feeds.Store {
+func store(t testing.TB) feeds.Store {
 	t.Helper()
 	st := testdb.Open(t)
 	if _, err := st.AddCustomer(t.Context(), "c1", "Customer One"); err != nil {
