@@ -102,25 +102,8 @@ func TestRunHoldings(t *testing.T) {
 		t.Fatal(err)
 	}
 	const holder = "test"
-	claim := func() kb.Feed {
-		t.Helper()
-		f, ok, err := st.ClaimFeed(ctx, f.ID, time.Now(), holder, time.Minute)
-		if err != nil || !ok {
-			t.Fatalf("claim the feed: %v, %v", ok, err)
-		}
-		return f
-	}
-	run := func(want kb.FeedOutcome) kb.FeedRun {
-		t.Helper()
-		r, err := feeds.Run(ctx, d, claim(), holder)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.Outcome != want || strings.Contains(r.Message, secret) {
-			t.Fatalf("run: %s (%q), want %s", r.Outcome, r.Message, want)
-		}
-		return r
-	}
+	claim := func() kb.Feed { return claimFeed(t, st, f.ID, holder) }
+	run := func(want kb.FeedOutcome) kb.FeedRun { return runFeedNow(t, d, claim(), holder, want) }
 	// The names that occur once in the package: a row of a name several
 	// titles share, without title_id or identifier, names none of them.
 	count := map[string]int{}

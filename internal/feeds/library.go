@@ -168,6 +168,13 @@ func (l *Library) Remove(ctx context.Context, custID string, id int64) error {
 // is canceled (a client that leaves does not leave the feed's lease
 // taken), within the fetch's time limit.
 func (l *Library) Run(ctx context.Context, custID string, id int64) (kb.FeedRun, error) {
+	return l.act(ctx, custID, id, func(ctx context.Context, f kb.Feed) (kb.FeedRun, error) { return Run(ctx, l.d, f, l.holder) })
+}
+
+// act claims the customer's feed id, one run or approval of the customer
+// at a time, and acts on it with a context that goes on when ctx is
+// canceled.
+func (l *Library) act(ctx context.Context, custID string, id int64, do func(context.Context, kb.Feed) (kb.FeedRun, error)) (kb.FeedRun, error) {
 	done, err := l.one(custID)
 	if err != nil {
 		return kb.FeedRun{}, err
@@ -177,7 +184,7 @@ func (l *Library) Run(ctx context.Context, custID string, id int64) (kb.FeedRun,
 	if err != nil {
 		return kb.FeedRun{}, err
 	}
-	return Run(context.WithoutCancel(ctx), l.d, f, l.holder)
+	return do(context.WithoutCancel(ctx), f)
 }
 
 // one marks a run or approval of the customer under way until done is
@@ -204,16 +211,7 @@ func (l *Library) Approve(ctx context.Context, custID string, id, runID int64) (
 	} else if runID == 0 && len(runs) > 0 {
 		runID = runs[0].ID
 	}
-	done, err := l.one(custID)
-	if err != nil {
-		return kb.FeedRun{}, err
-	}
-	defer done()
-	f, err := l.claim(ctx, custID, id)
-	if err != nil {
-		return kb.FeedRun{}, err
-	}
-	return Approve(context.WithoutCancel(ctx), l.d, f, runID, l.holder)
+	return l.act(ctx, custID, id, func(ctx context.Context, f kb.Feed) (kb.FeedRun, error) { return Approve(ctx, l.d, f, runID, l.holder) })
 }
 
 // claim takes the lease on the customer's feed id.

@@ -216,6 +216,33 @@ func sameKB(t *testing.T, when string, got, want feeds.Store) {
 	}
 }
 
+// claimFeed claims feed id for holder, or fails the test.
+func claimFeed(t *testing.T, st feeds.Store, id int64, holder string) kb.Feed {
+	t.Helper()
+	f, ok, err := st.ClaimFeed(t.Context(), id, time.Now(), holder, time.Minute)
+	if err != nil || !ok {
+		t.Fatalf("claim the feed: %v, %v", ok, err)
+	}
+	return f
+}
+
+// runFeedNow runs the claimed feed f, and fails the test unless the run
+// is recorded with outcome want and its message shows no token.
+func runFeedNow(t *testing.T, d feeds.Deps, f kb.Feed, holder string, want kb.FeedOutcome) kb.FeedRun {
+	t.Helper()
+	r, err := feeds.Run(t.Context(), d, f, holder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Outcome != want || r.ID == 0 {
+		t.Fatalf("run: %s (%q), want %s", r.Outcome, r.Message, want)
+	}
+	if strings.Contains(r.Message, secret) {
+		t.Errorf("the run's message shows the token: %q", r.Message)
+	}
+	return r
+}
+
 // TestRun serves versions of a real KBART file and then faults, and
 // checks each run's outcome and the knowledge base against a direct
 // import of the same file. Both stores (KBSERVER_TEST_STORE).
@@ -231,28 +258,8 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	const holder = "test"
-	claim := func() kb.Feed {
-		t.Helper()
-		f, ok, err := st.ClaimFeed(ctx, f.ID, time.Now(), holder, time.Minute)
-		if err != nil || !ok {
-			t.Fatalf("claim the feed: %v, %v", ok, err)
-		}
-		return f
-	}
-	run := func(want kb.FeedOutcome) kb.FeedRun {
-		t.Helper()
-		r, err := feeds.Run(ctx, d, claim(), holder)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.Outcome != want || r.ID == 0 {
-			t.Fatalf("run: %s (%q), want %s", r.Outcome, r.Message, want)
-		}
-		if strings.Contains(r.Message, secret) {
-			t.Errorf("the run's message shows the token: %q", r.Message)
-		}
-		return r
-	}
+	claim := func() kb.Feed { return claimFeed(t, st, f.ID, holder) }
+	run := func(want kb.FeedOutcome) kb.FeedRun { return runFeedNow(t, d, claim(), holder, want) }
 
 	srv.serve(version{body: v1, etag: `"v1"`})
 	r := run(kb.FeedApplied)

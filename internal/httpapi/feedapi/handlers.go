@@ -88,7 +88,7 @@ func (h handlers) run(w http.ResponseWriter, r *http.Request) error {
 // review serves GET holdingsfeeds/{feedid}/runs/{runid}/review: what
 // approving the held run would do now.
 func (h handlers) review(w http.ResponseWriter, r *http.Request) error {
-	id, runID, err := feedAndRun(r)
+	id, runID, err := web.PathIDPair(r, "feedid", "runid")
 	if err != nil {
 		return err
 	}
@@ -102,7 +102,7 @@ func (h handlers) review(w http.ResponseWriter, r *http.Request) error {
 // approve serves POST holdingsfeeds/{feedid}/runs/{runid}/approve: the
 // held run's file is applied, and the new run answered.
 func (h handlers) approve(w http.ResponseWriter, r *http.Request) error {
-	id, runID, err := feedAndRun(r)
+	id, runID, err := web.PathIDPair(r, "feedid", "runid")
 	if err != nil {
 		return err
 	}
@@ -111,14 +111,4 @@ func (h handlers) approve(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return web.WriteJSON(w, http.StatusOK, runWire(run))
-}
-
-// feedAndRun reads the path's feed and run ids.
-func feedAndRun(r *http.Request) (int64, int64, error) {
-	id, err := web.PathID(r, "feedid")
-	if err != nil {
-		return 0, 0, err
-	}
-	runID, err := web.PathID(r, "runid")
-	return id, runID, err
 }

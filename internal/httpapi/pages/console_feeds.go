@@ -398,11 +398,7 @@ type reviewPage struct {
 // approving the held run would do now (feeds.Library.Review), with the
 // button that approves it.
 func (p *pages) consoleFeedReview(w http.ResponseWriter, r *http.Request, s *staff) error {
-	id, err := web.PathID(r, "feedid")
-	if err != nil {
-		return err
-	}
-	runID, err := web.PathID(r, "runid")
+	id, runID, err := web.PathIDPair(r, "feedid", "runid")
 	if err != nil {
 		return err
 	}
@@ -427,11 +423,7 @@ func (p *pages) consoleFeedReview(w http.ResponseWriter, r *http.Request, s *sta
 // the held run's file is applied, and the browser goes to the feed's
 // page, which shows the new run.
 func (p *pages) consoleFeedApprove(w http.ResponseWriter, r *http.Request, s *staff) error {
-	id, err := web.PathID(r, "feedid")
-	if err != nil {
-		return err
-	}
-	runID, err := web.PathID(r, "runid")
+	id, runID, err := web.PathIDPair(r, "feedid", "runid")
 	if err != nil {
 		return err
 	}

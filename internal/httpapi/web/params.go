@@ -24,6 +24,16 @@ func PathID(r *http.Request, name string) (int64, error) {
 	return id, nil
 }
 
+// PathIDPair reads the path parameters a and b as PathID does, a first.
+func PathIDPair(r *http.Request, a, b string) (int64, int64, error) {
+	x, err := PathID(r, a)
+	if err != nil {
+		return 0, 0, err
+	}
+	y, err := PathID(r, b)
+	return x, y, err
+}
+
 func positiveIntError(name string) error {
 	return kb.Errorf(kb.CodeInvalid, "Parameter %s must be a positive integer.", name)
 }

@@ -381,6 +381,26 @@ func TestPathID(t *testing.T) {
 	}
 }
 
+func TestPathIDPair(t *testing.T) {
+	for _, tt := range []struct {
+		a, b   string
+		x, y   int64
+		errFor string // the parameter an error names; "" for none
+	}{
+		{"3", "41", 3, 41, ""},
+		{"x", "41", 0, 0, "feedid"},
+		{"3", "0", 0, 0, "runid"},
+	} {
+		req := httptest.NewRequest("GET", "/", nil)
+		req.SetPathValue("feedid", tt.a)
+		req.SetPathValue("runid", tt.b)
+		x, y, err := PathIDPair(req, "feedid", "runid")
+		if tt.errFor == "" && (err != nil || x != tt.x || y != tt.y) || tt.errFor != "" && !strings.Contains(kb.ErrorMessage(err), tt.errFor) {
+			t.Errorf("PathIDPair(%q, %q) = %d, %d, %v; want %d, %d or an error naming %q", tt.a, tt.b, x, y, err, tt.x, tt.y, tt.errFor)
+		}
+	}
+}
+
 func TestQuery(t *testing.T) {
 	req := httptest.NewRequest("GET", "/?search=&selection&count=%2010%20&Offset=2&orderby=a&orderby=b&OrderBy=c", nil)
 	q := NewQuery(req)
