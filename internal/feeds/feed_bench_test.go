@@ -3,6 +3,7 @@ package feeds_test
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -36,15 +37,22 @@ import (
 // samples carry the label phase (setup, direct, feed), so that
 // `go tool pprof -tagfocus phase=feed` shows the feed's runs alone.
 
+// feedRows is the size of the benchmarks' package: 100,000 rows, or
+// another size for the growth figures (-feed-rows 300000, 1000000).
+var feedRows = flag.Int("feed-rows", 100_000, "rows of the feed benchmarks' generated package")
+
 // The versions of the benchmarks' package.
 const (
-	benchRows   = 100_000
 	goneShare   = 50 // version k drops 1/50 of the first version's titles
 	urlShare    = 20 // and gives 1/20 of them a new title_url
-	newRows     = benchRows / goneShare
-	maxVersions = 14   // the most versions (each drops and edits other titles)
-	stride      = 7919 // a prime: base title j is the (j*stride mod titles)-th of the permutation
+	maxVersions = 14 // the most versions (each drops and edits other titles)
+	// stride is a prime: base title j is the (j*stride mod titles)-th of
+	// the permutation (it must not divide the number of titles).
+	stride = 7919
 )
+
+// newRows is the rows a version adds.
+func newRows() int { return *feedRows / goneShare }
 
 // benchPool is the rows the versions are made of: gen's KBART rows of
 // seed 1, grouped into titles (a title of two coverage ranges has two
@@ -68,7 +76,8 @@ func thePool(b *testing.B) *benchPool {
 	b.Helper()
 	poolOnce.Do(func() {
 		var buf bytes.Buffer
-		if poolErr = gen.WriteKBART(&buf, benchRows+maxVersions*newRows+100, 1); poolErr != nil {
+		benchRows := *feedRows
+		if poolErr = gen.WriteKBART(&buf, benchRows+maxVersions*newRows()+100, 1); poolErr != nil {
 			return
 		}
 		lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
@@ -157,7 +166,7 @@ func (p *benchPool) version(b *testing.B, k int) ([]byte, int) {
 	}
 	added := 0
 	for _, t := range p.extra {
-		if added >= k*newRows {
+		if added >= k*newRows() {
 			break
 		}
 		for _, r := range t {

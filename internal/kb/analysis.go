@@ -1,0 +1,54 @@
+package kb
+
+// Collection analysis (issue 38): how a customer's packages overlap, what
+// a package would add to its holdings, which titles it holds more than
+// once, and how they are used. These are the request's types and the
+// rules of coverage that the counts follow (analysis_rules.go); the sets
+// come from the search index, the rows from the store.
+
+// The most and the fewest packages an overlap compares.
+const (
+	MinOverlapPackages = 2
+	MaxOverlapPackages = 10
+)
+
+// OverlapListKind names a list of titles behind an overlap's count.
+type OverlapListKind int
+
+// The lists.
+const (
+	// ListNone asks for the counts only.
+	ListNone OverlapListKind = iota
+	// ListUnique: the titles of one package (OverlapList.PackageID) that
+	// no other listed package has.
+	ListUnique
+	// ListShared: the titles every listed package has.
+	ListShared
+	// ListPartial: the shared titles whose effective coverage or embargo
+	// differ between the packages.
+	ListPartial
+	// ListHeld: of the package compared with the holdings, the titles the
+	// customer holds through another selected package.
+	ListHeld
+	// ListHeldFully: those of ListHeld whose coverage the other packages'
+	// covers (CoveredBy).
+	ListHeldFully
+	// ListNotHeld: the titles the package would add to the holdings.
+	ListNotHeld
+)
+
+// OverlapList is the list an overlap query asks for.
+type OverlapList struct {
+	Kind      OverlapListKind
+	PackageID int64 // the package of ListUnique
+}
+
+// OverlapQuery is an overlap analysis as a customer asks for it: the
+// packages compared with one another (MinOverlapPackages to
+// MaxOverlapPackages), or one package compared with the customer's
+// holdings (AgainstHoldings), and the list of titles wanted, if any.
+type OverlapQuery struct {
+	PackageIDs      []int64
+	AgainstHoldings bool
+	List            OverlapList
+}
