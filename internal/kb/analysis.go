@@ -1,5 +1,7 @@
 package kb
 
+import "context"
+
 // Collection analysis (issue 38): how a customer's packages overlap, what
 // a package would add to its holdings, which titles it holds more than
 // once, and how they are used. These are the request's types and the
@@ -51,4 +53,42 @@ type OverlapQuery struct {
 	PackageIDs      []int64
 	AgainstHoldings bool
 	List            OverlapList
+}
+
+// HeldCoverageReader reads the coverage the analysis compares.
+type HeldCoverageReader interface {
+	// HeldCoverages returns the effective coverage (HeldCoverageOf) of
+	// each of titleIDs in each of packageIDs that has it, for customer
+	// custID.
+	HeldCoverages(ctx context.Context, custID string, packageIDs, titleIDs []int64) (map[ResourceKey]HeldCoverage, error)
+}
+
+// OverlapPackage is one package of an overlap: its title count and the
+// titles no other listed package has.
+type OverlapPackage struct {
+	PackageID   int64
+	PackageName string
+	VendorID    int64
+	TitleCount  int
+	UniqueCount int
+}
+
+// Overlap is what an overlap of packages counts: for each package its
+// titles and its unique ones; the titles every package has (shared), and
+// of those the ones whose effective coverage and embargo are the same in
+// each (SameCoverage).
+type Overlap struct {
+	Packages          []OverlapPackage
+	SharedCount       int
+	SameCoverageCount int
+}
+
+// Against is what a package compared with the customer's holdings
+// counts: of its titles, those the customer holds through another
+// selected package, and of those the ones whose coverage there covers the
+// package's (CoveredBy).
+type Against struct {
+	Package        OverlapPackage
+	HeldCount      int
+	HeldFullyCount int
 }

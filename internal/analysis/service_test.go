@@ -1,0 +1,230 @@
+package analysis_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/kbserver/kbserver/internal/analysis"
+	"github.com/kbserver/kbserver/internal/gen"
+	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/storetest"
+	"github.com/kbserver/kbserver/internal/testdb"
+)
+
+// TestOverlapLikeReference compares the overlap counts of random pairs
+// and triples of packages, and of random packages against the holdings,
+// with a slow reference read title by title from the store, over a
+// generated knowledge base after random selections and custom coverage,
+// then again after a re-import. Both stores (KBSERVER_TEST_STORE).
+func TestOverlapLikeReference(t *testing.T) {
+	ctx := t.Context()
+	st := storetest.Searched(ctx, testdb.Open(t))
+	const n = 600
+	if _, err := gen.Generate(ctx, st, gen.Options{Titles: n, Seed: 38, Packages: 12, Vendors: 3}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gen.Customers(ctx, st, 38, []gen.CustomerSpec{{ID: "c1", Holdings: n / 2}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	raw, ok := storetest.Raw(st).(analysis.Store)
+	if !ok {
+		t.Fatalf("%T does not read held coverage", storetest.Raw(st))
+	}
+	svc := analysis.New(raw, st.Search)
+	r := rand.New(rand.NewPCG(38, 37))
+	for round := range 2 {
+		if round == 1 {
+			if _, err := gen.Generate(ctx, st, gen.Options{Titles: n + n/5, Seed: 38, Packages: 12, Vendors: 3}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		pkgs := packagesOf(t, st)
+		customise(t, st, r, pkgs)
+		ref := readReference(t, st, pkgs)
+		for range 12 {
+			k := 2 + r.IntN(2)
+			ids := make([]int64, 0, k)
+			for _, i := range r.Perm(len(pkgs))[:k] {
+				ids = append(ids, pkgs[i].ID)
+			}
+			got, err := svc.Overlap(ctx, "c1", kb.OverlapQuery{PackageIDs: ids})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := ref.overlap(ids)
+			if got.SharedCount != want.SharedCount || got.SameCoverageCount != want.SameCoverageCount {
+				t.Errorf("round %d, %v: shared %d, same coverage %d; want %d, %d", round, ids, got.SharedCount, got.SameCoverageCount, want.SharedCount, want.SameCoverageCount)
+			}
+			for i, p := range got.Packages {
+				w := want.Packages[i]
+				if p.PackageID != w.PackageID || p.TitleCount != w.TitleCount || p.UniqueCount != w.UniqueCount {
+					t.Errorf("round %d, %v: package %+v, want %+v", round, ids, p, w)
+				}
+			}
+		}
+		for _, p := range pkgs {
+			got, err := svc.Against(ctx, "c1", kb.OverlapQuery{PackageIDs: []int64{p.ID}, AgainstHoldings: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			held, fully := ref.against(p.ID, time.Now())
+			if got.HeldCount != held || got.HeldFullyCount != fully || got.Package.TitleCount != len(ref.titles[p.ID]) {
+				t.Errorf("round %d: package %d against the holdings: %+v; want %d titles, %d held, %d fully", round, p.ID, got, len(ref.titles[p.ID]), held, fully)
+			}
+		}
+	}
+	if _, err := svc.Overlap(ctx, "c1", kb.OverlapQuery{PackageIDs: []int64{packagesOf(t, st)[0].ID, 999999}}); kb.ErrorCode(err) != kb.CodeNotFound {
+		t.Errorf("an unknown package: %v, want not found", err)
+	}
+}
+
+// packagesOf lists the knowledge base's packages (c1 sees them all).
+func packagesOf(t *testing.T, st storetest.Store) []kb.Package {
+	t.Helper()
+	l, err := st.Packages(t.Context(), "c1", kb.PackageQuery{Page: kb.Page{Count: 100, Number: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []kb.Package
+	for _, p := range l.Packages {
+		if !p.IsCustom {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// customise gives some of c1's selected titles custom coverage or a custom
+// embargo, and selects or deselects a few titles.
+func customise(t *testing.T, st storetest.Store, r *rand.Rand, pkgs []kb.Package) {
+	t.Helper()
+	ctx := t.Context()
+	for _, p := range pkgs {
+		l, err := st.Titles(ctx, "c1", kb.TitleQuery{VendorID: p.VendorID, PackageID: p.ID, Page: kb.Page{Count: 100, Number: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ti := range l.Titles {
+			if r.IntN(8) != 0 {
+				continue
+			}
+			u := kb.ResourceUpdate{Selected: true}
+			switch r.IntN(3) {
+			case 0:
+				u.CustomCoverage = []kb.Coverage{{Begin: "2001-01-01", End: ""}}
+			case 1:
+				u.CustomEmbargo = kb.Embargo{Unit: kb.EmbargoMonths, Value: 1 + r.IntN(12)}
+			case 2:
+				u.Selected = false
+			}
+			if p.PackageType == kb.PackageComplete {
+				continue
+			}
+			if err := st.UpdateResource(ctx, "c1", p.VendorID, p.ID, ti.ID, u); err != nil {
+				t.Fatalf("customise %d/%d: %v", p.ID, ti.ID, err)
+			}
+		}
+	}
+}
+
+// reference is the slow reference: every title's resources as the store
+// reads them, one title at a time.
+type reference struct {
+	titles map[int64][]int64              // package → its titles, ascending
+	res    map[kb.ResourceKey]kb.Resource // every resource of those titles
+	of     map[int64][]kb.Resource        // title → its resources
+}
+
+func readReference(t *testing.T, st storetest.Store, pkgs []kb.Package) *reference {
+	t.Helper()
+	ctx := context.Background()
+	ref := &reference{titles: map[int64][]int64{}, res: map[kb.ResourceKey]kb.Resource{}, of: map[int64][]kb.Resource{}}
+	for _, p := range pkgs {
+		for page := 1; ; page++ {
+			l, err := st.Titles(ctx, "c1", kb.TitleQuery{VendorID: p.VendorID, PackageID: p.ID, Page: kb.Page{Count: 100, Number: page}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, ti := range l.Titles {
+				ref.titles[p.ID] = append(ref.titles[p.ID], ti.ID)
+			}
+			if len(l.Titles) < 100 {
+				break
+			}
+		}
+		slices.Sort(ref.titles[p.ID])
+		for _, id := range ref.titles[p.ID] {
+			if _, ok := ref.of[id]; ok {
+				continue
+			}
+			ti, err := st.Title(ctx, "c1", id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref.of[id] = ti.Resources
+			for _, r := range ti.Resources {
+				ref.res[kb.ResourceKey{PackageID: r.PackageID, TitleID: id}] = r
+			}
+		}
+	}
+	return ref
+}
+
+func (ref *reference) overlap(ids []int64) kb.Overlap {
+	var o kb.Overlap
+	in := func(p, t int64) bool { _, ok := slices.BinarySearch(ref.titles[p], t); return ok }
+	for _, p := range ids {
+		op := kb.OverlapPackage{PackageID: p, TitleCount: len(ref.titles[p])}
+		for _, t := range ref.titles[p] {
+			unique := true
+			for _, q := range ids {
+				unique = unique && (q == p || !in(q, t))
+			}
+			if unique {
+				op.UniqueCount++
+			}
+		}
+		o.Packages = append(o.Packages, op)
+	}
+	for _, t := range ref.titles[ids[0]] {
+		shared := true
+		for _, q := range ids[1:] {
+			shared = shared && in(q, t)
+		}
+		if !shared {
+			continue
+		}
+		o.SharedCount++
+		first := kb.HeldCoverageOf(ref.res[kb.ResourceKey{PackageID: ids[0], TitleID: t}])
+		same := true
+		for _, q := range ids[1:] {
+			same = same && kb.SameCoverage(first, kb.HeldCoverageOf(ref.res[kb.ResourceKey{PackageID: q, TitleID: t}]))
+		}
+		if same {
+			o.SameCoverageCount++
+		}
+	}
+	return o
+}
+
+func (ref *reference) against(p int64, today time.Time) (held, fully int) {
+	for _, t := range ref.titles[p] {
+		var others []kb.HeldCoverage
+		for _, r := range ref.of[t] {
+			if r.PackageID != p && r.IsSelected {
+				others = append(others, kb.HeldCoverageOf(r))
+			}
+		}
+		if len(others) == 0 {
+			continue
+		}
+		held++
+		if kb.CoveredBy(kb.HeldCoverageOf(ref.res[kb.ResourceKey{PackageID: p, TitleID: t}]), others, today) {
+			fully++
+		}
+	}
+	return held, fully
+}

@@ -1,0 +1,141 @@
+package search
+
+import (
+	"context"
+	"slices"
+
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// The sets of the collection analysis (issue 38): a package's titles and a
+// customer's selected titles as bitmaps of one state of the live index,
+// its delta included, for the overlap of packages and a package against
+// the holdings. They are counted and combined here; their rows are the
+// store's.
+
+// TitleSet is a set of titles in one state of a live index: ordinals of
+// its base index (the delta's retired titles left out) and of its delta.
+// A title is in one half at most. Its methods do not change it.
+type TitleSet struct {
+	x        *Index
+	d        *delta // nil without a delta
+	base, dl *roaring.Bitmap
+}
+
+// Len is the number of titles in the set.
+func (s TitleSet) Len() int {
+	n := int(s.base.GetCardinality())
+	if s.dl != nil {
+		n += int(s.dl.GetCardinality())
+	}
+	return n
+}
+
+// IDs returns the titles' ids, ascending.
+func (s TitleSet) IDs() []int64 {
+	ids := make([]int64, 0, s.Len())
+	for it := s.base.Iterator(); it.HasNext(); {
+		ids = append(ids, s.x.ID(it.Next()))
+	}
+	if s.dl != nil {
+		for it := s.dl.Iterator(); it.HasNext(); {
+			ids = append(ids, s.d.x.ID(it.Next()))
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// And returns the titles in s and o, sets of one Holdings.
+func (s TitleSet) And(o TitleSet) TitleSet { return s.combine(o, roaring.And) }
+
+// AndNot returns the titles in s and not in o, sets of one Holdings.
+func (s TitleSet) AndNot(o TitleSet) TitleSet { return s.combine(o, roaring.AndNot) }
+
+// Or returns the titles in s or o, sets of one Holdings.
+func (s TitleSet) Or(o TitleSet) TitleSet { return s.combine(o, roaring.Or) }
+
+func (s TitleSet) combine(o TitleSet, op func(a, b *roaring.Bitmap) *roaring.Bitmap) TitleSet {
+	out := TitleSet{x: s.x, d: s.d, base: op(s.base, o.base)}
+	if s.dl != nil {
+		out.dl = op(s.dl, o.dl)
+	}
+	return out
+}
+
+// Holdings is one customer's knowledge base in one state of the live
+// index: the titles of each package and the titles the customer selects,
+// in all packages or in one. It lives for one request.
+type Holdings struct {
+	b *built
+	e *selEntry
+}
+
+// Holdings returns the customer's holdings at the versions at, waiting
+// for the index as a search does.
+func (l *Live) Holdings(ctx context.Context, custID string, at kb.CustomerAt) (*Holdings, error) {
+	b, customerV, err := l.current(ctx, at)
+	if err != nil {
+		return nil, err
+	}
+	e, err := l.selection(ctx, b, custID, customerV)
+	if err != nil {
+		return nil, err
+	}
+	return &Holdings{b: b, e: e}, nil
+}
+
+// set is the TitleSet of base ordinals bm (the delta's retired ones are
+// taken out) and delta ordinals dm.
+func (h *Holdings) set(bm, dm *roaring.Bitmap) TitleSet {
+	if bm == nil {
+		bm = roaring.New()
+	}
+	s := TitleSet{x: h.b.x, d: h.b.d, base: bm}
+	if h.b.d != nil {
+		s.base = roaring.AndNot(bm, h.b.d.retired)
+		if dm == nil {
+			dm = roaring.New()
+		}
+		s.dl = dm
+	}
+	return s
+}
+
+// PackageTitles returns the titles of package packageID (none when the
+// index has no such package). Whether the customer may see it is the
+// caller's to check.
+func (h *Holdings) PackageTitles(packageID int64) TitleSet {
+	var dm *roaring.Bitmap
+	if h.b.d != nil {
+		dm = h.b.d.x.packages[packageID]
+	}
+	return h.set(h.b.x.packages[packageID], dm)
+}
+
+// Selected returns the titles the customer selects in package packageID,
+// or in any package when packageID is 0 (hidden ones included: they are
+// held).
+func (h *Holdings) Selected(packageID int64) TitleSet {
+	var dm *roaring.Bitmap
+	if h.b.d != nil {
+		dm = h.b.d.x.Selected(h.e.sel, packageID)
+	}
+	return h.set(h.b.x.Selected(h.e.sel, packageID), dm)
+}
+
+// SelectedPackages returns the packages in which the customer selects
+// titles: those selected as a whole and those with titles selected one
+// by one, ascending.
+func (h *Holdings) SelectedPackages() []int64 {
+	ps := slices.Clone(h.e.sel.Packages)
+	for _, c := range h.e.sel.Titles {
+		if c.Selected {
+			ps = append(ps, c.PackageID)
+		}
+	}
+	slices.Sort(ps)
+	return slices.Compact(ps)
+}

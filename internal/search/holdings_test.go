@@ -1,0 +1,106 @@
+package search
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/kbserver/kbserver/internal/gen"
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// TestHoldingsLikeRebuild: a package's titles and a customer's selected
+// titles, in all packages and in each, are the same from an index with a
+// delta of changes as from an index built anew after them; and combined
+// sets are the sets' combinations.
+func TestHoldingsLikeRebuild(t *testing.T) {
+	n := 1200
+	if testing.Short() {
+		n = 600
+	}
+	ctx := context.Background()
+	p := newPropertyKB(t, n, 23)
+	feed := p.store.(kb.TitleFeed)
+	base := p.x
+	v0, err := feed.TitlesVersion(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(23, 38))
+	for round := range 3 {
+		if round < 2 {
+			changeCustomTitles(t, p, r, 25)
+		} else if _, err := gen.Generate(ctx, p.store, gen.Options{Titles: n + n/4, Seed: 23, Packages: 20, Vendors: 5}, nil); err != nil {
+			t.Fatal(err)
+		}
+		bld := NewBuilder()
+		_, changed, ok, err := feed.FeedChanges(ctx, v0, maxDelta, bld.AddPackage, bld.AddTitle)
+		if err != nil || !ok {
+			t.Fatalf("round %d: changes since %d: ok %v, err %v", round, v0, ok, err)
+		}
+		d := newDelta(base, bld.Build(), changed)
+		p.load(t)
+		for _, cust := range []string{"c1", "c2"} {
+			sel, err := feed.SelectionOf(ctx, cust)
+			if err != nil {
+				t.Fatal(err)
+			}
+			withDelta := &Holdings{b: &built{x: base, d: d}, e: &selEntry{sel: sel}}
+			anew := &Holdings{b: &built{x: p.x}, e: &selEntry{sel: sel}}
+			if got, want := withDelta.Selected(0).IDs(), anew.Selected(0).IDs(); !slices.Equal(got, want) {
+				t.Fatalf("round %d, %s: %d titles selected with the delta, %d built anew", round, cust, len(got), len(want))
+			}
+			pkgs := withDelta.SelectedPackages()
+			if len(pkgs) == 0 {
+				t.Fatalf("round %d, %s: no package selected", round, cust)
+			}
+			for _, pkg := range pkgs {
+				if got, want := withDelta.Selected(pkg).IDs(), anew.Selected(pkg).IDs(); !slices.Equal(got, want) {
+					t.Errorf("round %d, %s, package %d: %d selected with the delta, %d built anew", round, cust, pkg, len(got), len(want))
+				}
+			}
+			if cust != "c1" {
+				continue
+			}
+			ids := slices.Sorted(func(yield func(int64) bool) {
+				for id := range p.x.packages {
+					if !yield(id) {
+						return
+					}
+				}
+			})
+			for i, pkg := range ids {
+				a, b := withDelta.PackageTitles(pkg), anew.PackageTitles(pkg)
+				if got, want := a.IDs(), b.IDs(); !slices.Equal(got, want) {
+					t.Errorf("round %d: package %d has %d titles with the delta, %d built anew", round, pkg, len(got), len(want))
+				}
+				other := ids[(i+1)%len(ids)]
+				for _, c := range []struct {
+					name string
+					got  TitleSet
+					want []int64
+				}{
+					{"and", a.And(withDelta.PackageTitles(other)), both(b.IDs(), anew.PackageTitles(other).IDs(), true)},
+					{"and not", a.AndNot(withDelta.PackageTitles(other)), both(b.IDs(), anew.PackageTitles(other).IDs(), false)},
+				} {
+					if got := c.got.IDs(); !slices.Equal(got, c.want) || c.got.Len() != len(c.want) {
+						t.Errorf("round %d: package %d %s %d: %d titles (Len %d), want %d", round, pkg, c.name, other, len(got), c.got.Len(), len(c.want))
+					}
+				}
+			}
+		}
+	}
+}
+
+// both returns the ids of a that are (in) or are not (!in) in b, both
+// ascending.
+func both(a, b []int64, in bool) []int64 {
+	out := []int64{}
+	for _, id := range a {
+		if _, ok := slices.BinarySearch(b, id); ok == in {
+			out = append(out, id)
+		}
+	}
+	return out
+}
