@@ -10,6 +10,7 @@ package analysis
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
@@ -58,16 +59,32 @@ func (s *Service) packages(ctx context.Context, custID string, ids []int64) ([]k
 // titles of each and those no other has, the titles all share, and of
 // those the ones with the same effective coverage in each.
 func (s *Service) Overlap(ctx context.Context, custID string, q kb.OverlapQuery) (kb.Overlap, error) {
+	o, err := s.overlap(ctx, custID, q)
+	return o.Overlap, err
+}
+
+// overlapSets is an overlap with its sets.
+type overlapSets struct {
+	kb.Overlap
+	h       *search.Holdings
+	at      kb.CustomerAt
+	sets    []search.TitleSet
+	shared  search.TitleSet
+	same    []int64
+	uniques []search.TitleSet
+}
+
+func (s *Service) overlap(ctx context.Context, custID string, q kb.OverlapQuery) (overlapSets, error) {
 	if q.AgainstHoldings || len(q.PackageIDs) < kb.MinOverlapPackages {
-		return kb.Overlap{}, fmt.Errorf("overlap of %v: not an overlap of packages", q.PackageIDs)
+		return overlapSets{}, fmt.Errorf("overlap of %v: not an overlap of packages", q.PackageIDs)
 	}
 	pkgs, err := s.packages(ctx, custID, q.PackageIDs)
 	if err != nil {
-		return kb.Overlap{}, err
+		return overlapSets{}, err
 	}
-	h, _, err := s.finder.Holdings(ctx, custID)
+	h, at, err := s.finder.Holdings(ctx, custID)
 	if err != nil {
-		return kb.Overlap{}, err
+		return overlapSets{}, err
 	}
 	sets := make([]search.TitleSet, len(pkgs))
 	for i, p := range pkgs {
@@ -77,6 +94,7 @@ func (s *Service) Overlap(ctx context.Context, custID string, q kb.OverlapQuery)
 	for _, t := range sets[1:] {
 		shared = shared.And(t)
 	}
+	uniques := make([]search.TitleSet, len(pkgs))
 	for i := range pkgs {
 		pkgs[i].TitleCount = sets[i].Len()
 		unique := sets[i]
@@ -85,13 +103,15 @@ func (s *Service) Overlap(ctx context.Context, custID string, q kb.OverlapQuery)
 				unique = unique.AndNot(t)
 			}
 		}
+		uniques[i] = unique
 		pkgs[i].UniqueCount = unique.Len()
 	}
 	same, err := s.sameCoverage(ctx, custID, q.PackageIDs, shared.IDs())
 	if err != nil {
-		return kb.Overlap{}, err
+		return overlapSets{}, err
 	}
-	return kb.Overlap{Packages: pkgs, SharedCount: shared.Len(), SameCoverageCount: len(same)}, nil
+	return overlapSets{Overlap: kb.Overlap{Packages: pkgs, SharedCount: shared.Len(), SameCoverageCount: len(same)},
+		h: h, at: at, sets: sets, shared: shared, same: same, uniques: uniques}, nil
 }
 
 // sameCoverage returns those of the titles whose effective coverage is
@@ -122,17 +142,31 @@ func (s *Service) sameCoverage(ctx context.Context, custID string, packageIDs, t
 // other selected packages together covers the package's, as of today
 // (kb.CoveredBy).
 func (s *Service) Against(ctx context.Context, custID string, q kb.OverlapQuery) (kb.Against, error) {
+	a, err := s.against(ctx, custID, q)
+	return a.Against, err
+}
+
+// againstSets is a package against the holdings with its sets.
+type againstSets struct {
+	kb.Against
+	h           *search.Holdings
+	at          kb.CustomerAt
+	titles      search.TitleSet
+	held, fully []int64
+}
+
+func (s *Service) against(ctx context.Context, custID string, q kb.OverlapQuery) (againstSets, error) {
 	if !q.AgainstHoldings || len(q.PackageIDs) != 1 {
-		return kb.Against{}, fmt.Errorf("against the holdings: %v is not one package", q.PackageIDs)
+		return againstSets{}, fmt.Errorf("against the holdings: %v is not one package", q.PackageIDs)
 	}
 	pkgs, err := s.packages(ctx, custID, q.PackageIDs)
 	if err != nil {
-		return kb.Against{}, err
+		return againstSets{}, err
 	}
 	a := pkgs[0].PackageID
-	h, _, err := s.finder.Holdings(ctx, custID)
+	h, at, err := s.finder.Holdings(ctx, custID)
 	if err != nil {
-		return kb.Against{}, err
+		return againstSets{}, err
 	}
 	titles := h.PackageTitles(a)
 	pkgs[0].TitleCount = titles.Len()
@@ -155,13 +189,13 @@ func (s *Service) Against(ctx context.Context, custID string, q kb.OverlapQuery)
 			others[t] = append(others[t], p)
 		}
 	}
-	res := kb.Against{Package: pkgs[0], HeldCount: len(held)}
+	res := againstSets{Against: kb.Against{Package: pkgs[0], HeldCount: len(held)}, h: h, at: at, titles: titles, held: held}
 	if len(held) == 0 {
 		return res, nil
 	}
 	cov, err := s.store.HeldCoverages(ctx, custID, append([]int64{a}, otherPkgs...), held)
 	if err != nil {
-		return kb.Against{}, err
+		return againstSets{}, err
 	}
 	today := s.now()
 	for _, t := range held {
@@ -177,7 +211,53 @@ func (s *Service) Against(ctx context.Context, custID string, q kb.OverlapQuery)
 		}
 		if kb.CoveredBy(mine, theirs, today) {
 			res.HeldFullyCount++
+			res.fully = append(res.fully, t)
 		}
 	}
 	return res, nil
+}
+
+// List returns the titles behind one of an overlap's counts (q.List, not
+// ListNone): a page of their ids in name order, their number, and the
+// versions they were read at (for the store's rows of the page).
+func (s *Service) List(ctx context.Context, custID string, q kb.OverlapQuery, pg kb.Page) (ids []int64, total int, at kb.CustomerAt, err error) {
+	var set search.TitleSet
+	if q.AgainstHoldings {
+		a, err := s.against(ctx, custID, q)
+		if err != nil {
+			return nil, 0, at, err
+		}
+		at = a.at
+		switch q.List.Kind {
+		case kb.ListHeld:
+			set = a.h.SetOf(a.held)
+		case kb.ListHeldFully:
+			set = a.h.SetOf(a.fully)
+		case kb.ListNotHeld:
+			set = a.titles.AndNot(a.h.SetOf(a.held))
+		default:
+			return nil, 0, at, fmt.Errorf("list %d of a package against the holdings", q.List.Kind)
+		}
+	} else {
+		o, err := s.overlap(ctx, custID, q)
+		if err != nil {
+			return nil, 0, at, err
+		}
+		at = o.at
+		switch q.List.Kind {
+		case kb.ListShared:
+			set = o.shared
+		case kb.ListPartial:
+			set = o.shared.AndNot(o.h.SetOf(o.same))
+		case kb.ListUnique:
+			i := slices.Index(q.PackageIDs, q.List.PackageID)
+			if i < 0 {
+				return nil, 0, at, fmt.Errorf("list unique:%d of %v", q.List.PackageID, q.PackageIDs)
+			}
+			set = o.uniques[i]
+		default:
+			return nil, 0, at, fmt.Errorf("list %d of an overlap", q.List.Kind)
+		}
+	}
+	return set.Page(pg.Offset(), pg.Count), set.Len(), at, nil
 }

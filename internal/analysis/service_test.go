@@ -1,9 +1,11 @@
 package analysis_test
 
 import (
+	"cmp"
 	"context"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -64,6 +66,9 @@ func TestOverlapLikeReference(t *testing.T) {
 					t.Errorf("round %d, %v: package %+v, want %+v", round, ids, p, w)
 				}
 			}
+			for _, l := range []kb.OverlapList{{Kind: kb.ListShared}, {Kind: kb.ListPartial}, {Kind: kb.ListUnique, PackageID: ids[1]}} {
+				checkList(t, svc, ref, kb.OverlapQuery{PackageIDs: ids, List: l}, ref.overlapList(ids, l))
+			}
 		}
 		for _, p := range pkgs {
 			got, err := svc.Against(ctx, "c1", kb.OverlapQuery{PackageIDs: []int64{p.ID}, AgainstHoldings: true})
@@ -71,9 +76,16 @@ func TestOverlapLikeReference(t *testing.T) {
 				t.Fatal(err)
 			}
 			held, fully := ref.against(p.ID, time.Now())
-			if got.HeldCount != held || got.HeldFullyCount != fully || got.Package.TitleCount != len(ref.titles[p.ID]) {
-				t.Errorf("round %d: package %d against the holdings: %+v; want %d titles, %d held, %d fully", round, p.ID, got, len(ref.titles[p.ID]), held, fully)
+			if got.HeldCount != len(held) || got.HeldFullyCount != len(fully) || got.Package.TitleCount != len(ref.titles[p.ID]) {
+				t.Errorf("round %d: package %d against the holdings: %+v; want %d titles, %d held, %d fully", round, p.ID, got, len(ref.titles[p.ID]), len(held), len(fully))
 			}
+			q := kb.OverlapQuery{PackageIDs: []int64{p.ID}, AgainstHoldings: true}
+			q.List.Kind = kb.ListHeld
+			checkList(t, svc, ref, q, held)
+			q.List.Kind = kb.ListHeldFully
+			checkList(t, svc, ref, q, fully)
+			q.List.Kind = kb.ListNotHeld
+			checkList(t, svc, ref, q, both(ref.titles[p.ID], held, false))
 		}
 	}
 	if _, err := svc.Overlap(ctx, "c1", kb.OverlapQuery{PackageIDs: []int64{packagesOf(t, st)[0].ID, 999999}}); kb.ErrorCode(err) != kb.CodeNotFound {
@@ -136,12 +148,13 @@ type reference struct {
 	titles map[int64][]int64              // package → its titles, ascending
 	res    map[kb.ResourceKey]kb.Resource // every resource of those titles
 	of     map[int64][]kb.Resource        // title → its resources
+	names  map[int64]string               // title → its name
 }
 
 func readReference(t *testing.T, st storetest.Store, pkgs []kb.Package) *reference {
 	t.Helper()
 	ctx := context.Background()
-	ref := &reference{titles: map[int64][]int64{}, res: map[kb.ResourceKey]kb.Resource{}, of: map[int64][]kb.Resource{}}
+	ref := &reference{titles: map[int64][]int64{}, res: map[kb.ResourceKey]kb.Resource{}, of: map[int64][]kb.Resource{}, names: map[int64]string{}}
 	for _, p := range pkgs {
 		for page := 1; ; page++ {
 			l, err := st.Titles(ctx, "c1", kb.TitleQuery{VendorID: p.VendorID, PackageID: p.ID, Page: kb.Page{Count: 100, Number: page}})
@@ -164,7 +177,7 @@ func readReference(t *testing.T, st storetest.Store, pkgs []kb.Package) *referen
 			if err != nil {
 				t.Fatal(err)
 			}
-			ref.of[id] = ti.Resources
+			ref.of[id], ref.names[id] = ti.Resources, ti.Name
 			for _, r := range ti.Resources {
 				ref.res[kb.ResourceKey{PackageID: r.PackageID, TitleID: id}] = r
 			}
@@ -210,7 +223,8 @@ func (ref *reference) overlap(ids []int64) kb.Overlap {
 	return o
 }
 
-func (ref *reference) against(p int64, today time.Time) (held, fully int) {
+func (ref *reference) against(p int64, today time.Time) (held, fully []int64) {
+	held, fully = []int64{}, []int64{}
 	for _, t := range ref.titles[p] {
 		var others []kb.HeldCoverage
 		for _, r := range ref.of[t] {
@@ -221,10 +235,84 @@ func (ref *reference) against(p int64, today time.Time) (held, fully int) {
 		if len(others) == 0 {
 			continue
 		}
-		held++
+		held = append(held, t)
 		if kb.CoveredBy(kb.HeldCoverageOf(ref.res[kb.ResourceKey{PackageID: p, TitleID: t}]), others, today) {
-			fully++
+			fully = append(fully, t)
 		}
 	}
 	return held, fully
+}
+
+// overlapList is the reference's list l of the overlap of ids, ascending.
+func (ref *reference) overlapList(ids []int64, l kb.OverlapList) []int64 {
+	in := func(p, t int64) bool { _, ok := slices.BinarySearch(ref.titles[p], t); return ok }
+	out := []int64{}
+	switch l.Kind {
+	case kb.ListUnique:
+		for _, t := range ref.titles[l.PackageID] {
+			unique := true
+			for _, q := range ids {
+				unique = unique && (q == l.PackageID || !in(q, t))
+			}
+			if unique {
+				out = append(out, t)
+			}
+		}
+	case kb.ListShared, kb.ListPartial:
+		for _, t := range ref.titles[ids[0]] {
+			shared, same := true, true
+			first := kb.HeldCoverageOf(ref.res[kb.ResourceKey{PackageID: ids[0], TitleID: t}])
+			for _, q := range ids[1:] {
+				shared = shared && in(q, t)
+				same = same && kb.SameCoverage(first, kb.HeldCoverageOf(ref.res[kb.ResourceKey{PackageID: q, TitleID: t}]))
+			}
+			if shared && (l.Kind == kb.ListShared || !same) {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// checkList reads every page of the list q asks for, 7 titles a page, and
+// compares them with want (ascending ids): the same titles, in name order
+// (folded name, then id).
+func checkList(t *testing.T, svc *analysis.Service, ref *reference, q kb.OverlapQuery, want []int64) {
+	t.Helper()
+	var got []int64
+	for n := 1; ; n++ {
+		ids, total, _, err := svc.List(t.Context(), "c1", q, kb.Page{Count: 7, Number: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if total != len(want) {
+			t.Fatalf("list %+v of %v: total %d, want %d", q.List, q.PackageIDs, total, len(want))
+		}
+		got = append(got, ids...)
+		if len(ids) < 7 {
+			break
+		}
+	}
+	ordered := slices.Clone(want)
+	slices.SortFunc(ordered, func(a, b int64) int {
+		if c := strings.Compare(kb.Fold(ref.names[a]), kb.Fold(ref.names[b])); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	if !slices.Equal(got, ordered) {
+		t.Errorf("list %+v of %v: %v, want %v", q.List, q.PackageIDs, got, ordered)
+	}
+}
+
+// both returns the ids of a that are (in) or are not (!in) in b, both
+// ascending.
+func both(a, b []int64, in bool) []int64 {
+	out := []int64{}
+	for _, id := range a {
+		if _, ok := slices.BinarySearch(b, id); ok == in {
+			out = append(out, id)
+		}
+	}
+	return out
 }

@@ -48,6 +48,29 @@ func (s TitleSet) IDs() []int64 {
 	return ids
 }
 
+// Page returns up to count of the set's titles in name order (folded
+// name, then id), from the off-th on.
+func (s TitleSet) Page(off, count int) []int64 {
+	if off < 0 || count <= 0 {
+		return []int64{}
+	}
+	ids := make([]int64, 0, count)
+	if s.d == nil {
+		for _, o := range page(s.base, off, count) {
+			ids = append(ids, s.x.ID(o))
+		}
+		return ids
+	}
+	for _, r := range s.d.page(s.base, s.dl, off, count) {
+		if r.delta {
+			ids = append(ids, s.d.x.ID(r.ord))
+		} else {
+			ids = append(ids, s.x.ID(r.ord))
+		}
+	}
+	return ids
+}
+
 // And returns the titles in s and o, sets of one Holdings.
 func (s TitleSet) And(o TitleSet) TitleSet { return s.combine(o, roaring.And) }
 
@@ -124,6 +147,27 @@ func (h *Holdings) Selected(packageID int64) TitleSet {
 		dm = h.b.d.x.Selected(h.e.sel, packageID)
 	}
 	return h.set(h.b.x.Selected(h.e.sel, packageID), dm)
+}
+
+// SetOf returns the set of the titles ids that the index has.
+func (h *Holdings) SetOf(ids []int64) TitleSet {
+	bm := roaring.New()
+	var dm *roaring.Bitmap
+	if h.b.d != nil {
+		dm = roaring.New()
+	}
+	for _, id := range ids {
+		if h.b.d != nil {
+			if o, ok := h.b.d.x.Ordinal(id); ok {
+				dm.Add(o)
+				continue
+			}
+		}
+		if o, ok := h.b.x.Ordinal(id); ok {
+			bm.Add(o)
+		}
+	}
+	return h.set(bm, dm)
 }
 
 // SelectedPackages returns the packages in which the customer selects

@@ -75,6 +75,18 @@ func TestHoldingsLikeRebuild(t *testing.T) {
 				if got, want := a.IDs(), b.IDs(); !slices.Equal(got, want) {
 					t.Errorf("round %d: package %d has %d titles with the delta, %d built anew", round, pkg, len(got), len(want))
 				}
+				if got := withDelta.SetOf(b.IDs()).IDs(); !slices.Equal(got, b.IDs()) {
+					t.Errorf("round %d: package %d's titles by id: %d, want %d", round, pkg, len(got), b.Len())
+				}
+				// Pages in name order, across the whole set.
+				for _, pg := range [][2]int{{0, 7}, {5, 13}, {a.Len() - 3, 10}, {a.Len(), 5}} {
+					if pg[0] < 0 {
+						continue
+					}
+					if got, want := a.Page(pg[0], pg[1]), b.Page(pg[0], pg[1]); !slices.Equal(got, want) {
+						t.Errorf("round %d: package %d, page %v: %v with the delta, %v built anew", round, pkg, pg, got, want)
+					}
+				}
 				other := ids[(i+1)%len(ids)]
 				for _, c := range []struct {
 					name string
