@@ -12,9 +12,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kbserver/kbserver/internal/analysis"
 	"github.com/kbserver/kbserver/internal/answercache"
 	"github.com/kbserver/kbserver/internal/feeds"
 	"github.com/kbserver/kbserver/internal/finder"
+	"github.com/kbserver/kbserver/internal/httpapi/analysisapi"
 	"github.com/kbserver/kbserver/internal/httpapi/docs"
 	"github.com/kbserver/kbserver/internal/httpapi/ermapi"
 	"github.com/kbserver/kbserver/internal/httpapi/feedapi"
@@ -94,6 +96,7 @@ type Store interface {
 	kb.ResolverStore
 	resolverapi.Store
 	scholarapi.Store
+	analysisapi.Store
 	kb.OpsStore
 }
 
@@ -201,6 +204,11 @@ func routes(deps Deps, search *finder.Service, logger *slog.Logger, m *metrics.M
 		lib = feeds.NewLibrary(feeds.Deps{Log: logger}, ls, feeds.NewHolder())
 	}
 	add(ServiceHoldings, feedapi.Routes(lib, keyAuth))
+	var analyses *analysis.Service
+	if as, ok := store.(analysis.Store); ok && search != nil {
+		analyses = analysis.New(as, search)
+	}
+	add(ServiceHoldings, analysisapi.Routes(analyses, store, keyAuth))
 	searcher := pfapi.NewSearcher(store, finder)
 	add(ServicePublicationSearch, pfapi.Routes(searcher, profileThrottle))
 	add(ServicePages, pages.Routes(store, searcher, finder, resolver.New(search, store, deps.ResolverRecorder), profileThrottle, keys, lib))

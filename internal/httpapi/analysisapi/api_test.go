@@ -1,0 +1,123 @@
+package analysisapi_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kbserver/kbserver/internal/httpapi"
+	"github.com/kbserver/kbserver/internal/httpapi/apitest"
+	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/storetest"
+	"github.com/kbserver/kbserver/internal/testdb"
+)
+
+// TestOverlapAPI asks for the overlap of storetest's fixture's Alpha
+// Journals and Beta Complete (Journal of Testing shared, with other
+// coverage), their lists, Alpha Journals against c1's holdings once c1
+// selects Beta Complete, and every kind of bad input. Every exchange is
+// checked against the API description.
+func TestOverlapAPI(t *testing.T) {
+	ctx := t.Context()
+	st := storetest.Searched(ctx, testdb.Open(t))
+	fx := storetest.LoadFixture(t, st)
+	c2Vendor := must(st.Customer(ctx, "c2")).VendorID
+	other, err := st.CreateCustomPackage(ctx, "c2", c2Vendor, kb.CustomPackage{Name: "Theirs", ContentType: kb.ContentEJournal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	url := apitest.NewServer(t, httpapi.NewServer(storetest.SearchOf(ctx, st), httpapi.Deps{Store: storetest.Raw(st), Logger: logger})).URL
+	get := func(query, key string) (int, string) {
+		t.Helper()
+		res, b := apitest.Do(t, http.DefaultClient, "GET", url+"/rm/rmaccounts/c1/overlap?"+query, nil, "x-api-key", key)
+		return res.StatusCode, string(b)
+	}
+	same := func(what, got, want string) {
+		t.Helper()
+		var g, w any
+		if err := json.Unmarshal([]byte(got), &g); err != nil {
+			t.Fatalf("%s: %v\n%s", what, err, got)
+		}
+		if err := json.Unmarshal([]byte(want), &w); err != nil {
+			t.Fatalf("%s: the wanted JSON: %v", what, err)
+		}
+		if d := cmp.Diff(w, g); d != "" {
+			t.Errorf("%s (-want +got):\n%s", what, d)
+		}
+	}
+	aj, bc := fx.AlphaJournals, fx.BetaFull
+	ids := fmt.Sprintf("packageids=%d,%d", aj, bc)
+	status, body := get(ids, "key-c1")
+	if status != 200 {
+		t.Fatalf("overlap: %d %s", status, body)
+	}
+	same("overlap", body, fmt.Sprintf(`{"packages": [
+		{"packageId": %d, "packageName": "Alpha Journals", "vendorId": %d, "titleCount": 3, "uniqueCount": 2},
+		{"packageId": %d, "packageName": "Beta Complete", "vendorId": %d, "titleCount": 3, "uniqueCount": 2}],
+		"sharedCount": 1, "sameCoverageCount": 0}`, aj, fx.AlphaVendor, bc, fx.BetaVendor))
+	status, body = get(ids+"&list=shared", "key-c1")
+	if status != 200 || !strings.Contains(body, `"totalResults":1`) || !strings.Contains(body, "Journal of Testing") ||
+		strings.Count(body, `"packageId"`) != 2 {
+		t.Errorf("shared: %d %s", status, body)
+	}
+	status, body = get(ids+"&list=partial", "key-c1")
+	if status != 200 || !strings.Contains(body, `"totalResults":1`) {
+		t.Errorf("partial: %d %s", status, body)
+	}
+	status, body = get(fmt.Sprintf("%s&list=unique:%d&count=1&offset=2", ids, bc), "key-c1")
+	if status != 200 || !strings.Contains(body, `"totalResults":2`) || !strings.Contains(body, "The Weekly Newsletter") || strings.Contains(body, "Learning Go") {
+		t.Errorf("unique to Beta Complete, page 2 of 1: %d %s", status, body)
+	}
+
+	if err := st.UpdatePackage(ctx, "c1", fx.BetaVendor, bc, kb.PackageUpdate{Selected: true}); err != nil {
+		t.Fatal(err)
+	}
+	status, body = get(fmt.Sprintf("packageids=%d&against=holdings", aj), "key-c1")
+	if status != 200 {
+		t.Fatalf("against: %d %s", status, body)
+	}
+	same("against", body, fmt.Sprintf(`{"package": {"packageId": %d, "packageName": "Alpha Journals", "vendorId": %d, "titleCount": 3},
+		"heldCount": 1, "heldFullyCount": 0}`, aj, fx.AlphaVendor))
+	status, body = get(fmt.Sprintf("packageids=%d&against=holdings&list=notheld", aj), "key-c1")
+	if status != 200 || !strings.Contains(body, `"totalResults":2`) || !strings.Contains(body, "Annals of Software Quality") || !strings.Contains(body, "Zebra Studies") {
+		t.Errorf("not held: %d %s", status, body)
+	}
+
+	for _, c := range []struct {
+		query  string
+		status int
+		words  string
+	}{
+		{"", 400, "packageids is missing"},
+		{fmt.Sprintf("packageids=%d", aj), 400, "1 package"},
+		{fmt.Sprintf("packageids=%d,x", aj), 400, "invalid id"},
+		{fmt.Sprintf("packageids=%d,%d", aj, aj), 400, "twice"},
+		{ids + "&list=everything", 400, "list"},
+		{ids + "&against=nothing", 400, "against"},
+		{ids + "&list=shared&count=0", 400, "count"},
+		{fmt.Sprintf("packageids=%d,999999", aj), 404, "Package"},
+		{fmt.Sprintf("packageids=%d,%d", aj, other), 404, "Package"},
+	} {
+		status, body := get(c.query, "key-c1")
+		if status != c.status || !strings.Contains(body, c.words) {
+			t.Errorf("%q: %d %s, want %d naming %q", c.query, status, body, c.status, c.words)
+		}
+	}
+	if status, _ := get(ids, "key-c2"); status != 403 {
+		t.Errorf("c1's overlap with c2's key: %d, want 403", status)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
