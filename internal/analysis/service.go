@@ -261,3 +261,28 @@ func (s *Service) List(ctx context.Context, custID string, q kb.OverlapQuery, pg
 	}
 	return set.Page(pg.Offset(), pg.Count), set.Len(), at, nil
 }
+
+// Duplicates returns the titles the customer selects in two packages or
+// more (hidden ones included), the cancellation worksheet: a page of
+// their ids in name order, their number, and the versions they were read
+// at.
+func (s *Service) Duplicates(ctx context.Context, custID string, pg kb.Page) (ids []int64, total int, at kb.CustomerAt, err error) {
+	h, at, err := s.finder.Holdings(ctx, custID)
+	if err != nil {
+		return nil, 0, at, err
+	}
+	var once, twice search.TitleSet
+	for i, p := range h.SelectedPackages() {
+		sel := h.Selected(p)
+		if i == 0 {
+			once, twice = sel, sel.AndNot(sel)
+			continue
+		}
+		twice = twice.Or(once.And(sel))
+		once = once.Or(sel)
+	}
+	if once == (search.TitleSet{}) {
+		return []int64{}, 0, at, nil
+	}
+	return twice.Page(pg.Offset(), pg.Count), twice.Len(), at, nil
+}

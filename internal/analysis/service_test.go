@@ -3,6 +3,7 @@ package analysis_test
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -87,6 +88,14 @@ func TestOverlapLikeReference(t *testing.T) {
 			q.List.Kind = kb.ListNotHeld
 			checkList(t, svc, ref, q, both(ref.titles[p.ID], held, false))
 		}
+		dups := ref.duplicates()
+		if len(dups) == 0 {
+			t.Fatalf("round %d: no title is selected twice: the test checks nothing", round)
+		}
+		checkPages(t, "duplicates", ref, dups, func(pg kb.Page) ([]int64, int, error) {
+			ids, total, _, err := svc.Duplicates(ctx, "c1", pg)
+			return ids, total, err
+		})
 	}
 	if _, err := svc.Overlap(ctx, "c1", kb.OverlapQuery{PackageIDs: []int64{packagesOf(t, st)[0].ID, 999999}}); kb.ErrorCode(err) != kb.CodeNotFound {
 		t.Errorf("an unknown package: %v, want not found", err)
@@ -243,6 +252,25 @@ func (ref *reference) against(p int64, today time.Time) (held, fully []int64) {
 	return held, fully
 }
 
+// duplicates are the titles c1 selects in two packages or more,
+// ascending.
+func (ref *reference) duplicates() []int64 {
+	out := []int64{}
+	for id, rs := range ref.of {
+		n := 0
+		for _, r := range rs {
+			if r.IsSelected {
+				n++
+			}
+		}
+		if n >= 2 {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // overlapList is the reference's list l of the overlap of ids, ascending.
 func (ref *reference) overlapList(ids []int64, l kb.OverlapList) []int64 {
 	in := func(p, t int64) bool { _, ok := slices.BinarySearch(ref.titles[p], t); return ok }
@@ -279,14 +307,25 @@ func (ref *reference) overlapList(ids []int64, l kb.OverlapList) []int64 {
 // (folded name, then id).
 func checkList(t *testing.T, svc *analysis.Service, ref *reference, q kb.OverlapQuery, want []int64) {
 	t.Helper()
+	checkPages(t, fmt.Sprintf("list %+v of %v", q.List, q.PackageIDs), ref, want, func(pg kb.Page) ([]int64, int, error) {
+		ids, total, _, err := svc.List(t.Context(), "c1", q, pg)
+		return ids, total, err
+	})
+}
+
+// checkPages reads every page of a list, 7 titles a page, and compares
+// them with want (ascending ids): the same titles, in name order (folded
+// name, then id).
+func checkPages(t *testing.T, what string, ref *reference, want []int64, list func(kb.Page) ([]int64, int, error)) {
+	t.Helper()
 	var got []int64
 	for n := 1; ; n++ {
-		ids, total, _, err := svc.List(t.Context(), "c1", q, kb.Page{Count: 7, Number: n})
+		ids, total, err := list(kb.Page{Count: 7, Number: n})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if total != len(want) {
-			t.Fatalf("list %+v of %v: total %d, want %d", q.List, q.PackageIDs, total, len(want))
+			t.Fatalf("%s: total %d, want %d", what, total, len(want))
 		}
 		got = append(got, ids...)
 		if len(ids) < 7 {
@@ -301,7 +340,7 @@ func checkList(t *testing.T, svc *analysis.Service, ref *reference, q kb.Overlap
 		return cmp.Compare(a, b)
 	})
 	if !slices.Equal(got, ordered) {
-		t.Errorf("list %+v of %v: %v, want %v", q.List, q.PackageIDs, got, ordered)
+		t.Errorf("%s: %v, want %v", what, got, ordered)
 	}
 }
 

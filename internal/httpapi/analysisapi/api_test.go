@@ -90,6 +90,25 @@ func TestOverlapAPI(t *testing.T) {
 		t.Errorf("not held: %d %s", status, body)
 	}
 
+	// Titles held more than once: Journal of Testing, in both packages.
+	if err := st.UpdatePackage(ctx, "c1", fx.AlphaVendor, aj, kb.PackageUpdate{Selected: true}); err != nil {
+		t.Fatal(err)
+	}
+	res, b := apitest.Do(t, http.DefaultClient, "GET", url+"/rm/rmaccounts/c1/duplicates", nil, "x-api-key", "key-c1")
+	if res.StatusCode != 200 || !strings.Contains(string(b), `"totalResults":1`) || !strings.Contains(string(b), "Journal of Testing") ||
+		strings.Count(string(b), `"isSelected":true`) != 2 {
+		t.Errorf("duplicates: %d %s", res.StatusCode, b)
+	}
+	res, b = apitest.Do(t, http.DefaultClient, "GET", url+"/rm/rmaccounts/c1/duplicates?format=csv", nil, "x-api-key", "key-c1")
+	lines := strings.Split(strings.TrimRight(string(b), "\r\n"), "\r\n")
+	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "text/csv; charset=utf-8" || len(lines) != 4 ||
+		!strings.HasPrefix(lines[0], "title_id,title_name") || !strings.Contains(lines[1], "Journal of Testing") {
+		t.Errorf("duplicates as CSV: %d %q %q", res.StatusCode, res.Header.Get("Content-Type"), lines)
+	}
+	if res, b := apitest.Do(t, http.DefaultClient, "GET", url+"/rm/rmaccounts/c1/duplicates?format=xml", nil, "x-api-key", "key-c1"); res.StatusCode != 400 {
+		t.Errorf("format=xml: %d %s", res.StatusCode, b)
+	}
+
 	for _, c := range []struct {
 		query  string
 		status int

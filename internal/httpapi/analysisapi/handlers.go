@@ -3,6 +3,8 @@ package analysisapi
 import (
 	"net/http"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/kbserver/kbserver/internal/analysis"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
@@ -43,7 +45,7 @@ func (h handlers) overlap(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		return web.WriteJSON(w, http.StatusOK, listWire(oq, total, titles))
+		return web.WriteJSON(w, http.StatusOK, listWire(total, titles, func(r kb.Resource) bool { return shown(oq, r) }))
 	}
 	if oq.AgainstHoldings {
 		a, err := h.svc.Against(ctx, custID, oq)
@@ -67,4 +69,77 @@ func shown(q kb.OverlapQuery, r kb.Resource) bool {
 		return true
 	}
 	return q.AgainstHoldings && r.IsSelected
+}
+
+// csvChunk is the titles a CSV file's rows are read by at a time.
+const csvChunk = 500
+
+// duplicates serves GET duplicates: the titles the customer selects in
+// two packages or more, in name order, each with its selected resources
+// and their effective coverage, a page at a time (count, offset), or
+// every one as a CSV file with format=csv.
+func (h handlers) duplicates(w http.ResponseWriter, r *http.Request) error {
+	q := web.NewQuery(r)
+	csvFile := false
+	switch f := strings.ToLower(q.Get("format")); f {
+	case "", "json":
+	case "csv":
+		csvFile = true
+	default:
+		return kb.Errorf(kb.CodeInvalid, "Parameter format has an invalid value %q: allowed values are json, csv.", kb.Abbrev(f, 100))
+	}
+	pg, err := web.Page(q, defaultCount)
+	if err != nil {
+		return err
+	}
+	custID := r.PathValue("custid")
+	ctx := r.Context()
+	selected := func(r kb.Resource) bool { return r.IsSelected }
+	if !csvFile {
+		ids, total, at, err := h.svc.Duplicates(ctx, custID, pg)
+		if err != nil {
+			return err
+		}
+		titles, err := h.store.TitlesAt(ctx, custID, at, ids, 0)
+		if err != nil {
+			return err
+		}
+		return web.WriteJSON(w, http.StatusOK, listWire(total, titles, selected))
+	}
+	// The whole list, read before the headers, so that an error is
+	// still answered as one; its rows a chunk at a time.
+	ids, total, at, err := h.svc.Duplicates(ctx, custID, kb.Page{Count: csvChunk, Number: 1})
+	if err == nil && total > len(ids) {
+		ids, _, at, err = h.svc.Duplicates(ctx, custID, kb.Page{Count: total, Number: 1})
+	}
+	if err != nil {
+		return err
+	}
+	web.SetCSVHeaders(w, "kbserver_"+web.FileSafe(custID)+"_duplicates.csv")
+	cw := web.NewCSV(w)
+	cw.Write([]string{"title_id", "title_name", "publisher_name", "package_id", "package_name", "begin_coverage", "end_coverage", "embargo"})
+	for chunk := range slices.Chunk(ids, csvChunk) {
+		titles, err := h.store.TitlesAt(ctx, custID, at, chunk, 0)
+		if err != nil {
+			return err
+		}
+		for _, t := range listWire(total, titles, selected).Titles {
+			for _, rs := range t.Resources {
+				emb := ""
+				if rs.Embargo.EmbargoValue > 0 {
+					emb = strconv.Itoa(rs.Embargo.EmbargoValue) + " " + rs.Embargo.EmbargoUnit
+				}
+				cov := rs.Coverage
+				if len(cov) == 0 {
+					cov = []coverageJSON{{}}
+				}
+				for _, c := range cov {
+					cw.Write([]string{strconv.FormatInt(t.TitleID, 10), web.CSVCell(t.TitleName), web.CSVCell(t.PublisherName),
+						strconv.FormatInt(rs.PackageID, 10), web.CSVCell(rs.PackageName), c.BeginCoverage, c.EndCoverage, emb})
+				}
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }

@@ -3,7 +3,9 @@
 // /rm/rmaccounts/{custid}/overlap: how the packages a customer names
 // overlap (titles unique to each, shared by all, with the same effective
 // coverage), and what one package would add to the customer's holdings,
-// as counts or as the titles behind a count, a page at a time. Every
+// as counts or as the titles behind a count, a page at a time; and the
+// titles the customer selects in two packages or more
+// (/rm/rmaccounts/{custid}/duplicates), as JSON or CSV. Every
 // route requires the x-api-key header of the customer in its path, and
 // answers errors as the holdings service does.
 package analysisapi
@@ -29,6 +31,7 @@ func Routes(svc *analysis.Service, store Store, auth web.Middleware) []web.Route
 	h := handlers{svc: svc, store: store}
 	routes := []web.Route{
 		{Pattern: "GET /rm/rmaccounts/{custid}/overlap", Handler: h.overlap},
+		{Pattern: "GET /rm/rmaccounts/{custid}/duplicates", Handler: h.duplicates},
 	}
 	for i := range routes {
 		routes[i].Handler = auth(routes[i].Handler)

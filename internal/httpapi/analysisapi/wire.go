@@ -77,16 +77,17 @@ func againstWire(a kb.Against) againstJSON {
 		HeldCount: a.HeldCount, HeldFullyCount: a.HeldFullyCount}
 }
 
-// listWire is a page of a list: each title with its resources in the
-// packages compared (for a package against the holdings: that package's
-// and the customer's selected ones), each with its effective coverage and
+// listWire is a page of a list: each title with the resources shown says
+// to show (for an overlap: those in the packages compared; against the
+// holdings: that package's and the customer's selected ones; of the
+// duplicates: the selected ones), each with its effective coverage and
 // embargo.
-func listWire(q kb.OverlapQuery, total int, titles []kb.Title) listJSON {
+func listWire(total int, titles []kb.Title, shown func(kb.Resource) bool) listJSON {
 	out := listJSON{TotalResults: total, Titles: make([]titleJSON, 0, len(titles))}
 	for _, t := range titles {
 		tj := titleJSON{TitleID: t.ID, TitleName: t.Name, PublisherName: t.Publisher, Resources: []resourceJSON{}}
 		for _, r := range t.Resources {
-			if !shown(q, r) {
+			if !shown(r) {
 				continue
 			}
 			c := kb.HeldCoverageOf(r)

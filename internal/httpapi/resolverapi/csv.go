@@ -1,50 +1,32 @@
 package resolverapi
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
-	"unicode"
 
+	"github.com/kbserver/kbserver/internal/httpapi/web"
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
 // ContentTypeCSV is the Content-Type of the CSV files.
-const ContentTypeCSV = "text/csv; charset=utf-8"
+const ContentTypeCSV = web.ContentTypeCSV
 
 // SetCSVHeaders sets the headers of a CSV file named name, to be saved
 // (Content-Disposition attachment).
-func SetCSVHeaders(w http.ResponseWriter, name string) {
-	h := w.Header()
-	h.Set("Content-Type", ContentTypeCSV)
-	h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
-	h.Set("X-Content-Type-Options", "nosniff")
-}
+func SetCSVHeaders(w http.ResponseWriter, name string) { web.SetCSVHeaders(w, name) }
 
 // StatsFileName names the CSV file of statistics:
 // kbserver_<custid>_resolver-statistics-<by>_<from>_<to>.csv.
 func StatsFileName(custID string, q kb.ResolverStatsQuery) string {
-	return fmt.Sprintf("kbserver_%s_resolver-statistics-%s_%s_%s.csv", fileSafe(custID), q.By, q.From, q.To)
+	return fmt.Sprintf("kbserver_%s_resolver-statistics-%s_%s_%s.csv", web.FileSafe(custID), q.By, q.From, q.To)
 }
 
 // UnmetFileName names the CSV file of the unmet demand:
 // kbserver_<custid>_resolver-unmet_<from>_<to>.csv.
 func UnmetFileName(custID string, q kb.UnmetQuery) string {
-	return fmt.Sprintf("kbserver_%s_resolver-unmet_%s_%s.csv", fileSafe(custID), q.From, q.To)
-}
-
-// fileSafe returns s with every character but ASCII letters, digits and
-// hyphens made a hyphen, for a file name in a header.
-func fileSafe(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '-' || r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
-			return r
-		}
-		return '-'
-	}, s)
+	return fmt.Sprintf("kbserver_%s_resolver-unmet_%s_%s.csv", web.FileSafe(custID), q.From, q.To)
 }
 
 // WriteStatsCSV writes the statistics as CSV (RFC 4180, CRLF line ends): a
@@ -67,7 +49,7 @@ func WriteStatsCSV(w io.Writer, st kb.ResolverStats) error {
 	if clicks {
 		counts = append(counts, "resolver_click_throughs", "az_click_throughs")
 	}
-	cw := newCSV(w)
+	cw := web.NewCSV(w)
 	cw.Write(append(key, counts...))
 	n := func(v int64) string { return strconv.FormatInt(v, 10) }
 	for _, r := range st.Rows {
@@ -76,11 +58,11 @@ func WriteStatsCSV(w io.Writer, st kb.ResolverStats) error {
 		case kb.StatsByMonth:
 			line = []string{string(r.Month)}
 		case kb.StatsByPackage:
-			line = []string{n(r.PackageID), cell(r.PackageName), cell(r.VendorName)}
+			line = []string{n(r.PackageID), web.CSVCell(r.PackageName), web.CSVCell(r.VendorName)}
 		case kb.StatsByTitle:
-			line = []string{n(r.TitleID), cell(r.TitleName)}
+			line = []string{n(r.TitleID), web.CSVCell(r.TitleName)}
 		case kb.StatsBySource:
-			line = []string{cell(r.Source)}
+			line = []string{web.CSVCell(r.Source)}
 		}
 		line = append(line, n(r.Requests), n(r.FullText), n(r.NotFound()))
 		if clicks {
@@ -98,31 +80,14 @@ func WriteStatsCSV(w io.Writer, st kb.ResolverStats) error {
 // WriteUnmetCSV writes the unmet demand as CSV: a header line, then a
 // line per entry.
 func WriteUnmetCSV(w io.Writer, l kb.UnmetList) error {
-	cw := newCSV(w)
+	cw := web.NewCSV(w)
 	cw.Write([]string{"title", "identifier", "requests", "last_month"})
 	for _, d := range l.Items {
-		cw.Write([]string{cell(d.Title), cell(d.ID), strconv.FormatInt(d.Requests, 10), string(d.LastMonth)})
+		cw.Write([]string{web.CSVCell(d.Title), web.CSVCell(d.ID), strconv.FormatInt(d.Requests, 10), string(d.LastMonth)})
 	}
 	cw.Flush()
 	if err := cw.Error(); err != nil {
 		return fmt.Errorf("write unmet demand CSV: %w", err)
 	}
 	return nil
-}
-
-func newCSV(w io.Writer) *csv.Writer {
-	cw := csv.NewWriter(w)
-	cw.UseCRLF = true
-	return cw
-}
-
-// cell returns a text value as a CSV cell. The values come from citing
-// sources and KBART files, and a spreadsheet takes a cell that starts with
-// =, +, -, @ or a tab or carriage return for a formula: such a cell is
-// prefixed with an apostrophe, which shows it as text.
-func cell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
 }
