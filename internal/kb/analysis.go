@@ -92,3 +92,26 @@ type Against struct {
 	HeldCount      int
 	HeldFullyCount int
 }
+
+// UseMonths is how many months of link-out clicks the analysis' lists
+// show beside each resource: this month and the eleven before.
+const UseMonths = 12
+
+// LinkUse is the link-out clicks of one resource in one month, by where
+// they were made: click-throughs from kbserver's own pages (the A–Z page
+// and the publication search service, the link resolver's answers), not
+// COUNTER usage.
+type LinkUse struct {
+	Key      ResourceKey
+	Month    Month
+	AZ       int64 // from the A–Z page and publication search
+	Resolver int64 // from the link resolver's answers
+}
+
+// LinkUseReader reads the link-out clicks of titles by package and month.
+type LinkUseReader interface {
+	// LinkOutUse returns the customer's clicks on the titles' link-outs,
+	// in every package, in the months from to to (inclusive), by
+	// resource and month, in no order.
+	LinkOutUse(ctx context.Context, custID string, titleIDs []int64, from, to Month) ([]LinkUse, error)
+}

@@ -20,6 +20,8 @@ type Store interface {
 	ScholarStore
 	FeedStore
 	HoldingsStore
+	HeldCoverageReader
+	LinkUseReader
 	NoteStore
 	LinkStore
 	ResolverStore

@@ -68,6 +68,7 @@ var parts = []part{
 	{"Resolver", on(testResolver)},
 	{"Feeds", on(testFeeds)},
 	{"HoldingsFeed", on(testHoldingsFeed)},
+	{"LinkUse", on(testLinkUse)},
 }
 
 // Run runs the whole suite against stores made by open.

@@ -90,19 +90,40 @@ func TestOverlapAPI(t *testing.T) {
 		t.Errorf("not held: %d %s", status, body)
 	}
 
-	// Titles held more than once: Journal of Testing, in both packages.
+	// Titles held more than once: Journal of Testing, in both packages,
+	// used through Alpha Journals: two clicks (the A–Z page, the
+	// resolver), and one of c2's that c1 does not see.
 	if err := st.UpdatePackage(ctx, "c1", fx.AlphaVendor, aj, kb.PackageUpdate{Selected: true}); err != nil {
 		t.Fatal(err)
 	}
+	l, err := st.Titles(ctx, "c1", kb.TitleQuery{VendorID: fx.AlphaVendor, PackageID: aj, Page: kb.Page{Count: 10, Number: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var jot int64
+	for _, ti := range l.Titles {
+		if ti.Name == "Journal of Testing" {
+			jot = ti.ID
+		}
+	}
+	for _, c := range []struct {
+		cust string
+		via  kb.LinkVia
+	}{{"c1", kb.ViaAZ}, {"c1", kb.ViaResolver}, {"c2", kb.ViaAZ}} {
+		if err := st.CountLinkOut(ctx, c.cust, kb.ResourceKey{PackageID: aj, TitleID: jot}, c.via); err != nil {
+			t.Fatal(err)
+		}
+	}
 	res, b := apitest.Do(t, http.DefaultClient, "GET", url+"/rm/rmaccounts/c1/duplicates", nil, "x-api-key", "key-c1")
 	if res.StatusCode != 200 || !strings.Contains(string(b), `"totalResults":1`) || !strings.Contains(string(b), "Journal of Testing") ||
-		strings.Count(string(b), `"isSelected":true`) != 2 {
+		strings.Count(string(b), `"isSelected":true`) != 2 || !strings.Contains(string(b), `"clickThroughs":2`) || !strings.Contains(string(b), `"clickThroughs":0`) {
 		t.Errorf("duplicates: %d %s", res.StatusCode, b)
 	}
 	res, b = apitest.Do(t, http.DefaultClient, "GET", url+"/rm/rmaccounts/c1/duplicates?format=csv", nil, "x-api-key", "key-c1")
 	lines := strings.Split(strings.TrimRight(string(b), "\r\n"), "\r\n")
 	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "text/csv; charset=utf-8" || len(lines) != 4 ||
-		!strings.HasPrefix(lines[0], "title_id,title_name") || !strings.Contains(lines[1], "Journal of Testing") {
+		!strings.HasPrefix(lines[0], "title_id,title_name") || !strings.Contains(lines[1], "Journal of Testing") ||
+		!strings.HasSuffix(lines[0], ",click_throughs_12_months") || !strings.HasSuffix(lines[1], ",2") {
 		t.Errorf("duplicates as CSV: %d %q %q", res.StatusCode, res.Header.Get("Content-Type"), lines)
 	}
 	if res, b := apitest.Do(t, http.DefaultClient, "GET", url+"/rm/rmaccounts/c1/duplicates?format=xml", nil, "x-api-key", "key-c1"); res.StatusCode != 400 {

@@ -1,10 +1,12 @@
 package analysisapi
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/kbserver/kbserver/internal/analysis"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
@@ -45,7 +47,11 @@ func (h handlers) overlap(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		return web.WriteJSON(w, http.StatusOK, listWire(total, titles, func(r kb.Resource) bool { return shown(oq, r) }))
+		c, err := h.clicks(ctx, custID, ids)
+		if err != nil {
+			return err
+		}
+		return web.WriteJSON(w, http.StatusOK, listWire(total, titles, func(r kb.Resource) bool { return shown(oq, r) }, c))
 	}
 	if oq.AgainstHoldings {
 		a, err := h.svc.Against(ctx, custID, oq)
@@ -104,7 +110,11 @@ func (h handlers) duplicates(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		return web.WriteJSON(w, http.StatusOK, listWire(total, titles, selected))
+		c, err := h.clicks(ctx, custID, ids)
+		if err != nil {
+			return err
+		}
+		return web.WriteJSON(w, http.StatusOK, listWire(total, titles, selected, c))
 	}
 	// The whole list, read before the headers, so that an error is
 	// still answered as one; its rows a chunk at a time.
@@ -117,13 +127,18 @@ func (h handlers) duplicates(w http.ResponseWriter, r *http.Request) error {
 	}
 	web.SetCSVHeaders(w, "kbserver_"+web.FileSafe(custID)+"_duplicates.csv")
 	cw := web.NewCSV(w)
-	cw.Write([]string{"title_id", "title_name", "publisher_name", "package_id", "package_name", "begin_coverage", "end_coverage", "embargo"})
+	cw.Write([]string{"title_id", "title_name", "publisher_name", "package_id", "package_name", "begin_coverage", "end_coverage", "embargo",
+		"click_throughs_12_months"})
 	for chunk := range slices.Chunk(ids, csvChunk) {
 		titles, err := h.store.TitlesAt(ctx, custID, at, chunk, 0)
 		if err != nil {
 			return err
 		}
-		for _, t := range listWire(total, titles, selected).Titles {
+		c, err := h.clicks(ctx, custID, chunk)
+		if err != nil {
+			return err
+		}
+		for _, t := range listWire(total, titles, selected, c).Titles {
 			for _, rs := range t.Resources {
 				emb := ""
 				if rs.Embargo.EmbargoValue > 0 {
@@ -135,11 +150,24 @@ func (h handlers) duplicates(w http.ResponseWriter, r *http.Request) error {
 				}
 				for _, c := range cov {
 					cw.Write([]string{strconv.FormatInt(t.TitleID, 10), web.CSVCell(t.TitleName), web.CSVCell(t.PublisherName),
-						strconv.FormatInt(rs.PackageID, 10), web.CSVCell(rs.PackageName), c.BeginCoverage, c.EndCoverage, emb})
+						strconv.FormatInt(rs.PackageID, 10), web.CSVCell(rs.PackageName), c.BeginCoverage, c.EndCoverage, emb,
+						strconv.FormatInt(rs.ClickThroughs, 10)})
 				}
 			}
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// clicks reads the link-out clicks of the titles ids in the last
+// kb.UseMonths months, this one included.
+func (h handlers) clicks(ctx context.Context, custID string, ids []int64) (clicks, error) {
+	to := kb.MonthOf(time.Now())
+	from := to.AddMonths(1 - kb.UseMonths)
+	uses, err := h.store.LinkOutUse(ctx, custID, ids, from, to)
+	if err != nil {
+		return clicks{}, err
+	}
+	return clicksOf(from, to, uses), nil
 }

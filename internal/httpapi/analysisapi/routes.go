@@ -19,9 +19,10 @@ import (
 )
 
 // Store is what the routes read of the store beyond the service's: the
-// rows of a list's page.
+// rows of a list's page and their link-out clicks.
 type Store interface {
 	TitlesAt(ctx context.Context, custID string, at kb.CustomerAt, ids []int64, packageID int64) ([]kb.Title, error)
+	kb.LinkUseReader
 }
 
 // Routes returns the routes over svc and store, each wrapped in auth

@@ -44,11 +44,12 @@ type embargoJSON struct {
 }
 
 type resourceJSON struct {
-	PackageID   int64          `json:"packageId"`
-	PackageName string         `json:"packageName"`
-	IsSelected  bool           `json:"isSelected"`
-	Coverage    []coverageJSON `json:"coverage"`
-	Embargo     embargoJSON    `json:"embargo"`
+	PackageID     int64          `json:"packageId"`
+	PackageName   string         `json:"packageName"`
+	IsSelected    bool           `json:"isSelected"`
+	Coverage      []coverageJSON `json:"coverage"`
+	Embargo       embargoJSON    `json:"embargo"`
+	ClickThroughs int64          `json:"clickThroughs"`
 }
 
 type titleJSON struct {
@@ -59,8 +60,28 @@ type titleJSON struct {
 }
 
 type listJSON struct {
-	TotalResults int         `json:"totalResults"`
-	Titles       []titleJSON `json:"titles"`
+	TotalResults int `json:"totalResults"`
+	// ClicksFrom and ClicksTo are the months of the resources'
+	// clickThroughs.
+	ClicksFrom string      `json:"clicksFrom"`
+	ClicksTo   string      `json:"clicksTo"`
+	Titles     []titleJSON `json:"titles"`
+}
+
+// clicks are the link-out clicks of a page's resources in the months
+// from to to.
+type clicks struct {
+	from, to kb.Month
+	of       map[kb.ResourceKey]int64
+}
+
+// clicksOf sums uses by resource.
+func clicksOf(from, to kb.Month, uses []kb.LinkUse) clicks {
+	c := clicks{from: from, to: to, of: map[kb.ResourceKey]int64{}}
+	for _, u := range uses {
+		c.of[u.Key] += u.AZ + u.Resolver
+	}
+	return c
 }
 
 func overlapWire(o kb.Overlap) overlapJSON {
@@ -82,8 +103,8 @@ func againstWire(a kb.Against) againstJSON {
 // holdings: that package's and the customer's selected ones; of the
 // duplicates: the selected ones), each with its effective coverage and
 // embargo.
-func listWire(total int, titles []kb.Title, shown func(kb.Resource) bool) listJSON {
-	out := listJSON{TotalResults: total, Titles: make([]titleJSON, 0, len(titles))}
+func listWire(total int, titles []kb.Title, shown func(kb.Resource) bool, clk clicks) listJSON {
+	out := listJSON{TotalResults: total, ClicksFrom: string(clk.from), ClicksTo: string(clk.to), Titles: make([]titleJSON, 0, len(titles))}
 	for _, t := range titles {
 		tj := titleJSON{TitleID: t.ID, TitleName: t.Name, PublisherName: t.Publisher, Resources: []resourceJSON{}}
 		for _, r := range t.Resources {
@@ -91,7 +112,8 @@ func listWire(total int, titles []kb.Title, shown func(kb.Resource) bool) listJS
 				continue
 			}
 			c := kb.HeldCoverageOf(r)
-			rj := resourceJSON{PackageID: r.PackageID, PackageName: r.PackageName, IsSelected: r.IsSelected, Coverage: []coverageJSON{}}
+			rj := resourceJSON{PackageID: r.PackageID, PackageName: r.PackageName, IsSelected: r.IsSelected, Coverage: []coverageJSON{},
+				ClickThroughs: clk.of[kb.ResourceKey{PackageID: r.PackageID, TitleID: t.ID}]}
 			for _, rg := range c.Ranges {
 				rj.Coverage = append(rj.Coverage, coverageJSON{BeginCoverage: rg.Begin, EndCoverage: rg.End})
 			}
