@@ -42,8 +42,10 @@ func New(store Store, finder Finder) *Service {
 	return &Service{store: store, finder: finder, now: time.Now}
 }
 
-// packages reads the listed packages as the customer sees them.
-func (s *Service) packages(ctx context.Context, custID string, ids []int64) ([]kb.OverlapPackage, error) {
+// Packages reads the listed packages as the customer sees them (their
+// ids, names and vendors; no counts): "Package not found" for one it may
+// not see.
+func (s *Service) Packages(ctx context.Context, custID string, ids []int64) ([]kb.OverlapPackage, error) {
 	out := make([]kb.OverlapPackage, len(ids))
 	for i, id := range ids {
 		p, err := s.store.PackageByID(ctx, custID, id)
@@ -78,7 +80,7 @@ func (s *Service) overlap(ctx context.Context, custID string, q kb.OverlapQuery)
 	if q.AgainstHoldings || len(q.PackageIDs) < kb.MinOverlapPackages {
 		return overlapSets{}, fmt.Errorf("overlap of %v: not an overlap of packages", q.PackageIDs)
 	}
-	pkgs, err := s.packages(ctx, custID, q.PackageIDs)
+	pkgs, err := s.Packages(ctx, custID, q.PackageIDs)
 	if err != nil {
 		return overlapSets{}, err
 	}
@@ -159,7 +161,7 @@ func (s *Service) against(ctx context.Context, custID string, q kb.OverlapQuery)
 	if !q.AgainstHoldings || len(q.PackageIDs) != 1 {
 		return againstSets{}, fmt.Errorf("against the holdings: %v is not one package", q.PackageIDs)
 	}
-	pkgs, err := s.packages(ctx, custID, q.PackageIDs)
+	pkgs, err := s.Packages(ctx, custID, q.PackageIDs)
 	if err != nil {
 		return againstSets{}, err
 	}

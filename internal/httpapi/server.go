@@ -211,7 +211,7 @@ func routes(deps Deps, search *finder.Service, logger *slog.Logger, m *metrics.M
 	add(ServiceHoldings, analysisapi.Routes(analyses, store, keyAuth))
 	searcher := pfapi.NewSearcher(store, finder)
 	add(ServicePublicationSearch, pfapi.Routes(searcher, profileThrottle))
-	add(ServicePages, pages.Routes(store, searcher, finder, resolver.New(search, store, deps.ResolverRecorder), profileThrottle, keys, lib))
+	add(ServicePages, pages.Routes(store, searcher, finder, resolver.New(search, store, deps.ResolverRecorder), profileThrottle, keys, lib, analyses))
 	scholarFiles := deps.ScholarFiles
 	if scholarFiles == nil {
 		scholarFiles = scholarapi.NewFiles("", 0, logger)

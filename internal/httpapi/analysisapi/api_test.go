@@ -67,6 +67,16 @@ func TestOverlapAPI(t *testing.T) {
 		strings.Count(body, `"packageId"`) != 2 {
 		t.Errorf("shared: %d %s", status, body)
 	}
+	// The list as a CSV file: a line per resource and coverage range
+	// (Alpha Journals covers Journal of Testing in two).
+	res, b := apitest.Do(t, http.DefaultClient, "GET", url+"/rm/rmaccounts/c1/overlap?"+ids+"&list=shared&format=csv", nil, "x-api-key", "key-c1")
+	lines := strings.Split(strings.TrimRight(string(b), "\r\n"), "\r\n")
+	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "text/csv; charset=utf-8" ||
+		res.Header.Get("Content-Disposition") != fmt.Sprintf(`attachment; filename="kbserver_c1_overlap_%d-%d_shared.csv"`, aj, bc) ||
+		len(lines) != 4 || !strings.HasPrefix(lines[0], "title_id,title_name") || strings.Count(string(b), "Journal of Testing") != 3 ||
+		!strings.Contains(string(b), ",Beta Complete,1995-01-01,,,0") {
+		t.Errorf("shared as CSV: %d %v %q", res.StatusCode, res.Header, lines)
+	}
 	status, body = get(ids+"&list=partial", "key-c1")
 	if status != 200 || !strings.Contains(body, `"totalResults":1`) {
 		t.Errorf("partial: %d %s", status, body)
@@ -114,13 +124,13 @@ func TestOverlapAPI(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res, b := apitest.Do(t, http.DefaultClient, "GET", url+"/rm/rmaccounts/c1/duplicates", nil, "x-api-key", "key-c1")
+	res, b = apitest.Do(t, http.DefaultClient, "GET", url+"/rm/rmaccounts/c1/duplicates", nil, "x-api-key", "key-c1")
 	if res.StatusCode != 200 || !strings.Contains(string(b), `"totalResults":1`) || !strings.Contains(string(b), "Journal of Testing") ||
 		strings.Count(string(b), `"isSelected":true`) != 2 || !strings.Contains(string(b), `"clickThroughs":2`) || !strings.Contains(string(b), `"clickThroughs":0`) {
 		t.Errorf("duplicates: %d %s", res.StatusCode, b)
 	}
 	res, b = apitest.Do(t, http.DefaultClient, "GET", url+"/rm/rmaccounts/c1/duplicates?format=csv", nil, "x-api-key", "key-c1")
-	lines := strings.Split(strings.TrimRight(string(b), "\r\n"), "\r\n")
+	lines = strings.Split(strings.TrimRight(string(b), "\r\n"), "\r\n")
 	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "text/csv; charset=utf-8" || len(lines) != 4 ||
 		!strings.HasPrefix(lines[0], "title_id,title_name") || !strings.Contains(lines[1], "Journal of Testing") ||
 		!strings.HasSuffix(lines[0], ",click_throughs_12_months") || !strings.HasSuffix(lines[1], ",2") {
@@ -141,6 +151,8 @@ func TestOverlapAPI(t *testing.T) {
 		{fmt.Sprintf("packageids=%d,%d", aj, aj), 400, "twice"},
 		{ids + "&list=everything", 400, "list"},
 		{ids + "&against=nothing", 400, "against"},
+		{ids + "&format=csv", 400, "format=csv needs a list"},
+		{ids + "&list=shared&format=xml", 400, "format"},
 		{ids + "&list=shared&count=0", 400, "count"},
 		{fmt.Sprintf("packageids=%d,999999", aj), 404, "Package"},
 		{fmt.Sprintf("packageids=%d,%d", aj, other), 404, "Package"},

@@ -68,22 +68,6 @@ type listJSON struct {
 	Titles     []titleJSON `json:"titles"`
 }
 
-// clicks are the link-out clicks of a page's resources in the months
-// from to to.
-type clicks struct {
-	from, to kb.Month
-	of       map[kb.ResourceKey]int64
-}
-
-// clicksOf sums uses by resource.
-func clicksOf(from, to kb.Month, uses []kb.LinkUse) clicks {
-	c := clicks{from: from, to: to, of: map[kb.ResourceKey]int64{}}
-	for _, u := range uses {
-		c.of[u.Key] += u.AZ + u.Resolver
-	}
-	return c
-}
-
 func overlapWire(o kb.Overlap) overlapJSON {
 	out := overlapJSON{Packages: make([]packageJSON, len(o.Packages)), SharedCount: o.SharedCount, SameCoverageCount: o.SameCoverageCount}
 	for i, p := range o.Packages {
@@ -103,8 +87,8 @@ func againstWire(a kb.Against) againstJSON {
 // holdings: that package's and the customer's selected ones; of the
 // duplicates: the selected ones), each with its effective coverage and
 // embargo.
-func listWire(total int, titles []kb.Title, shown func(kb.Resource) bool, clk clicks) listJSON {
-	out := listJSON{TotalResults: total, ClicksFrom: string(clk.from), ClicksTo: string(clk.to), Titles: make([]titleJSON, 0, len(titles))}
+func listWire(total int, titles []kb.Title, shown func(kb.Resource) bool, clk Clicks) listJSON {
+	out := listJSON{TotalResults: total, ClicksFrom: string(clk.From), ClicksTo: string(clk.To), Titles: make([]titleJSON, 0, len(titles))}
 	for _, t := range titles {
 		tj := titleJSON{TitleID: t.ID, TitleName: t.Name, PublisherName: t.Publisher, Resources: []resourceJSON{}}
 		for _, r := range t.Resources {
@@ -113,7 +97,7 @@ func listWire(total int, titles []kb.Title, shown func(kb.Resource) bool, clk cl
 			}
 			c := kb.HeldCoverageOf(r)
 			rj := resourceJSON{PackageID: r.PackageID, PackageName: r.PackageName, IsSelected: r.IsSelected, Coverage: []coverageJSON{},
-				ClickThroughs: clk.of[kb.ResourceKey{PackageID: r.PackageID, TitleID: t.ID}]}
+				ClickThroughs: clk.Of[kb.ResourceKey{PackageID: r.PackageID, TitleID: t.ID}]}
 			for _, rg := range c.Ranges {
 				rj.Coverage = append(rj.Coverage, coverageJSON{BeginCoverage: rg.Begin, EndCoverage: rg.End})
 			}

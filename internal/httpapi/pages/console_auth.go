@@ -34,13 +34,14 @@ const (
 type staffHandler func(w http.ResponseWriter, r *http.Request, s *staff) error
 
 // staff is a signed-in request: its session, its customer, the CSRF
-// token its forms carry, and whether the server keeps holdings feeds (for
-// the console's menu).
+// token its forms carry, and whether the server keeps holdings feeds and
+// analyses collections (for the console's menu).
 type staff struct {
 	kb.Session
 	CSRF     string
 	Customer kb.Customer
 	Feeds    bool
+	Analysis bool
 }
 
 // tokenHash returns the hex SHA-256 of a session token.
@@ -92,7 +93,7 @@ func (p *pages) session(r *http.Request) (*staff, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &staff{Session: sess, CSRF: csrfToken(key, c.Value), Customer: cust, Feeds: p.lib != nil}, nil
+	return &staff{Session: sess, CSRF: csrfToken(key, c.Value), Customer: cust, Feeds: p.lib != nil, Analysis: p.analyses != nil}, nil
 }
 
 // signedIn wraps a console handler: without a session it answers the

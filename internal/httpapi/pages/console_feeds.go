@@ -292,8 +292,13 @@ func (p *pages) feedPackageOptions(r *http.Request, custID, chosen string) (opts
 
 // packageOption is a package in the select.
 func packageOption(pkg kb.Package) option {
-	label := fmt.Sprintf("%s / %s (%s of %s titles selected)", pkg.VendorName, pkg.Name, kb.Thousands(pkg.SelectedCount), kb.Thousands(pkg.TitleCount))
-	return option{Value: fmt.Sprintf("%d-%d", pkg.VendorID, pkg.ID), Label: label}
+	return option{Value: fmt.Sprintf("%d-%d", pkg.VendorID, pkg.ID), Label: packageLabel(pkg)}
+}
+
+// packageLabel names a package in the forms' choices: its vendor, its
+// name and how many of its titles are selected.
+func packageLabel(pkg kb.Package) string {
+	return fmt.Sprintf("%s / %s (%s of %s titles selected)", pkg.VendorName, pkg.Name, kb.Thousands(pkg.SelectedCount), kb.Thousands(pkg.TitleCount))
 }
 
 // feedPage is one holdings feed and its history.

@@ -24,9 +24,15 @@ var templates = func() map[string]*template.Template {
 	out := map[string]*template.Template{}
 	for _, name := range []string{"home", "az", "signin", "embed", "error", "openurl",
 		"console_signin", "console_home", "console_search", "console_package", "console_resource", "console_history", "console_settings", "console_snapshot", "console_erm", "console_erm_object", "console_resolver", "console_resolver_setup",
-		"console_feeds", "console_feed", "console_feed_review"} {
+		"console_feeds", "console_feed", "console_feed_review",
+		"console_analysis", "console_analysis_against", "console_analysis_list", "console_analysis_use"} {
 		t := template.New(name).Funcs(template.FuncMap{"number": kb.Thousands, "add": func(a, b int) int { return a + b }, "consoleLink": consoleLink})
-		out[name] = template.Must(t.ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html"))
+		files := []string{"templates/layout.html", "templates/" + name + ".html"}
+		if strings.HasPrefix(name, "console_analysis") {
+			// The analysis pages' menu and words, and the charts.
+			files = append(files, "templates/analysis_parts.html", "templates/chart.html")
+		}
+		out[name] = template.Must(t.ParseFS(templateFiles, files...))
 	}
 	return out
 }()

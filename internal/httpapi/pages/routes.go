@@ -17,7 +17,9 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/kbserver/kbserver/internal/analysis"
 	"github.com/kbserver/kbserver/internal/feeds"
+	"github.com/kbserver/kbserver/internal/httpapi/analysisapi"
 	"github.com/kbserver/kbserver/internal/httpapi/holdingsapi"
 	"github.com/kbserver/kbserver/internal/httpapi/pfapi"
 	"github.com/kbserver/kbserver/internal/httpapi/web"
@@ -34,6 +36,7 @@ type Store interface {
 	kb.SessionStore
 	kb.ResolverStatsReader
 	holdingsapi.HoldingsReader
+	analysisapi.Store
 	Customer(ctx context.Context, id string) (kb.Customer, error)
 	Profiles(ctx context.Context, custID string) ([]kb.Profile, error)
 	SetProfileRequestURL(ctx context.Context, id kb.ProfileID, url string) error
@@ -68,9 +71,12 @@ const patronSessionTTL = 12 * time.Hour
 // each A–Z request takes a token of its profile's bucket from throttle,
 // as a publication search does, and the console signs in with the API
 // keys of keys (whose rate limit applies to each console request). The
-// console's holdings feeds page works through lib; nil answers it 404.
-func Routes(store Store, s *pfapi.Searcher, finder Finder, res Resolver, throttle web.Throttle, keys web.KeyAuth, lib *feeds.Library) []web.Route {
-	p := &pages{store: store, searcher: s, finder: finder, resolver: res, gate: web.NewProfileGate(store, throttle), keys: keys, lib: lib}
+// console's holdings feeds page works through lib, its collection
+// analysis through analyses; nil answers them 404.
+func Routes(store Store, s *pfapi.Searcher, finder Finder, res Resolver, throttle web.Throttle, keys web.KeyAuth, lib *feeds.Library,
+	analyses *analysis.Service) []web.Route {
+	p := &pages{store: store, searcher: s, finder: finder, resolver: res, gate: web.NewProfileGate(store, throttle), keys: keys, lib: lib,
+		analyses: analyses}
 	routes := []web.Route{
 		{Pattern: "GET /{$}", Handler: p.home},
 		{Pattern: "GET /assets/{file}", Handler: serveAsset, Quiet: true},
@@ -115,6 +121,13 @@ func Routes(store Store, s *pfapi.Searcher, finder Finder, res Resolver, throttl
 		{Pattern: "POST /console/feeds/{feedid}/remove", Handler: p.signedIn(p.withFeeds(p.consoleFeedRemove))},
 		{Pattern: "GET /console/feeds/{feedid}/runs/{runid}", Handler: p.signedIn(p.withFeeds(p.consoleFeedReview))},
 		{Pattern: "POST /console/feeds/{feedid}/runs/{runid}/approve", Handler: p.signedIn(p.withFeeds(p.consoleFeedApprove))},
+		{Pattern: "GET /console/analysis", Handler: p.signedIn(p.withAnalysis(p.consoleCompare))},
+		{Pattern: "GET /console/analysis/against", Handler: p.signedIn(p.withAnalysis(p.consoleAgainst))},
+		{Pattern: "GET /console/analysis/titles", Handler: p.signedIn(p.withAnalysis(p.consoleAnalysisTitles))},
+		{Pattern: "GET /console/analysis/titles.csv", Handler: p.signedIn(p.withAnalysis(p.consoleAnalysisTitlesCSV))},
+		{Pattern: "GET /console/analysis/duplicates", Handler: p.signedIn(p.withAnalysis(p.consoleDuplicates))},
+		{Pattern: "GET /console/analysis/duplicates.csv", Handler: p.signedIn(p.withAnalysis(p.consoleDuplicatesCSV))},
+		{Pattern: "GET /console/analysis/use", Handler: p.signedIn(p.withAnalysis(p.consoleUse))},
 	}
 	for i := range routes {
 		routes[i].ErrorPage = ErrorPage
@@ -134,8 +147,9 @@ type pages struct {
 	finder   Finder
 	resolver Resolver
 	gate     *web.ProfileGate
-	keys     web.KeyAuth    // the console signs in with API keys
-	lib      *feeds.Library // the libraries' holdings feeds; nil: none
+	keys     web.KeyAuth       // the console signs in with API keys
+	lib      *feeds.Library    // the libraries' holdings feeds; nil: none
+	analyses *analysis.Service // the collection analysis; nil: none
 }
 
 // patronSessions returns the issuer of patron session cookies, keyed by
