@@ -8,9 +8,9 @@ import (
 	"github.com/kbserver/kbserver/internal/kb"
 )
 
-// LinkOutUse implements kb.LinkUseReader: the monthly link-out counts
-// (link_out_months, whose key begins with the customer and the month)
-// of the titles, a chunk of titles at a time.
+// LinkOutUse implements kb.LinkUseReader: the monthly link-out counts of
+// the titles (link_out_months, by its index on customer, title and
+// month), a chunk of titles at a time.
 func (s *Store) LinkOutUse(ctx context.Context, custID string, titleIDs []int64, from, to kb.Month) ([]kb.LinkUse, error) {
 	byKey := map[[2]any]*kb.LinkUse{}
 	var out []*kb.LinkUse
