@@ -93,11 +93,14 @@ func parseOverlapList(list string, q OverlapQuery) (OverlapList, error) {
 type HeldCoverage struct {
 	Ranges  []Coverage // empty: every date
 	Embargo Embargo
+	// Custom says the ranges are the customer's custom coverage (which
+	// SameCoverage and CoveredBy do not look at).
+	Custom bool
 }
 
 // HeldCoverageOf is r's effective coverage.
 func HeldCoverageOf(r Resource) HeldCoverage {
-	return HeldCoverage{Ranges: EffectiveCoverage(r), Embargo: EffectiveEmbargo(r)}
+	return HeldCoverage{Ranges: EffectiveCoverage(r), Embargo: EffectiveEmbargo(r), Custom: len(r.CustomCoverage) > 0}
 }
 
 // SameCoverage reports whether two packages give a title the same

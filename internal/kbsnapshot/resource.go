@@ -48,16 +48,7 @@ func (r *SnapshotResource) Rows() ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("custom coverage of %d/%d: %w", r.PackageID, r.TitleID, err)
 	}
-	out := make([]string, len(cs))
-	_, tail := cutFields(lines[0]) // the non-standard columns' values, kept
-	for i, c := range cs {
-		f := splitRow(lines[0])
-		f[kbart.DateFirstIssueOnline], f[kbart.DateLastIssueOnline] = c.Begin, c.End
-		f[kbart.NumFirstVolOnline], f[kbart.NumFirstIssueOnline] = "", ""
-		f[kbart.NumLastVolOnline], f[kbart.NumLastIssueOnline] = "", ""
-		out[i] = strings.Join(f[:], "\t") + tail
-	}
-	return out, nil
+	return kbart.RowsWithCoverage(lines[0], cs), nil
 }
 
 // titleRow builds the KBART row of a title that has no source row: a

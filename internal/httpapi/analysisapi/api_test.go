@@ -81,6 +81,50 @@ func TestOverlapAPI(t *testing.T) {
 	if status != 200 || !strings.Contains(body, `"totalResults":1`) {
 		t.Errorf("partial: %d %s", status, body)
 	}
+	// As KBART: Alpha Journals' rows of Journal of Testing (two ranges),
+	// then with c1's custom coverage in their place (one range).
+	kbartRows := func(what string) [][]string {
+		t.Helper()
+		res, b := apitest.Do(t, http.DefaultClient, "GET", url+"/rm/rmaccounts/c1/overlap?"+ids+"&list=shared&format=kbart", nil, "x-api-key", "key-c1")
+		lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+		if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/tab-separated-values") ||
+			!strings.HasSuffix(res.Header.Get("Content-Disposition"), `_shared.txt"`) || !strings.HasPrefix(lines[0], "publication_title\t") {
+			t.Fatalf("%s: %d %v %q", what, res.StatusCode, res.Header, lines)
+		}
+		var rows [][]string
+		for _, l := range lines[1:] {
+			rows = append(rows, strings.Split(l, "\t"))
+		}
+		return rows
+	}
+	if rows := kbartRows("shared as KBART"); len(rows) != 2 || rows[0][0] != "Journal of Testing" || rows[0][3] != "1990-01-01" || rows[1][3] != "2005-01-01" {
+		t.Errorf("shared as KBART: %q", rows)
+	}
+	jotID := func() int64 {
+		l, err := st.Titles(ctx, "c1", kb.TitleQuery{VendorID: fx.AlphaVendor, PackageID: aj, Page: kb.Page{Count: 10, Number: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ti := range l.Titles {
+			if ti.Name == "Journal of Testing" {
+				return ti.ID
+			}
+		}
+		t.Fatal("no Journal of Testing")
+		return 0
+	}()
+	if err := st.UpdateResource(ctx, "c1", fx.AlphaVendor, aj, jotID, kb.ResourceUpdate{Selected: true, CustomCoverage: []kb.Coverage{{Begin: "2001-01-01"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if rows := kbartRows("shared as KBART, custom coverage"); len(rows) != 1 || rows[0][3] != "2001-01-01" || rows[0][6] != "" || rows[0][4] != "" {
+		t.Errorf("shared as KBART with custom coverage: %q", rows)
+	}
+	if err := st.UpdateResource(ctx, "c1", fx.AlphaVendor, aj, jotID, kb.ResourceUpdate{Selected: false}); err != nil {
+		t.Fatal(err)
+	}
+	if status, body := get(ids+"&format=kbart", "key-c1"); status != 400 || !strings.Contains(body, "needs a list") {
+		t.Errorf("format=kbart without a list: %d %s", status, body)
+	}
 	status, body = get(fmt.Sprintf("%s&list=unique:%d&count=1&offset=2", ids, bc), "key-c1")
 	if status != 200 || !strings.Contains(body, `"totalResults":2`) || !strings.Contains(body, "The Weekly Newsletter") || strings.Contains(body, "Learning Go") {
 		t.Errorf("unique to Beta Complete, page 2 of 1: %d %s", status, body)

@@ -31,6 +31,19 @@ func csvFormat(q web.Query) (bool, error) {
 	}
 }
 
+// listFormat reads the parameter format of an overlap: json (when
+// absent), csv or kbart.
+func listFormat(q web.Query) (string, error) {
+	switch f := strings.ToLower(q.Get("format")); f {
+	case "", "json":
+		return "json", nil
+	case "csv", "kbart":
+		return f, nil
+	default:
+		return "", kb.Errorf(kb.CodeInvalid, "Parameter format has an invalid value %q: allowed values are json, csv, kbart.", kb.Abbrev(f, 100))
+	}
+}
+
 // overlap serves GET overlap: the counts of an overlap of packages
 // (packageids) or of one package against the holdings
 // (against=holdings), or with list the titles behind one count, a page
@@ -41,12 +54,12 @@ func (h handlers) overlap(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	csvFile, err := csvFormat(q)
+	format, err := listFormat(q)
 	if err != nil {
 		return err
 	}
-	if csvFile && oq.List.Kind == kb.ListNone {
-		return kb.Errorf(kb.CodeInvalid, "Parameter format=csv needs a list: give list too, such as list=shared.")
+	if format != "json" && oq.List.Kind == kb.ListNone {
+		return kb.Errorf(kb.CodeInvalid, "Parameter format=%s needs a list: give list too, such as list=shared.", format)
 	}
 	pg, err := web.Page(q, defaultCount)
 	if err != nil {
@@ -54,8 +67,11 @@ func (h handlers) overlap(w http.ResponseWriter, r *http.Request) error {
 	}
 	custID := r.PathValue("custid")
 	ctx := r.Context()
-	if csvFile {
+	switch format {
+	case "csv":
 		return WriteListCSV(ctx, w, h.svc, h.store, custID, oq)
+	case "kbart":
+		return WriteListKBART(ctx, w, h.svc, h.store, custID, oq)
 	}
 	if oq.List.Kind != kb.ListNone {
 		ids, total, at, err := h.svc.List(ctx, custID, oq, pg)

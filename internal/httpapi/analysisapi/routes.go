@@ -23,6 +23,9 @@ import (
 type Store interface {
 	TitlesAt(ctx context.Context, custID string, at kb.CustomerAt, ids []int64, packageID int64) ([]kb.Title, error)
 	kb.LinkUseReader
+	// ResourceKBART and HeldCoverages give a KBART file's rows.
+	ResourceKBART(ctx context.Context, keys []kb.ResourceKey) (map[kb.ResourceKey]string, error)
+	kb.HeldCoverageReader
 }
 
 // Routes returns the routes over svc and store, each wrapped in auth
