@@ -90,12 +90,30 @@ func TestOverlapRealWiley(t *testing.T) {
 		t.Errorf("overlap %+v; by hand: %d and %d titles, %d shared, %d with the same coverage", got, len(lists[0]), len(lists[1]), len(shared), same)
 	}
 	t.Logf("%d and %d titles, %d shared, %d with the same coverage", len(lists[0]), len(lists[1]), len(shared), same)
-	page, total, _, err := svc.List(ctx, "c1", kb.OverlapQuery{PackageIDs: ids, List: kb.OverlapList{Kind: kb.ListShared}}, kb.Page{Count: 100, Number: 1})
+	all, _, err := svc.ListAll(ctx, "c1", kb.OverlapQuery{PackageIDs: ids, List: kb.OverlapList{Kind: kb.ListShared}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	slices.Sort(page)
-	if total != len(shared) || len(shared) <= 100 && !slices.Equal(page, shared) {
-		t.Errorf("the shared list: %d titles, first page %d; want %d", total, len(page), len(shared))
+	var pages []int64
+	for n := 1; ; n++ {
+		page, total, _, err := svc.List(ctx, "c1", kb.OverlapQuery{PackageIDs: ids, List: kb.OverlapList{Kind: kb.ListShared}}, kb.Page{Count: 100, Number: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if total != len(shared) {
+			t.Fatalf("the shared list: %d titles, want %d", total, len(shared))
+		}
+		pages = append(pages, page...)
+		if len(page) < 100 {
+			break
+		}
+	}
+	if !slices.Equal(pages, all) {
+		t.Errorf("the shared list's pages differ from the whole list")
+	}
+	byID := slices.Clone(pages)
+	slices.Sort(byID)
+	if !slices.Equal(byID, shared) {
+		t.Errorf("the shared list has %d titles, not the %d shared by hand", len(byID), len(shared))
 	}
 }

@@ -61,7 +61,7 @@ func (s *Service) Packages(ctx context.Context, custID string, ids []int64) ([]k
 // titles of each and those no other has, the titles all share, and of
 // those the ones with the same effective coverage in each.
 func (s *Service) Overlap(ctx context.Context, custID string, q kb.OverlapQuery) (kb.Overlap, error) {
-	o, err := s.overlap(ctx, custID, q)
+	o, err := s.overlap(ctx, custID, q, true)
 	return o.Overlap, err
 }
 
@@ -76,7 +76,10 @@ type overlapSets struct {
 	uniques []search.TitleSet
 }
 
-func (s *Service) overlap(ctx context.Context, custID string, q kb.OverlapQuery) (overlapSets, error) {
+// overlap computes the overlap's sets, and with coverage the shared
+// titles of the same coverage (a read of the store a shared title; the
+// other counts and lists are the index's bitmap work).
+func (s *Service) overlap(ctx context.Context, custID string, q kb.OverlapQuery, coverage bool) (overlapSets, error) {
 	if q.AgainstHoldings || len(q.PackageIDs) < kb.MinOverlapPackages {
 		return overlapSets{}, fmt.Errorf("overlap of %v: not an overlap of packages", q.PackageIDs)
 	}
@@ -108,9 +111,11 @@ func (s *Service) overlap(ctx context.Context, custID string, q kb.OverlapQuery)
 		uniques[i] = unique
 		pkgs[i].UniqueCount = unique.Len()
 	}
-	same, err := s.sameCoverage(ctx, custID, q.PackageIDs, shared.IDs())
-	if err != nil {
-		return overlapSets{}, err
+	var same []int64
+	if coverage {
+		if same, err = s.sameCoverage(ctx, custID, q.PackageIDs, shared.IDs()); err != nil {
+			return overlapSets{}, err
+		}
 	}
 	return overlapSets{Overlap: kb.Overlap{Packages: pkgs, SharedCount: shared.Len(), SameCoverageCount: len(same)},
 		h: h, at: at, sets: sets, shared: shared, same: same, uniques: uniques}, nil
@@ -144,7 +149,7 @@ func (s *Service) sameCoverage(ctx context.Context, custID string, packageIDs, t
 // other selected packages together covers the package's, as of today
 // (kb.CoveredBy).
 func (s *Service) Against(ctx context.Context, custID string, q kb.OverlapQuery) (kb.Against, error) {
-	a, err := s.against(ctx, custID, q)
+	a, err := s.against(ctx, custID, q, true)
 	return a.Against, err
 }
 
@@ -157,7 +162,9 @@ type againstSets struct {
 	held, fully []int64
 }
 
-func (s *Service) against(ctx context.Context, custID string, q kb.OverlapQuery) (againstSets, error) {
+// against computes the sets of a package against the holdings, and with
+// coverage the held titles held fully (a read of the store a held title).
+func (s *Service) against(ctx context.Context, custID string, q kb.OverlapQuery, coverage bool) (againstSets, error) {
 	if !q.AgainstHoldings || len(q.PackageIDs) != 1 {
 		return againstSets{}, fmt.Errorf("against the holdings: %v is not one package", q.PackageIDs)
 	}
@@ -192,7 +199,7 @@ func (s *Service) against(ctx context.Context, custID string, q kb.OverlapQuery)
 		}
 	}
 	res := againstSets{Against: kb.Against{Package: pkgs[0], HeldCount: len(held)}, h: h, at: at, titles: titles, held: held}
-	if len(held) == 0 {
+	if len(held) == 0 || !coverage {
 		return res, nil
 	}
 	cov, err := s.store.HeldCoverages(ctx, custID, append([]int64{a}, otherPkgs...), held)
@@ -221,47 +228,59 @@ func (s *Service) against(ctx context.Context, custID string, q kb.OverlapQuery)
 
 // List returns the titles behind one of an overlap's counts (q.List, not
 // ListNone): a page of their ids in name order, their number, and the
-// versions they were read at (for the store's rows of the page).
+// versions they were read at (for the store's rows of the page). Only the
+// partial and held-fully lists read coverage from the store.
 func (s *Service) List(ctx context.Context, custID string, q kb.OverlapQuery, pg kb.Page) (ids []int64, total int, at kb.CustomerAt, err error) {
-	var set search.TitleSet
-	if q.AgainstHoldings {
-		a, err := s.against(ctx, custID, q)
-		if err != nil {
-			return nil, 0, at, err
-		}
-		at = a.at
-		switch q.List.Kind {
-		case kb.ListHeld:
-			set = a.h.SetOf(a.held)
-		case kb.ListHeldFully:
-			set = a.h.SetOf(a.fully)
-		case kb.ListNotHeld:
-			set = a.titles.AndNot(a.h.SetOf(a.held))
-		default:
-			return nil, 0, at, fmt.Errorf("list %d of a package against the holdings", q.List.Kind)
-		}
-	} else {
-		o, err := s.overlap(ctx, custID, q)
-		if err != nil {
-			return nil, 0, at, err
-		}
-		at = o.at
-		switch q.List.Kind {
-		case kb.ListShared:
-			set = o.shared
-		case kb.ListPartial:
-			set = o.shared.AndNot(o.h.SetOf(o.same))
-		case kb.ListUnique:
-			i := slices.Index(q.PackageIDs, q.List.PackageID)
-			if i < 0 {
-				return nil, 0, at, fmt.Errorf("list unique:%d of %v", q.List.PackageID, q.PackageIDs)
-			}
-			set = o.uniques[i]
-		default:
-			return nil, 0, at, fmt.Errorf("list %d of an overlap", q.List.Kind)
-		}
+	set, at, err := s.listSet(ctx, custID, q)
+	if err != nil {
+		return nil, 0, at, err
 	}
 	return set.Page(pg.Offset(), pg.Count), set.Len(), at, nil
+}
+
+// ListAll returns every title of the list q asks for, in name order, and
+// the versions they were read at: a whole file's.
+func (s *Service) ListAll(ctx context.Context, custID string, q kb.OverlapQuery) ([]int64, kb.CustomerAt, error) {
+	set, at, err := s.listSet(ctx, custID, q)
+	if err != nil {
+		return nil, at, err
+	}
+	return set.Page(0, set.Len()), at, nil
+}
+
+// listSet is the set of the list q asks for.
+func (s *Service) listSet(ctx context.Context, custID string, q kb.OverlapQuery) (search.TitleSet, kb.CustomerAt, error) {
+	if q.AgainstHoldings {
+		a, err := s.against(ctx, custID, q, q.List.Kind == kb.ListHeldFully)
+		if err != nil {
+			return search.TitleSet{}, kb.CustomerAt{}, err
+		}
+		switch q.List.Kind {
+		case kb.ListHeld:
+			return a.h.SetOf(a.held), a.at, nil
+		case kb.ListHeldFully:
+			return a.h.SetOf(a.fully), a.at, nil
+		case kb.ListNotHeld:
+			return a.titles.AndNot(a.h.SetOf(a.held)), a.at, nil
+		}
+		return search.TitleSet{}, a.at, fmt.Errorf("list %d of a package against the holdings", q.List.Kind)
+	}
+	o, err := s.overlap(ctx, custID, q, q.List.Kind == kb.ListPartial)
+	if err != nil {
+		return search.TitleSet{}, kb.CustomerAt{}, err
+	}
+	switch q.List.Kind {
+	case kb.ListShared:
+		return o.shared, o.at, nil
+	case kb.ListPartial:
+		return o.shared.AndNot(o.h.SetOf(o.same)), o.at, nil
+	case kb.ListUnique:
+		if i := slices.Index(q.PackageIDs, q.List.PackageID); i >= 0 {
+			return o.uniques[i], o.at, nil
+		}
+		return search.TitleSet{}, o.at, fmt.Errorf("list unique:%d of %v", q.List.PackageID, q.PackageIDs)
+	}
+	return search.TitleSet{}, o.at, fmt.Errorf("list %d of an overlap", q.List.Kind)
 }
 
 // Duplicates returns the titles the customer selects in two packages or
@@ -269,9 +288,27 @@ func (s *Service) List(ctx context.Context, custID string, q kb.OverlapQuery, pg
 // their ids in name order, their number, and the versions they were read
 // at.
 func (s *Service) Duplicates(ctx context.Context, custID string, pg kb.Page) (ids []int64, total int, at kb.CustomerAt, err error) {
-	h, at, err := s.finder.Holdings(ctx, custID)
+	set, at, err := s.duplicates(ctx, custID)
 	if err != nil {
 		return nil, 0, at, err
+	}
+	return set.Page(pg.Offset(), pg.Count), set.Len(), at, nil
+}
+
+// DuplicatesAll returns every title Duplicates pages, in name order.
+func (s *Service) DuplicatesAll(ctx context.Context, custID string) ([]int64, kb.CustomerAt, error) {
+	set, at, err := s.duplicates(ctx, custID)
+	if err != nil {
+		return nil, at, err
+	}
+	return set.Page(0, set.Len()), at, nil
+}
+
+// duplicates is the set of the titles selected in two packages or more.
+func (s *Service) duplicates(ctx context.Context, custID string) (search.TitleSet, kb.CustomerAt, error) {
+	h, at, err := s.finder.Holdings(ctx, custID)
+	if err != nil {
+		return search.TitleSet{}, at, err
 	}
 	var once, twice search.TitleSet
 	for i, p := range h.SelectedPackages() {
@@ -284,7 +321,7 @@ func (s *Service) Duplicates(ctx context.Context, custID string, pg kb.Page) (id
 		once = once.Or(sel)
 	}
 	if once == (search.TitleSet{}) {
-		return []int64{}, 0, at, nil
+		return h.SetOf(nil), at, nil
 	}
-	return twice.Page(pg.Offset(), pg.Count), twice.Len(), at, nil
+	return twice, at, nil
 }

@@ -2,6 +2,7 @@ package analysisapi
 
 import (
 	"context"
+	"encoding/csv"
 	"fmt"
 	"net/http"
 	"slices"
@@ -67,39 +68,37 @@ func DuplicatesFileName(custID string) string {
 // not kb.ListNone) as a CSV file; an error before the first line is
 // returned unwritten, to be answered as one.
 func WriteListCSV(ctx context.Context, w http.ResponseWriter, svc *analysis.Service, store Store, custID string, q kb.OverlapQuery) error {
-	read := func(pg kb.Page) ([]int64, int, kb.CustomerAt, error) { return svc.List(ctx, custID, q, pg) }
+	read := func() ([]int64, kb.CustomerAt, error) { return svc.ListAll(ctx, custID, q) }
 	return writeCSV(ctx, w, store, custID, ListFileName(custID, q), read, func(r kb.Resource) bool { return Shown(q, r) })
 }
 
 // WriteDuplicatesCSV answers every title the customer selects in two
 // packages or more as a CSV file, as WriteListCSV does.
 func WriteDuplicatesCSV(ctx context.Context, w http.ResponseWriter, svc *analysis.Service, store Store, custID string) error {
-	read := func(pg kb.Page) ([]int64, int, kb.CustomerAt, error) { return svc.Duplicates(ctx, custID, pg) }
+	read := func() ([]int64, kb.CustomerAt, error) { return svc.DuplicatesAll(ctx, custID) }
 	return writeCSV(ctx, w, store, custID, DuplicatesFileName(custID), read, SelectedShown)
 }
 
 // writeCSV writes the titles read gives as the CSV file name, each with
-// the resources shown says to show. The whole list is read before the
-// headers, so that an error is still answered as one; its rows a chunk
-// at a time.
+// the resources shown says to show. The list and the rows of its first
+// chunk are read before the headers, so that an error is still answered
+// as one; the rest a chunk at a time.
 func writeCSV(ctx context.Context, w http.ResponseWriter, store Store, custID, name string,
-	read func(kb.Page) ([]int64, int, kb.CustomerAt, error), shown func(kb.Resource) bool) error {
-	ids, total, at, err := read(kb.Page{Count: csvChunk, Number: 1})
-	if err == nil && total > len(ids) {
-		ids, _, at, err = read(kb.Page{Count: total, Number: 1})
-	}
+	read func() ([]int64, kb.CustomerAt, error), shown func(kb.Resource) bool) error {
+	ids, at, err := read()
 	if err != nil {
 		return err
 	}
-	web.SetCSVHeaders(w, name)
-	cw := web.NewCSV(w)
-	cw.Write(csvHeader)
+	var cw *csv.Writer
 	for chunk := range slices.Chunk(ids, csvChunk) {
 		titles, c, err := Rows(ctx, store, custID, at, chunk)
 		if err != nil {
 			return err
 		}
-		for _, t := range listWire(total, titles, shown, c).Titles {
+		if cw == nil {
+			cw = startCSV(w, name)
+		}
+		for _, t := range listWire(len(ids), titles, shown, c).Titles {
 			for _, rs := range t.Resources {
 				emb := ""
 				if rs.Embargo.EmbargoValue > 0 {
@@ -117,6 +116,18 @@ func writeCSV(ctx context.Context, w http.ResponseWriter, store Store, custID, n
 			}
 		}
 	}
+	if cw == nil {
+		cw = startCSV(w, name) // an empty list: the header line alone
+	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// startCSV sets the headers of the CSV file name and writes its header
+// line.
+func startCSV(w http.ResponseWriter, name string) *csv.Writer {
+	web.SetCSVHeaders(w, name)
+	cw := web.NewCSV(w)
+	cw.Write(csvHeader)
+	return cw
 }

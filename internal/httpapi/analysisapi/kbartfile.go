@@ -35,21 +35,23 @@ func KBARTFileName(custID string, q kb.OverlapQuery) string {
 // WriteListKBART answers every title of the list q asks for (q.List is
 // not kb.ListNone) as a KBART file; an error before the first line is
 // returned unwritten, to be answered as one. A title without a KBART row
-// (a custom title) is left out.
+// in the package (a custom title, a title added to a custom package) is
+// left out. The embargo_info is the publisher's, a custom embargo not
+// written.
 func WriteListKBART(ctx context.Context, w http.ResponseWriter, svc *analysis.Service, store Store, custID string, q kb.OverlapQuery) error {
-	ids, total, _, err := svc.List(ctx, custID, q, kb.Page{Count: csvChunk, Number: 1})
-	if err == nil && total > len(ids) {
-		ids, _, _, err = svc.List(ctx, custID, q, kb.Page{Count: total, Number: 1})
-	}
+	ids, _, err := svc.ListAll(ctx, custID, q)
 	if err != nil {
 		return err
 	}
 	pkg := KBARTPackage(q)
-	h := w.Header()
-	h.Set("Content-Type", "text/tab-separated-values; charset=utf-8")
-	h.Set("Content-Disposition", `attachment; filename="`+KBARTFileName(custID, q)+`"`)
-	h.Set("X-Content-Type-Options", "nosniff")
-	kw := kbart.NewWriter(w)
+	var kw *kbart.Writer
+	start := func() {
+		h := w.Header()
+		h.Set("Content-Type", "text/tab-separated-values; charset=utf-8")
+		h.Set("Content-Disposition", `attachment; filename="`+KBARTFileName(custID, q)+`"`)
+		h.Set("X-Content-Type-Options", "nosniff")
+		kw = kbart.NewWriter(w)
+	}
 	for chunk := range slices.Chunk(ids, csvChunk) {
 		keys := make([]kb.ResourceKey, len(chunk))
 		for i, id := range chunk {
@@ -62,6 +64,9 @@ func WriteListKBART(ctx context.Context, w http.ResponseWriter, svc *analysis.Se
 		cov, err := store.HeldCoverages(ctx, custID, []int64{pkg}, chunk)
 		if err != nil {
 			return err
+		}
+		if kw == nil {
+			start() // once the first chunk's rows are read: an error before is answered as one
 		}
 		for _, k := range keys {
 			text := rows[k]
@@ -82,6 +87,9 @@ func WriteListKBART(ctx context.Context, w http.ResponseWriter, svc *analysis.Se
 				}
 			}
 		}
+	}
+	if kw == nil {
+		start() // an empty list: the header line alone
 	}
 	return kw.Flush()
 }
