@@ -183,11 +183,13 @@ func (s *Service) against(ctx context.Context, custID string, q kb.OverlapQuery,
 	others := map[int64][]int64{}
 	var otherPkgs []int64
 	var held []int64
+	byPkg := h.SelectedByPackage()
 	for _, p := range h.SelectedPackages() {
-		if p == a {
+		sel, ok := byPkg[p]
+		if p == a || !ok {
 			continue
 		}
-		in := titles.And(h.Selected(p)).IDs()
+		in := titles.And(sel).IDs()
 		if len(in) > 0 {
 			otherPkgs = append(otherPkgs, p)
 		}
@@ -311,8 +313,12 @@ func (s *Service) duplicates(ctx context.Context, custID string) (search.TitleSe
 		return search.TitleSet{}, at, err
 	}
 	var once, twice search.TitleSet
+	byPkg := h.SelectedByPackage()
 	for i, p := range h.SelectedPackages() {
-		sel := h.Selected(p)
+		sel, ok := byPkg[p]
+		if !ok {
+			sel = h.SetOf(nil)
+		}
 		if i == 0 {
 			once, twice = sel, sel.AndNot(sel)
 			continue

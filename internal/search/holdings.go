@@ -149,6 +149,28 @@ func (h *Holdings) Selected(packageID int64) TitleSet {
 	return h.set(h.b.x.Selected(h.e.sel, packageID), dm)
 }
 
+// SelectedByPackage returns, for each package the customer selects titles
+// in, the titles it selects there: Selected(p) for every such p, derived
+// in one pass over the customer's selection state (a pass each for the
+// index and its delta) rather than one a package.
+func (h *Holdings) SelectedByPackage() map[int64]TitleSet {
+	base := h.b.x.SelectedByPackage(h.e.sel)
+	var dl map[int64]*roaring.Bitmap
+	if h.b.d != nil {
+		dl = h.b.d.x.SelectedByPackage(h.e.sel)
+	}
+	out := make(map[int64]TitleSet, len(base)+len(dl))
+	for p, bm := range base {
+		out[p] = h.set(bm, dl[p])
+	}
+	for p, dm := range dl {
+		if _, ok := base[p]; !ok {
+			out[p] = h.set(nil, dm)
+		}
+	}
+	return out
+}
+
 // SetOf returns the set of the titles ids that the index has.
 func (h *Holdings) SetOf(ids []int64) TitleSet {
 	bm := roaring.New()

@@ -55,6 +55,16 @@ func TestHoldingsLikeRebuild(t *testing.T) {
 			if len(pkgs) == 0 {
 				t.Fatalf("round %d, %s: no package selected", round, cust)
 			}
+			byPkg := withDelta.SelectedByPackage()
+			for _, pkg := range pkgs {
+				got := []int64{}
+				if s, ok := byPkg[pkg]; ok {
+					got = s.IDs()
+				}
+				if want := anew.Selected(pkg).IDs(); !slices.Equal(got, want) {
+					t.Errorf("round %d, %s, package %d: %d selected in one pass with the delta, %d built anew", round, cust, pkg, len(got), len(want))
+				}
+			}
 			for _, pkg := range pkgs {
 				if got, want := withDelta.Selected(pkg).IDs(), anew.Selected(pkg).IDs(); !slices.Equal(got, want) {
 					t.Errorf("round %d, %s, package %d: %d selected with the delta, %d built anew", round, cust, pkg, len(got), len(want))

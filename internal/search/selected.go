@@ -56,3 +56,52 @@ func (x *Index) Selected(sel kb.SelectionState, packageID int64) *roaring.Bitmap
 	}
 	return roaring.FastOr(parts...)
 }
+
+// SelectedByPackage derives, in one pass over sel, the titles (ordinals)
+// a customer with selection state sel has selected in each package it
+// selects titles in, as Selected(sel, p) gives them one package at a
+// time. The bitmaps are new: the caller may change them.
+func (x *Index) SelectedByPackage(sel kb.SelectionState) map[int64]*roaring.Bitmap {
+	whole := make(map[int64]bool, len(sel.Packages))
+	for _, p := range sel.Packages {
+		whole[p] = true
+	}
+	deselected := map[int64]*roaring.Bitmap{}
+	out := map[int64]*roaring.Bitmap{}
+	add := func(m map[int64]*roaring.Bitmap, p int64, o uint32) {
+		bm := m[p]
+		if bm == nil {
+			bm = roaring.New()
+			m[p] = bm
+		}
+		bm.Add(o)
+	}
+	for _, c := range sel.Titles {
+		p := x.packages[c.PackageID]
+		o, ok := x.Ordinal(c.TitleID)
+		if p == nil || !ok || !p.Contains(o) {
+			continue
+		}
+		switch {
+		case c.Selected:
+			add(out, c.PackageID, o)
+		case whole[c.PackageID]:
+			add(deselected, c.PackageID, o)
+		}
+	}
+	for p := range whole {
+		bm := x.packages[p]
+		if bm == nil {
+			continue
+		}
+		bm = bm.Clone()
+		if d := deselected[p]; d != nil {
+			bm.AndNot(d)
+		}
+		if c := out[p]; c != nil {
+			bm.Or(c)
+		}
+		out[p] = bm
+	}
+	return out
+}
