@@ -76,6 +76,17 @@ type overlapSets struct {
 	uniques []search.TitleSet
 }
 
+// begin reads the packages ids as the customer sees them (NotFound for
+// one it may not see) and the customer's holdings in the index.
+func (s *Service) begin(ctx context.Context, custID string, ids []int64) ([]kb.OverlapPackage, *search.Holdings, kb.CustomerAt, error) {
+	pkgs, err := s.Packages(ctx, custID, ids)
+	if err != nil {
+		return nil, nil, kb.CustomerAt{}, err
+	}
+	h, at, err := s.finder.Holdings(ctx, custID)
+	return pkgs, h, at, err
+}
+
 // overlap computes the overlap's sets, and with coverage the shared
 // titles of the same coverage (a read of the store a shared title; the
 // other counts and lists are the index's bitmap work).
@@ -83,11 +94,7 @@ func (s *Service) overlap(ctx context.Context, custID string, q kb.OverlapQuery,
 	if q.AgainstHoldings || len(q.PackageIDs) < kb.MinOverlapPackages {
 		return overlapSets{}, fmt.Errorf("overlap of %v: not an overlap of packages", q.PackageIDs)
 	}
-	pkgs, err := s.Packages(ctx, custID, q.PackageIDs)
-	if err != nil {
-		return overlapSets{}, err
-	}
-	h, at, err := s.finder.Holdings(ctx, custID)
+	pkgs, h, at, err := s.begin(ctx, custID, q.PackageIDs)
 	if err != nil {
 		return overlapSets{}, err
 	}
@@ -168,15 +175,11 @@ func (s *Service) against(ctx context.Context, custID string, q kb.OverlapQuery,
 	if !q.AgainstHoldings || len(q.PackageIDs) != 1 {
 		return againstSets{}, fmt.Errorf("against the holdings: %v is not one package", q.PackageIDs)
 	}
-	pkgs, err := s.Packages(ctx, custID, q.PackageIDs)
+	pkgs, h, at, err := s.begin(ctx, custID, q.PackageIDs)
 	if err != nil {
 		return againstSets{}, err
 	}
 	a := pkgs[0].PackageID
-	h, at, err := s.finder.Holdings(ctx, custID)
-	if err != nil {
-		return againstSets{}, err
-	}
 	titles := h.PackageTitles(a)
 	pkgs[0].TitleCount = titles.Len()
 	// Each title's other selected packages.

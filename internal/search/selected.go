@@ -14,45 +14,18 @@ import (
 // the index counts for nothing. The cost is a bitmap operation per
 // selected package, not a read of the customer's holdings.
 func (x *Index) Selected(sel kb.SelectionState, packageID int64) *roaring.Bitmap {
-	whole := make(map[int64]bool, len(sel.Packages))
-	for _, p := range sel.Packages {
-		if packageID == 0 || p == packageID {
-			whole[p] = true
-		}
+	whole, chosen, deselected := x.selectionParts(sel, packageID)
+	parts := make([]*roaring.Bitmap, 0, len(chosen)+len(whole))
+	for _, c := range chosen {
+		parts = append(parts, c)
 	}
-	deselected := map[int64]*roaring.Bitmap{} // in packages selected whole
-	chosen := roaring.New()                   // resources selected one by one
-	for _, c := range sel.Titles {
-		if packageID != 0 && c.PackageID != packageID {
-			continue
-		}
-		p := x.packages[c.PackageID]
-		o, ok := x.Ordinal(c.TitleID)
-		if p == nil || !ok || !p.Contains(o) {
-			continue
-		}
-		switch {
-		case c.Selected:
-			chosen.Add(o)
-		case whole[c.PackageID]:
-			d := deselected[c.PackageID]
-			if d == nil {
-				d = roaring.New()
-				deselected[c.PackageID] = d
-			}
-			d.Add(o)
-		}
-	}
-	parts := []*roaring.Bitmap{chosen}
 	for p := range whole {
-		bm := x.packages[p]
-		if bm == nil {
-			continue
+		if bm := x.packages[p]; bm != nil {
+			if d := deselected[p]; d != nil {
+				bm = roaring.AndNot(bm, d)
+			}
+			parts = append(parts, bm)
 		}
-		if d := deselected[p]; d != nil {
-			bm = roaring.AndNot(bm, d)
-		}
-		parts = append(parts, bm)
 	}
 	return roaring.FastOr(parts...)
 }
@@ -62,33 +35,7 @@ func (x *Index) Selected(sel kb.SelectionState, packageID int64) *roaring.Bitmap
 // selects titles in, as Selected(sel, p) gives them one package at a
 // time. The bitmaps are new: the caller may change them.
 func (x *Index) SelectedByPackage(sel kb.SelectionState) map[int64]*roaring.Bitmap {
-	whole := make(map[int64]bool, len(sel.Packages))
-	for _, p := range sel.Packages {
-		whole[p] = true
-	}
-	deselected := map[int64]*roaring.Bitmap{}
-	out := map[int64]*roaring.Bitmap{}
-	add := func(m map[int64]*roaring.Bitmap, p int64, o uint32) {
-		bm := m[p]
-		if bm == nil {
-			bm = roaring.New()
-			m[p] = bm
-		}
-		bm.Add(o)
-	}
-	for _, c := range sel.Titles {
-		p := x.packages[c.PackageID]
-		o, ok := x.Ordinal(c.TitleID)
-		if p == nil || !ok || !p.Contains(o) {
-			continue
-		}
-		switch {
-		case c.Selected:
-			add(out, c.PackageID, o)
-		case whole[c.PackageID]:
-			add(deselected, c.PackageID, o)
-		}
-	}
+	whole, out, deselected := x.selectionParts(sel, 0)
 	for p := range whole {
 		bm := x.packages[p]
 		if bm == nil {
@@ -104,4 +51,44 @@ func (x *Index) SelectedByPackage(sel kb.SelectionState) map[int64]*roaring.Bitm
 		out[p] = bm
 	}
 	return out
+}
+
+// selectionParts applies the rules of Selected to sel, in package
+// packageID only when not 0: the packages selected whole, and by package
+// the titles selected one by one and, in a package selected whole, those
+// deselected. A choice of a resource the index does not have counts for
+// nothing. The bitmaps are new.
+func (x *Index) selectionParts(sel kb.SelectionState, packageID int64) (whole map[int64]bool, chosen, deselected map[int64]*roaring.Bitmap) {
+	whole = make(map[int64]bool, len(sel.Packages))
+	for _, p := range sel.Packages {
+		if packageID == 0 || p == packageID {
+			whole[p] = true
+		}
+	}
+	chosen, deselected = map[int64]*roaring.Bitmap{}, map[int64]*roaring.Bitmap{}
+	add := func(m map[int64]*roaring.Bitmap, p int64, o uint32) {
+		bm := m[p]
+		if bm == nil {
+			bm = roaring.New()
+			m[p] = bm
+		}
+		bm.Add(o)
+	}
+	for _, c := range sel.Titles {
+		if packageID != 0 && c.PackageID != packageID {
+			continue
+		}
+		p := x.packages[c.PackageID]
+		o, ok := x.Ordinal(c.TitleID)
+		if p == nil || !ok || !p.Contains(o) {
+			continue
+		}
+		switch {
+		case c.Selected:
+			add(chosen, c.PackageID, o)
+		case whole[c.PackageID]:
+			add(deselected, c.PackageID, o)
+		}
+	}
+	return whole, chosen, deselected
 }

@@ -2,6 +2,7 @@ package analysisapi
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/kbserver/kbserver/internal/analysis"
@@ -18,30 +19,17 @@ type handlers struct {
 // defaultCount is a list's page size when count is not given.
 const defaultCount = 25
 
-// csvFormat reads the parameter format: false for json (when absent),
-// true for csv.
-func csvFormat(q web.Query) (bool, error) {
-	switch f := strings.ToLower(q.Get("format")); f {
-	case "", "json":
-		return false, nil
-	case "csv":
-		return true, nil
-	default:
-		return false, kb.Errorf(kb.CodeInvalid, "Parameter format has an invalid value %q: allowed values are json, csv.", kb.Abbrev(f, 100))
-	}
-}
-
-// listFormat reads the parameter format of an overlap: json (when
-// absent), csv or kbart.
-func listFormat(q web.Query) (string, error) {
-	switch f := strings.ToLower(q.Get("format")); f {
-	case "", "json":
-		return "json", nil
-	case "csv", "kbart":
+// parseFormat reads the parameter format: one of allowed, whose first is the
+// default (when absent); anything else is CodeInvalid naming them.
+func parseFormat(q web.Query, allowed ...string) (string, error) {
+	f := strings.ToLower(q.Get("format"))
+	switch {
+	case f == "":
+		return allowed[0], nil
+	case slices.Contains(allowed, f):
 		return f, nil
-	default:
-		return "", kb.Errorf(kb.CodeInvalid, "Parameter format has an invalid value %q: allowed values are json, csv, kbart.", kb.Abbrev(f, 100))
 	}
+	return "", kb.Errorf(kb.CodeInvalid, "Parameter format has an invalid value %q: allowed values are %s.", kb.Abbrev(f, 100), strings.Join(allowed, ", "))
 }
 
 // overlap serves GET overlap: the counts of an overlap of packages
@@ -54,7 +42,7 @@ func (h handlers) overlap(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	format, err := listFormat(q)
+	format, err := parseFormat(q, "json", "csv", "kbart")
 	if err != nil {
 		return err
 	}
@@ -104,10 +92,11 @@ func (h handlers) overlap(w http.ResponseWriter, r *http.Request) error {
 // every one as a CSV file with format=csv.
 func (h handlers) duplicates(w http.ResponseWriter, r *http.Request) error {
 	q := web.NewQuery(r)
-	csvFile, err := csvFormat(q)
+	f, err := parseFormat(q, "json", "csv")
 	if err != nil {
 		return err
 	}
+	csvFile := f == "csv"
 	pg, err := web.Page(q, defaultCount)
 	if err != nil {
 		return err
