@@ -22,7 +22,7 @@ type Store interface {
 	// PackageByID returns a package the customer may see; "Package not
 	// found" for another customer's custom package or none.
 	PackageByID(ctx context.Context, custID string, packageID int64) (kb.Package, error)
-	kb.HeldCoverageReader
+	kb.CoverageReader
 }
 
 // Finder gives the customer's holdings in the search index.
@@ -34,12 +34,13 @@ type Finder interface {
 type Service struct {
 	store  Store
 	finder Finder
+	cov    *coverages
 	now    func() time.Time
 }
 
 // New returns the analyses over store and finder.
 func New(store Store, finder Finder) *Service {
-	return &Service{store: store, finder: finder, now: time.Now}
+	return &Service{store: store, finder: finder, cov: newCoverages(store), now: time.Now}
 }
 
 // Packages reads the listed packages as the customer sees them (their
@@ -88,8 +89,8 @@ func (s *Service) begin(ctx context.Context, custID string, ids []int64) ([]kb.O
 }
 
 // overlap computes the overlap's sets, and with coverage the shared
-// titles of the same coverage (a read of the store a shared title; the
-// other counts and lists are the index's bitmap work).
+// titles of the same coverage (classes of coverage compared; the other
+// counts and lists are the index's bitmap work).
 func (s *Service) overlap(ctx context.Context, custID string, q kb.OverlapQuery, coverage bool) (overlapSets, error) {
 	if q.AgainstHoldings || len(q.PackageIDs) < kb.MinOverlapPackages {
 		return overlapSets{}, fmt.Errorf("overlap of %v: not an overlap of packages", q.PackageIDs)
@@ -128,22 +129,25 @@ func (s *Service) overlap(ctx context.Context, custID string, q kb.OverlapQuery,
 		h: h, at: at, sets: sets, shared: shared, same: same, uniques: uniques}, nil
 }
 
-// sameCoverage returns those of the titles whose effective coverage is
-// the same in each of the packages (kb.SameCoverage).
+// sameCoverage returns those of the titles (ascending) whose effective
+// coverage is the same in each of the packages (kb.SameCoverage: the same
+// class of coverage, kb.HeldCoverage.Key).
 func (s *Service) sameCoverage(ctx context.Context, custID string, packageIDs, titles []int64) ([]int64, error) {
-	cov, err := s.store.HeldCoverages(ctx, custID, packageIDs, titles)
+	v, err := s.cov.view(ctx, custID, packageIDs)
 	if err != nil {
 		return nil, err
 	}
-	var same []int64
-	for _, t := range titles {
-		first, ok := cov[kb.ResourceKey{PackageID: packageIDs[0], TitleID: t}]
-		all := ok
-		for _, p := range packageIDs[1:] {
-			c, ok := cov[kb.ResourceKey{PackageID: p, TitleID: t}]
-			all = all && ok && kb.SameCoverage(first, c)
+	first := v.classesOf(packageIDs[0], titles)
+	for _, p := range packageIDs[1:] {
+		for i, c := range v.classesOf(p, titles) {
+			if c != first[i] {
+				first[i] = noClass
+			}
 		}
-		if all {
+	}
+	var same []int64
+	for i, t := range titles {
+		if first[i] != noClass {
 			same = append(same, t)
 		}
 	}
@@ -170,7 +174,7 @@ type againstSets struct {
 }
 
 // against computes the sets of a package against the holdings, and with
-// coverage the held titles held fully (a read of the store a held title).
+// coverage the held titles held fully (classes of coverage compared).
 func (s *Service) against(ctx context.Context, custID string, q kb.OverlapQuery, coverage bool) (againstSets, error) {
 	if !q.AgainstHoldings || len(q.PackageIDs) != 1 {
 		return againstSets{}, fmt.Errorf("against the holdings: %v is not one package", q.PackageIDs)
@@ -182,53 +186,126 @@ func (s *Service) against(ctx context.Context, custID string, q kb.OverlapQuery,
 	a := pkgs[0].PackageID
 	titles := h.PackageTitles(a)
 	pkgs[0].TitleCount = titles.Len()
-	// Each title's other selected packages.
-	others := map[int64][]int64{}
-	var otherPkgs []int64
-	var held []int64
+	// The other selected packages, and the package's titles in each.
+	var others []int64
+	var in []search.TitleSet
 	byPkg := h.SelectedByPackage()
 	for _, p := range h.SelectedPackages() {
 		sel, ok := byPkg[p]
 		if p == a || !ok {
 			continue
 		}
-		in := titles.And(sel).IDs()
-		if len(in) > 0 {
-			otherPkgs = append(otherPkgs, p)
-		}
-		for _, t := range in {
-			if len(others[t]) == 0 {
-				held = append(held, t)
-			}
-			others[t] = append(others[t], p)
+		if t := titles.And(sel); t.Len() > 0 {
+			others, in = append(others, p), append(in, t)
 		}
 	}
+	held := h.Union(in...).IDs()
 	res := againstSets{Against: kb.Against{Package: pkgs[0], HeldCount: len(held)}, h: h, at: at, titles: titles, held: held}
 	if len(held) == 0 || !coverage {
 		return res, nil
 	}
-	cov, err := s.store.HeldCoverages(ctx, custID, append([]int64{a}, otherPkgs...), held)
-	if err != nil {
+	if res.fully, err = s.heldFully(ctx, custID, a, held, others, in); err != nil {
 		return againstSets{}, err
 	}
-	today := s.now()
-	for _, t := range held {
-		mine, ok := cov[kb.ResourceKey{PackageID: a, TitleID: t}]
-		if !ok {
-			continue
-		}
-		var theirs []kb.HeldCoverage
-		for _, p := range others[t] {
-			if c, ok := cov[kb.ResourceKey{PackageID: p, TitleID: t}]; ok {
-				theirs = append(theirs, c)
+	res.HeldFullyCount = len(res.fully)
+	return res, nil
+}
+
+// heldFully returns those of the held titles of package a (ascending)
+// whose coverage in a the other packages' coverage covers, as of today
+// (kb.CoveredBy): others[i] has the titles in[i]. A title whose coverage
+// in a is the same as in another package is covered; the others are
+// judged by CoveredBy once for each distinct pair, or set, of classes.
+func (s *Service) heldFully(ctx context.Context, custID string, a int64, held, others []int64, in []search.TitleSet) ([]int64, error) {
+	v, err := s.cov.view(ctx, custID, append([]int64{a}, others...))
+	if err != nil {
+		return nil, err
+	}
+	mine := v.classesOf(a, held)
+	// theirs[i] is the class of held[i] in the first other package that
+	// has it (noClass: none yet); more go to more[i].
+	theirs := make([]uint32, len(held))
+	for i := range theirs {
+		theirs[i] = noClass
+	}
+	more := map[int][]uint32{}
+	for k, p := range others {
+		ids := in[k].IDs()
+		at := positions(held, ids)
+		for j, c := range v.classesOf(p, ids) {
+			i := at[j]
+			switch {
+			case c == noClass:
+			case theirs[i] == noClass:
+				theirs[i] = c
+			default:
+				more[i] = append(more[i], c)
 			}
 		}
-		if kb.CoveredBy(mine, theirs, today) {
-			res.HeldFullyCount++
-			res.fully = append(res.fully, t)
+	}
+	today := s.now()
+	pairs := map[[2]uint32]bool{}
+	sets := map[string]bool{}
+	var fully []int64
+	for i, t := range held {
+		m := mine[i]
+		if m == noClass {
+			continue
+		}
+		if theirs[i] == m || slices.Contains(more[i], m) {
+			fully = append(fully, t)
+			continue
+		}
+		var covered, ok bool
+		if len(more[i]) == 0 { // one other class, or none read
+			k := [2]uint32{m, theirs[i]}
+			if covered, ok = pairs[k]; !ok {
+				var hcs []kb.HeldCoverage
+				if theirs[i] != noClass {
+					hcs = append(hcs, v.coverage(theirs[i]))
+				}
+				covered = kb.CoveredBy(v.coverage(m), hcs, today)
+				pairs[k] = covered
+			}
+		} else {
+			cs := append([]uint32{theirs[i]}, more[i]...)
+			slices.Sort(cs)
+			cs = slices.Compact(cs)
+			k := fmt.Sprint(m, cs)
+			if covered, ok = sets[k]; !ok {
+				hcs := make([]kb.HeldCoverage, len(cs))
+				for j, c := range cs {
+					hcs[j] = v.coverage(c)
+				}
+				covered = kb.CoveredBy(v.coverage(m), hcs, today)
+				sets[k] = covered
+			}
+		}
+		if covered {
+			fully = append(fully, t)
 		}
 	}
-	return res, nil
+	return fully, nil
+}
+
+// positions returns the index in all of each of ids; both ascending, ids
+// a subset of all.
+func positions(all, ids []int64) []int {
+	at := make([]int, len(ids))
+	if len(ids) > len(all)/16 {
+		j := 0
+		for i, t := range ids {
+			for all[j] < t {
+				j++
+			}
+			at[i] = j
+		}
+		return at
+	}
+	for i, t := range ids {
+		at[i], _ = slices.BinarySearch(all, t)
+	}
+	return at
 }
 
 // List returns the titles behind one of an overlap's counts (q.List, not

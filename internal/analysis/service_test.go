@@ -36,7 +36,9 @@ func TestOverlapLikeReference(t *testing.T) {
 	if !ok {
 		t.Fatalf("%T does not read held coverage", storetest.Raw(st))
 	}
-	svc := analysis.New(raw, st.Search)
+	// One service keeps every package's coverage, one so little that it
+	// reads packages again and renews its classes within a request.
+	services := []*analysis.Service{analysis.New(raw, st.Search), analysis.NewSmall(raw, st.Search, 100, 6)}
 	r := rand.New(rand.NewPCG(38, 37))
 	for round := range 2 {
 		if round == 1 {
@@ -47,6 +49,21 @@ func TestOverlapLikeReference(t *testing.T) {
 		pkgs := packagesOf(t, st)
 		customise(t, st, r, pkgs)
 		ref := readReference(t, st, pkgs)
+		for _, svc := range services {
+			compare(t, svc, ref, r, round, pkgs)
+		}
+	}
+	if _, err := services[0].Overlap(ctx, "c1", kb.OverlapQuery{PackageIDs: []int64{packagesOf(t, st)[0].ID, 999999}}); kb.ErrorCode(err) != kb.CodeNotFound {
+		t.Errorf("an unknown package: %v, want not found", err)
+	}
+}
+
+// compare checks svc's overlaps of random pairs and triples of pkgs, each
+// of pkgs against the holdings, and the duplicates, with ref.
+func compare(t *testing.T, svc *analysis.Service, ref *reference, r *rand.Rand, round int, pkgs []kb.Package) {
+	t.Helper()
+	ctx := t.Context()
+	{
 		for range 12 {
 			k := 2 + r.IntN(2)
 			ids := make([]int64, 0, k)
@@ -96,9 +113,6 @@ func TestOverlapLikeReference(t *testing.T) {
 			ids, total, _, err := svc.Duplicates(ctx, "c1", pg)
 			return ids, total, err
 		})
-	}
-	if _, err := svc.Overlap(ctx, "c1", kb.OverlapQuery{PackageIDs: []int64{packagesOf(t, st)[0].ID, 999999}}); kb.ErrorCode(err) != kb.CodeNotFound {
-		t.Errorf("an unknown package: %v, want not found", err)
 	}
 }
 

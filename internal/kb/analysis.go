@@ -63,6 +63,50 @@ type HeldCoverageReader interface {
 	HeldCoverages(ctx context.Context, custID string, packageIDs, titleIDs []int64) (map[ResourceKey]HeldCoverage, error)
 }
 
+// CoverageReader reads the coverage the analysis compares, a package at a
+// time: every title's managed coverage (which only an import of the
+// package changes, so a reader may keep it until the package's import
+// number moves) and, apart, the few resources a customer gave custom
+// coverage or an embargo.
+type CoverageReader interface {
+	// PackageCoverage returns the managed coverage of every title of the
+	// package; a package that does not exist has no titles.
+	PackageCoverage(ctx context.Context, packageID int64) (PackageCoverage, error)
+	// PackageImports returns the import number (PackageCoverage.Import)
+	// of each of the packages that exists.
+	PackageImports(ctx context.Context, packageIDs []int64) (map[int64]int64, error)
+	// CustomCoverages returns customer custID's custom coverage and
+	// custom embargo of the resources of packageIDs that have either.
+	CustomCoverages(ctx context.Context, custID string, packageIDs []int64) ([]CustomCoverage, error)
+}
+
+// PackageCoverage is the managed coverage of every title of one package,
+// as classes of equal coverage: Classes[Class[i]] is Titles[i]'s.
+type PackageCoverage struct {
+	// Import is the package's import number, read before the titles:
+	// every import of the package moves it, and nothing else writes
+	// managed coverage, so the titles are at least as new as Import says.
+	Import  int64
+	Titles  []int64 // ascending
+	Class   []uint32
+	Classes []HeldCoverage
+}
+
+// CustomCoverage is a customer's custom coverage and embargo of one
+// resource (either may be empty).
+type CustomCoverage struct {
+	ResourceKey
+	Coverage []Coverage
+	Embargo  Embargo
+}
+
+// Over returns the effective coverage (HeldCoverageOf) of a resource
+// whose managed coverage is managed and whose customisation is c.
+func (c CustomCoverage) Over(managed HeldCoverage) HeldCoverage {
+	return HeldCoverageOf(Resource{ManagedCoverage: managed.Ranges, ManagedEmbargo: managed.Embargo,
+		CustomCoverage: c.Coverage, CustomEmbargo: c.Embargo})
+}
+
 // OverlapPackage is one package of an overlap: its title count and the
 // titles no other listed package has.
 type OverlapPackage struct {

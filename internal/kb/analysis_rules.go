@@ -111,15 +111,37 @@ func SameCoverage(a, b HeldCoverage) bool {
 		return false
 	}
 	x, y := slices.Clone(a.Ranges), slices.Clone(b.Ranges)
-	cmp := func(p, q Coverage) int {
-		if c := strings.Compare(p.Begin, q.Begin); c != 0 {
-			return c
-		}
-		return strings.Compare(p.End, q.End)
-	}
-	slices.SortFunc(x, cmp)
-	slices.SortFunc(y, cmp)
+	slices.SortFunc(x, compareCoverage)
+	slices.SortFunc(y, compareCoverage)
 	return slices.Equal(x, y)
+}
+
+// Key returns c's coverage as text, the same for two coverages exactly
+// when SameCoverage says they are the same: the ranges in order, then the
+// embargo as stored.
+func (c HeldCoverage) Key() string {
+	rs := slices.Clone(c.Ranges)
+	slices.SortFunc(rs, compareCoverage)
+	var b strings.Builder
+	for _, r := range rs {
+		b.WriteString(r.Begin)
+		b.WriteByte('~')
+		b.WriteString(r.End)
+		b.WriteByte(';')
+	}
+	e := StoredEmbargo(c.Embargo)
+	b.WriteString(strconv.Itoa(int(e.Unit)))
+	b.WriteByte('/')
+	b.WriteString(strconv.Itoa(e.Value))
+	return b.String()
+}
+
+// compareCoverage orders ranges by begin, then end.
+func compareCoverage(p, q Coverage) int {
+	if c := strings.Compare(p.Begin, q.Begin); c != 0 {
+		return c
+	}
+	return strings.Compare(p.End, q.End)
 }
 
 // CoveredBy reports whether the dates a title is available in by a (its

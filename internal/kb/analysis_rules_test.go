@@ -180,3 +180,39 @@ func TestCoveredByReference(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyLikeSameCoverage checks that two coverages have one key exactly
+// when SameCoverage says they are the same, over random coverages drawn
+// from few values (so that many are the same).
+func TestKeyLikeSameCoverage(t *testing.T) {
+	r := rand.New(rand.NewPCG(38, 2))
+	dates := []string{"", "2000-01-01", "2000-12-31", "2010-06-30"}
+	random := func() HeldCoverage {
+		var c HeldCoverage
+		for range r.IntN(3) {
+			c.Ranges = append(c.Ranges, Coverage{Begin: dates[r.IntN(len(dates))], End: dates[r.IntN(len(dates))]})
+		}
+		switch r.IntN(4) {
+		case 0:
+			c.Embargo = Embargo{Unit: EmbargoMonths, Value: r.IntN(2) * 12}
+		case 1:
+			c.Embargo = Embargo{Unit: EmbargoYears, Value: 1}
+		}
+		c.Custom = r.IntN(2) == 0
+		return c
+	}
+	same := 0
+	for range 20000 {
+		a, b := random(), random()
+		want := SameCoverage(a, b)
+		if got := a.Key() == b.Key(); got != want {
+			t.Fatalf("%+v and %+v: keys %q and %q equal %v, SameCoverage %v", a, b, a.Key(), b.Key(), got, want)
+		}
+		if want {
+			same++
+		}
+	}
+	if same < 100 {
+		t.Fatalf("only %d of the pairs were the same: the test draws too few alike", same)
+	}
+}

@@ -21,6 +21,7 @@ type Store interface {
 	FeedStore
 	HoldingsStore
 	HeldCoverageReader
+	CoverageReader
 	LinkUseReader
 	NoteStore
 	LinkStore

@@ -131,6 +131,10 @@ type Dialect interface {
 	// left the outer loop (SQLite's CROSS JOIN; PostgreSQL's planner
 	// chooses: JOIN).
 	FixedJoin() string
+	// IndexedBy returns table read through its index index (SQLite's
+	// INDEXED BY, for an index its planner would not choose without
+	// statistics; PostgreSQL's planner chooses: the table alone).
+	IndexedBy(table, index string) string
 	// ForShare returns the clause that ends a SELECT whose rows other
 	// transactions may not change until this one ends (PostgreSQL's FOR
 	// SHARE; nothing on SQLite, whose one writer excludes the others).

@@ -2,6 +2,7 @@ package kbsql
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -59,6 +60,116 @@ func (s *Store) HeldCoverages(ctx context.Context, custID string, packageIDs, ti
 		rows.Close()
 		if err != nil {
 			return nil, fmt.Errorf("held coverage: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// PackageCoverage implements kb.CoverageReader: the package's import
+// number, then the managed coverage of each of its titles in title order
+// (the resources' key), each distinct coverage decoded once.
+func (s *Store) PackageCoverage(ctx context.Context, packageID int64) (kb.PackageCoverage, error) {
+	var pc kb.PackageCoverage
+	err := s.e.Read().QueryRow(ctx, `SELECT import_gen FROM packages WHERE id = $1`, packageID).Scan(&pc.Import)
+	if errors.Is(err, ErrNoRows) {
+		return pc, nil
+	}
+	if err != nil {
+		return pc, fmt.Errorf("coverage of package %d: %w", packageID, err)
+	}
+	rows, err := s.e.Read().Query(ctx, `SELECT title_id, coverage, embargo_unit, embargo_value FROM resources
+		WHERE package_id = $1 ORDER BY title_id`, packageID)
+	if err != nil {
+		return pc, fmt.Errorf("coverage of package %d: %w", packageID, err)
+	}
+	defer rows.Close()
+	type raw struct {
+		coverage    string
+		unit, value int
+	}
+	classes := map[raw]uint32{}
+	for rows.Next() {
+		var t int64
+		var r raw
+		if err := rows.Scan(&t, &r.coverage, &r.unit, &r.value); err != nil {
+			return pc, fmt.Errorf("coverage of package %d: %w", packageID, err)
+		}
+		c, ok := classes[r]
+		if !ok {
+			ranges, err := DecodeCoverage(r.coverage)
+			if err != nil {
+				return pc, fmt.Errorf("coverage of package %d, title %d: %w", packageID, t, err)
+			}
+			c = uint32(len(pc.Classes))
+			classes[r] = c
+			pc.Classes = append(pc.Classes, kb.HeldCoverageOf(kb.Resource{ManagedCoverage: ranges,
+				ManagedEmbargo: kb.Embargo{Unit: kb.EmbargoUnit(r.unit), Value: r.value}}))
+		}
+		pc.Titles = append(pc.Titles, t)
+		pc.Class = append(pc.Class, c)
+	}
+	if err := rows.Err(); err != nil {
+		return pc, fmt.Errorf("coverage of package %d: %w", packageID, err)
+	}
+	return pc, nil
+}
+
+// PackageImports implements kb.CoverageReader.
+func (s *Store) PackageImports(ctx context.Context, packageIDs []int64) (map[int64]int64, error) {
+	out := make(map[int64]int64, len(packageIDs))
+	for chunk := range slices.Chunk(packageIDs, idChunk) {
+		rows, err := s.e.Read().Query(ctx, `SELECT id, import_gen FROM packages WHERE `+s.d.InIDs("id", "$1"), chunk)
+		if err != nil {
+			return nil, fmt.Errorf("import numbers of packages: %w", err)
+		}
+		for rows.Next() {
+			var id, n int64
+			if err := rows.Scan(&id, &n); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("import numbers of packages: %w", err)
+			}
+			out[id] = n
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, fmt.Errorf("import numbers of packages: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// CustomCoverages implements kb.CoverageReader through the index of the
+// customised resources (migration 028: its condition is the query's; a
+// customer may select a million titles one by one, and customise few).
+func (s *Store) CustomCoverages(ctx context.Context, custID string, packageIDs []int64) ([]kb.CustomCoverage, error) {
+	var out []kb.CustomCoverage
+	for chunk := range slices.Chunk(packageIDs, idChunk) {
+		rows, err := s.e.Read().Query(ctx, `SELECT package_id, title_id, custom_coverage, embargo_unit, embargo_value
+			FROM `+s.d.IndexedBy("customer_resources", "customer_resources_custom")+` WHERE customer_id = $1 AND `+s.d.InIDs("package_id", "$2")+`
+				AND (custom_coverage <> '' OR embargo_unit <> 0)`, custID, chunk)
+		if err != nil {
+			return nil, fmt.Errorf("custom coverage of %s: %w", custID, err)
+		}
+		for rows.Next() {
+			var c kb.CustomCoverage
+			var cov string
+			var unit int
+			if err := rows.Scan(&c.PackageID, &c.TitleID, &cov, &unit, &c.Embargo.Value); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("custom coverage of %s: %w", custID, err)
+			}
+			c.Embargo.Unit = kb.EmbargoUnit(unit)
+			if c.Coverage, err = DecodeCoverage(cov); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("custom coverage of %s, resource %d/%d: %w", custID, c.PackageID, c.TitleID, err)
+			}
+			out = append(out, c)
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, fmt.Errorf("custom coverage of %s: %w", custID, err)
 		}
 	}
 	return out, nil

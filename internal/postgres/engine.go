@@ -171,6 +171,10 @@ func (dialect) IdentifierTriplesJSON(title string) string {
 // statistics.
 func (dialect) FixedJoin() string { return "JOIN" }
 
+// IndexedBy is the table alone: PostgreSQL's planner chooses the index by
+// its statistics.
+func (dialect) IndexedBy(table, index string) string { return table }
+
 func (dialect) IsForeignKeyViolation(err error) bool { return isCode(err, codeForeignKeyViolation) }
 
 // ForShare locks the rows a query reads against their writers until the

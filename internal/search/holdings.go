@@ -205,3 +205,21 @@ func (h *Holdings) SelectedPackages() []int64 {
 	slices.Sort(ps)
 	return slices.Compact(ps)
 }
+
+// Union returns the titles in any of sets, sets of h: one pass over them
+// all, not a new set a pair.
+func (h *Holdings) Union(sets ...TitleSet) TitleSet {
+	bases := make([]*roaring.Bitmap, len(sets))
+	dls := make([]*roaring.Bitmap, 0, len(sets))
+	for i, s := range sets {
+		bases[i] = s.base
+		if s.dl != nil {
+			dls = append(dls, s.dl)
+		}
+	}
+	out := TitleSet{x: h.b.x, d: h.b.d, base: roaring.FastOr(bases...)}
+	if h.b.d != nil {
+		out.dl = roaring.FastOr(dls...)
+	}
+	return out
+}

@@ -65,6 +65,17 @@ func TestHoldingsLikeRebuild(t *testing.T) {
 					t.Errorf("round %d, %s, package %d: %d selected in one pass with the delta, %d built anew", round, cust, pkg, len(got), len(want))
 				}
 			}
+			var sets []TitleSet
+			var union []int64
+			for _, pkg := range pkgs {
+				sets = append(sets, withDelta.Selected(pkg))
+				union = append(union, anew.Selected(pkg).IDs()...)
+			}
+			slices.Sort(union)
+			union = slices.Compact(union)
+			if got := withDelta.Union(sets...); !slices.Equal(got.IDs(), union) || got.Len() != len(union) {
+				t.Errorf("round %d, %s: the union of the packages' selections has %d titles (Len %d), want %d", round, cust, len(got.IDs()), got.Len(), len(union))
+			}
 			for _, pkg := range pkgs {
 				if got, want := withDelta.Selected(pkg).IDs(), anew.Selected(pkg).IDs(); !slices.Equal(got, want) {
 					t.Errorf("round %d, %s, package %d: %d selected with the delta, %d built anew", round, cust, pkg, len(got), len(want))

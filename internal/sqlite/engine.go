@@ -290,6 +290,10 @@ func (dialect) IdentifierTriplesJSON(title string) string {
 // FixedJoin is CROSS JOIN, which SQLite's planner never reorders.
 func (dialect) FixedJoin() string { return "CROSS JOIN" }
 
+// IndexedBy is INDEXED BY: SQLite refuses the query if the index cannot
+// serve it, so a query and its index cannot drift apart unseen.
+func (dialect) IndexedBy(table, index string) string { return table + " INDEXED BY " + index }
+
 // sqliteConstraintForeignKey is SQLITE_CONSTRAINT_FOREIGNKEY, the extended
 // result code of a foreign key violation.
 const sqliteConstraintForeignKey = 787

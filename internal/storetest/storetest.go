@@ -69,6 +69,7 @@ var parts = []part{
 	{"Feeds", on(testFeeds)},
 	{"HoldingsFeed", on(testHoldingsFeed)},
 	{"LinkUse", on(testLinkUse)},
+	{"Coverage", on(testCoverage)},
 }
 
 // Run runs the whole suite against stores made by open.
