@@ -6,26 +6,30 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/search"
 )
 
 // noClass is the class of a title a package does not have.
 const noClass = ^uint32(0)
 
-// Bounds of what coverages keeps: the resources of the packages kept (12
-// bytes each: a title id and a class; 4M is 48 MB), and the distinct
-// coverages (past which everything is dropped and read anew).
+// Bounds of what coverages keeps: the resources of the packages kept (20
+// bytes each: a title id and a class, by id and by slot; 4M is 80 MB),
+// and the distinct coverages (past which a new dictionary is begun).
 const (
 	keptResources = 4 << 20
 	keptClasses   = 1 << 20
 )
 
 // coverages keeps packages' managed coverage as classes of equal coverage
-// (kb.HeldCoverage.Key), read from the store a package at a time and
-// kept until the package's import number moves, so that comparing the
-// coverage of a million titles is comparing integers. The least recently
-// used packages go first when more than keptResources are kept.
+// (kb.HeldCoverage.Key), read from the store a package at a time and kept
+// until the package's version (kb.PackageCoverage.Version) moves, so that
+// comparing the coverage of a million titles is comparing integers. The
+// least recently used packages go first when more than keptResources are
+// kept.
 type coverages struct {
 	store kb.CoverageReader
 	// The bounds: keptResources and keptClasses but in tests.
@@ -44,16 +48,48 @@ type coverages struct {
 type classDict struct {
 	keys    map[string]uint32
 	classes []kb.HeldCoverage
+	covered *coveredMemo
+}
+
+// coveredMemo keeps kb.CoveredBy's judgements of classes on one day:
+// keyed by a class and another ([2]uint32) or a class and a set of
+// others (text), true or false. Requests share it; past keptJudgements a
+// new one replaces it.
+type coveredMemo struct {
+	day int64 // days since 1970, UTC
+	m   sync.Map
+	n   atomic.Int64
+}
+
+// keptJudgements bounds a coveredMemo.
+const keptJudgements = 1 << 20
+
+// judge returns kb.CoveredBy of mine and theirs, classes of v, as kept
+// under key or judged now.
+func (v *coverageView) judge(key any, mine uint32, theirs []uint32, today time.Time) bool {
+	if c, ok := v.covered.m.Load(key); ok {
+		return c.(bool)
+	}
+	hcs := make([]kb.HeldCoverage, len(theirs))
+	for j, c := range theirs {
+		hcs[j] = v.coverage(c)
+	}
+	covered := kb.CoveredBy(v.coverage(mine), hcs, today)
+	if v.covered.n.Add(1) <= keptJudgements {
+		v.covered.m.Store(key, covered)
+	}
+	return covered
 }
 
 // packageClasses is one package's titles, ascending, and their classes
 // in dict.
 type packageClasses struct {
-	imported int64
-	dict     *classDict
-	titles   []int64
-	class    []uint32
-	used     uint64
+	version int64
+	dict    *classDict
+	titles  []int64
+	class   []uint32
+	used    uint64
+	slotted *slotted // set under coverages.mu
 }
 
 func newCoverages(store kb.CoverageReader) *coverages {
@@ -68,6 +104,8 @@ type coverageView struct {
 	pkgs    map[int64]*packageClasses
 	custom  map[int64][]customClass // by package, ascending by title
 	classes []kb.HeldCoverage
+	covered *coveredMemo // today's
+	slots                // where the titles are in the request's holdings
 }
 
 // customClass is the class of a title's coverage as the customer set it.
@@ -77,10 +115,10 @@ type customClass struct {
 }
 
 // view reads the coverage of packageIDs for customer custID: a package's
-// classes from what is kept when its import number has not moved, else
+// classes from what is kept when its version has not moved, else
 // from the store; the customer's custom coverage from the store.
-func (c *coverages) view(ctx context.Context, custID string, packageIDs []int64) (*coverageView, error) {
-	imports, err := c.store.PackageImports(ctx, packageIDs)
+func (c *coverages) view(ctx context.Context, custID string, h *search.Holdings, packageIDs []int64, today time.Time) (*coverageView, error) {
+	versions, err := c.store.PackageVersions(ctx, packageIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +133,7 @@ func (c *coverages) view(ctx context.Context, custID string, packageIDs []int64)
 		for _, id := range packageIDs {
 			c.mu.Lock()
 			p, ok := c.pkgs[id]
-			if ok && p.imported == imports[id] {
+			if ok && p.version == versions[id] {
 				c.clock++
 				p.used = c.clock
 				v.pkgs[id] = p
@@ -110,7 +148,8 @@ func (c *coverages) view(ctx context.Context, custID string, packageIDs []int64)
 			}
 			v.pkgs[id] = c.keep(id, pc, v.pkgs)
 		}
-		if c.finish(v, customs) {
+		if c.finish(v, customs, today) {
+			c.inHoldings(v, h)
 			return v, nil
 		}
 	}
@@ -120,7 +159,7 @@ func (c *coverages) view(ctx context.Context, custID string, packageIDs []int64)
 // finish classes the customer's own coverage customs over the view's
 // packages and gives the view the classes' values; false when the
 // packages are not all classed by the dictionary in use.
-func (c *coverages) finish(v *coverageView, customs []kb.CustomCoverage) bool {
+func (c *coverages) finish(v *coverageView, customs []kb.CustomCoverage, today time.Time) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, p := range v.pkgs {
@@ -141,6 +180,11 @@ func (c *coverages) finish(v *coverageView, customs []kb.CustomCoverage) bool {
 		slices.SortFunc(cs, func(a, b customClass) int { return cmp.Compare(a.title, b.title) })
 	}
 	v.classes = c.dict.classes
+	day := today.UTC().Unix() / 86400
+	if m := c.dict.covered; m == nil || m.day != day || m.n.Load() > keptJudgements {
+		c.dict.covered = &coveredMemo{day: day}
+	}
+	v.covered = c.dict.covered
 	return true
 }
 
@@ -157,7 +201,7 @@ func (c *coverages) keep(id int64, pc kb.PackageCoverage, inView map[int64]*pack
 	for i, hc := range pc.Classes {
 		global[i] = c.intern(hc)
 	}
-	p := &packageClasses{imported: pc.Import, dict: c.dict, titles: pc.Titles, class: pc.Class}
+	p := &packageClasses{version: pc.Version, dict: c.dict, titles: pc.Titles, class: pc.Class}
 	for i, k := range p.class {
 		p.class[i] = global[k]
 	}
@@ -192,7 +236,7 @@ func (c *coverages) keep(id int64, pc kb.PackageCoverage, inView map[int64]*pack
 func (c *coverages) renew(inView map[int64]*packageClasses) {
 	c.dict, c.pkgs, c.kept = &classDict{keys: map[string]uint32{}}, map[int64]*packageClasses{}, 0
 	for id, q := range inView {
-		r := &packageClasses{imported: q.imported, dict: c.dict, titles: q.titles, class: make([]uint32, len(q.class)), used: q.used}
+		r := &packageClasses{version: q.version, dict: c.dict, titles: q.titles, class: make([]uint32, len(q.class)), used: q.used}
 		again := map[uint32]uint32{}
 		for i, k := range q.class {
 			n, ok := again[k]
@@ -220,39 +264,6 @@ func (c *coverages) intern(hc kb.HeldCoverage) uint32 {
 	d.keys[k] = i
 	d.classes = append(d.classes, hc)
 	return i
-}
-
-// classesOf returns the class of each of titles (ascending) in package
-// pkg, the customer's own coverage in place of the managed one; noClass
-// for a title the package does not have.
-func (v *coverageView) classesOf(pkg int64, titles []int64) []uint32 {
-	p := v.pkgs[pkg]
-	out := make([]uint32, len(titles))
-	if len(titles) > len(p.titles)/16 {
-		j := 0
-		for i, t := range titles {
-			for j < len(p.titles) && p.titles[j] < t {
-				j++
-			}
-			out[i] = noClass
-			if j < len(p.titles) && p.titles[j] == t {
-				out[i] = p.class[j]
-			}
-		}
-	} else {
-		for i, t := range titles {
-			out[i] = noClass
-			if j, ok := slices.BinarySearch(p.titles, t); ok {
-				out[i] = p.class[j]
-			}
-		}
-	}
-	for _, cc := range v.custom[pkg] {
-		if i, ok := slices.BinarySearch(titles, cc.title); ok && out[i] != noClass {
-			out[i] = cc.class
-		}
-	}
-	return out
 }
 
 // coverage returns class's coverage.

@@ -73,7 +73,7 @@ type overlapSets struct {
 	at      kb.CustomerAt
 	sets    []search.TitleSet
 	shared  search.TitleSet
-	same    []int64
+	same    search.TitleSet
 	uniques []search.TitleSet
 }
 
@@ -119,39 +119,41 @@ func (s *Service) overlap(ctx context.Context, custID string, q kb.OverlapQuery,
 		uniques[i] = unique
 		pkgs[i].UniqueCount = unique.Len()
 	}
-	var same []int64
+	o := overlapSets{Overlap: kb.Overlap{Packages: pkgs, SharedCount: shared.Len()},
+		h: h, at: at, sets: sets, shared: shared, uniques: uniques}
 	if coverage {
-		if same, err = s.sameCoverage(ctx, custID, q.PackageIDs, shared.IDs()); err != nil {
+		if o.same, err = s.sameCoverage(ctx, custID, h, q.PackageIDs, shared); err != nil {
 			return overlapSets{}, err
 		}
+		o.SameCoverageCount = o.same.Len()
 	}
-	return overlapSets{Overlap: kb.Overlap{Packages: pkgs, SharedCount: shared.Len(), SameCoverageCount: len(same)},
-		h: h, at: at, sets: sets, shared: shared, same: same, uniques: uniques}, nil
+	return o, nil
 }
 
-// sameCoverage returns those of the titles (ascending) whose effective
-// coverage is the same in each of the packages (kb.SameCoverage: the same
-// class of coverage, kb.HeldCoverage.Key).
-func (s *Service) sameCoverage(ctx context.Context, custID string, packageIDs, titles []int64) ([]int64, error) {
-	v, err := s.cov.view(ctx, custID, packageIDs)
+// sameCoverage returns those of the titles whose effective coverage is
+// the same in each of the packages (kb.SameCoverage: the same class of
+// coverage, kb.HeldCoverage.Key).
+func (s *Service) sameCoverage(ctx context.Context, custID string, h *search.Holdings, packageIDs []int64, titles search.TitleSet) (search.TitleSet, error) {
+	v, err := s.cov.view(ctx, custID, h, packageIDs, s.now())
 	if err != nil {
-		return nil, err
+		return search.TitleSet{}, err
 	}
-	first := v.classesOf(packageIDs[0], titles)
+	slots, first := v.classesIn(packageIDs[0], titles)
 	for _, p := range packageIDs[1:] {
-		for i, c := range v.classesOf(p, titles) {
+		_, cs := v.classesIn(p, titles)
+		for i, c := range cs {
 			if c != first[i] {
 				first[i] = noClass
 			}
 		}
 	}
-	var same []int64
-	for i, t := range titles {
+	same := slots[:0]
+	for i, sl := range slots {
 		if first[i] != noClass {
-			same = append(same, t)
+			same = append(same, sl)
 		}
 	}
-	return same, nil
+	return h.SetOfSlots(same), nil
 }
 
 // Against counts what package q.PackageIDs[0] would add to the
@@ -170,7 +172,7 @@ type againstSets struct {
 	h           *search.Holdings
 	at          kb.CustomerAt
 	titles      search.TitleSet
-	held, fully []int64
+	held, fully search.TitleSet
 }
 
 // against computes the sets of a package against the holdings, and with
@@ -199,15 +201,19 @@ func (s *Service) against(ctx context.Context, custID string, q kb.OverlapQuery,
 			others, in = append(others, p), append(in, t)
 		}
 	}
-	held := h.Union(in...).IDs()
-	res := againstSets{Against: kb.Against{Package: pkgs[0], HeldCount: len(held)}, h: h, at: at, titles: titles, held: held}
-	if len(held) == 0 || !coverage {
+	held := h.Union(in...)
+	res := againstSets{Against: kb.Against{Package: pkgs[0], HeldCount: held.Len()}, h: h, at: at, titles: titles, held: held}
+	if !coverage {
+		return res, nil // no fully: only its list and its count read it
+	}
+	if held.Len() == 0 {
+		res.fully = held
 		return res, nil
 	}
-	if res.fully, err = s.heldFully(ctx, custID, a, held, others, in); err != nil {
+	if res.fully, err = s.heldFully(ctx, custID, h, a, held, others, in); err != nil {
 		return againstSets{}, err
 	}
-	res.HeldFullyCount = len(res.fully)
+	res.HeldFullyCount = res.fully.Len()
 	return res, nil
 }
 
@@ -215,97 +221,70 @@ func (s *Service) against(ctx context.Context, custID string, q kb.OverlapQuery,
 // whose coverage in a the other packages' coverage covers, as of today
 // (kb.CoveredBy): others[i] has the titles in[i]. A title whose coverage
 // in a is the same as in another package is covered; the others are
-// judged by CoveredBy once for each distinct pair, or set, of classes.
-func (s *Service) heldFully(ctx context.Context, custID string, a int64, held, others []int64, in []search.TitleSet) ([]int64, error) {
-	v, err := s.cov.view(ctx, custID, append([]int64{a}, others...))
+// judged by CoveredBy once a day for each distinct pair, or set, of
+// classes (coverageView.judge).
+func (s *Service) heldFully(ctx context.Context, custID string, h *search.Holdings, a int64, held search.TitleSet, others []int64, in []search.TitleSet) (search.TitleSet, error) {
+	today := s.now()
+	v, err := s.cov.view(ctx, custID, h, append([]int64{a}, others...), today)
 	if err != nil {
-		return nil, err
+		return search.TitleSet{}, err
 	}
-	mine := v.classesOf(a, held)
-	// theirs[i] is the class of held[i] in the first other package that
-	// has it (noClass: none yet); more go to more[i].
-	theirs := make([]uint32, len(held))
+	// theirs[slot] is a held title's class in the first other package
+	// that has it (noClass: none yet), second in the second; more go to
+	// more. Arrays over every slot: no search for a title's place.
+	n := h.Slots()
+	theirs, second := make([]uint32, n), make([]uint32, n)
 	for i := range theirs {
-		theirs[i] = noClass
+		theirs[i], second[i] = noClass, noClass
 	}
-	more := map[int][]uint32{}
+	more := map[uint32][]uint32{}
 	for k, p := range others {
-		ids := in[k].IDs()
-		at := positions(held, ids)
-		for j, c := range v.classesOf(p, ids) {
-			i := at[j]
+		v.eachClass(p, in[k], func(sl, c uint32) {
 			switch {
 			case c == noClass:
-			case theirs[i] == noClass:
-				theirs[i] = c
+			case theirs[sl] == noClass:
+				theirs[sl] = c
+			case second[sl] == noClass:
+				second[sl] = c
 			default:
-				more[i] = append(more[i], c)
+				more[sl] = append(more[sl], c)
 			}
-		}
+		})
 	}
-	today := s.now()
-	pairs := map[[2]uint32]bool{}
-	sets := map[string]bool{}
-	var fully []int64
-	for i, t := range held {
-		m := mine[i]
+	pairs := map[[2]uint32]bool{} // this request's, before the shared judge
+	var fully []uint32
+	v.eachClass(a, held, func(t, m uint32) {
+		th := theirs[t]
 		if m == noClass {
-			continue
+			return
 		}
-		if theirs[i] == m || slices.Contains(more[i], m) {
+		if th == m || second[t] == m || (second[t] != noClass && slices.Contains(more[t], m)) {
 			fully = append(fully, t)
-			continue
+			return
 		}
-		var covered, ok bool
-		if len(more[i]) == 0 { // one other class, or none read
-			k := [2]uint32{m, theirs[i]}
+		var covered bool
+		if second[t] == noClass { // one other class, or none read
+			k := [2]uint32{m, th}
+			var ok bool
 			if covered, ok = pairs[k]; !ok {
-				var hcs []kb.HeldCoverage
-				if theirs[i] != noClass {
-					hcs = append(hcs, v.coverage(theirs[i]))
+				var cs []uint32
+				if th != noClass {
+					cs = []uint32{th}
 				}
-				covered = kb.CoveredBy(v.coverage(m), hcs, today)
+				covered = v.judge(k, m, cs, today)
 				pairs[k] = covered
 			}
 		} else {
-			cs := append([]uint32{theirs[i]}, more[i]...)
+			cs := append([]uint32{th, second[t]}, more[t]...)
 			slices.Sort(cs)
 			cs = slices.Compact(cs)
-			k := fmt.Sprint(m, cs)
-			if covered, ok = sets[k]; !ok {
-				hcs := make([]kb.HeldCoverage, len(cs))
-				for j, c := range cs {
-					hcs[j] = v.coverage(c)
-				}
-				covered = kb.CoveredBy(v.coverage(m), hcs, today)
-				sets[k] = covered
-			}
+			covered = v.judge(fmt.Sprint(m, cs), m, cs, today)
 		}
 		if covered {
 			fully = append(fully, t)
 		}
-	}
-	return fully, nil
-}
-
-// positions returns the index in all of each of ids; both ascending, ids
-// a subset of all.
-func positions(all, ids []int64) []int {
-	at := make([]int, len(ids))
-	if len(ids) > len(all)/16 {
-		j := 0
-		for i, t := range ids {
-			for all[j] < t {
-				j++
-			}
-			at[i] = j
-		}
-		return at
-	}
-	for i, t := range ids {
-		at[i], _ = slices.BinarySearch(all, t)
-	}
-	return at
+	})
+	return h.SetOfSlots(fully), nil
 }
 
 // List returns the titles behind one of an overlap's counts (q.List, not
@@ -339,11 +318,11 @@ func (s *Service) listSet(ctx context.Context, custID string, q kb.OverlapQuery)
 		}
 		switch q.List.Kind {
 		case kb.ListHeld:
-			return a.h.SetOf(a.held), a.at, nil
+			return a.held, a.at, nil
 		case kb.ListHeldFully:
-			return a.h.SetOf(a.fully), a.at, nil
+			return a.fully, a.at, nil
 		case kb.ListNotHeld:
-			return a.titles.AndNot(a.h.SetOf(a.held)), a.at, nil
+			return a.titles.AndNot(a.held), a.at, nil
 		}
 		return search.TitleSet{}, a.at, fmt.Errorf("list %d of a package against the holdings", q.List.Kind)
 	}
@@ -355,7 +334,7 @@ func (s *Service) listSet(ctx context.Context, custID string, q kb.OverlapQuery)
 	case kb.ListShared:
 		return o.shared, o.at, nil
 	case kb.ListPartial:
-		return o.shared.AndNot(o.h.SetOf(o.same)), o.at, nil
+		return o.shared.AndNot(o.same), o.at, nil
 	case kb.ListUnique:
 		if i := slices.Index(q.PackageIDs, q.List.PackageID); i >= 0 {
 			return o.uniques[i], o.at, nil
@@ -392,22 +371,12 @@ func (s *Service) duplicates(ctx context.Context, custID string) (search.TitleSe
 	if err != nil {
 		return search.TitleSet{}, at, err
 	}
-	var once, twice search.TitleSet
 	byPkg := h.SelectedByPackage()
-	for i, p := range h.SelectedPackages() {
-		sel, ok := byPkg[p]
-		if !ok {
-			sel = h.SetOf(nil)
+	sets := make([]search.TitleSet, 0, len(byPkg))
+	for _, p := range h.SelectedPackages() {
+		if sel, ok := byPkg[p]; ok {
+			sets = append(sets, sel)
 		}
-		if i == 0 {
-			once, twice = sel, sel.AndNot(sel)
-			continue
-		}
-		twice = twice.Or(once.And(sel))
-		once = once.Or(sel)
 	}
-	if once == (search.TitleSet{}) {
-		return h.SetOf(nil), at, nil
-	}
-	return twice, at, nil
+	return h.Twice(sets...), at, nil
 }

@@ -47,6 +47,7 @@ func TestOverlapLikeReference(t *testing.T) {
 			}
 		}
 		pkgs := packagesOf(t, st)
+		pkgs = append(pkgs, withCustomPackage(t, st, r, pkgs))
 		customise(t, st, r, pkgs)
 		ref := readReference(t, st, pkgs)
 		for _, svc := range services {
@@ -130,6 +131,51 @@ func packagesOf(t *testing.T, st storetest.Store) []kb.Package {
 		}
 	}
 	return out
+}
+
+// withCustomPackage returns c1's custom package, made the first time,
+// with a few more titles of pkgs added to it: the titles a custom package
+// adds are the search index's delta, whose slots the analysis reads too.
+func withCustomPackage(t *testing.T, st storetest.Store, r *rand.Rand, pkgs []kb.Package) kb.Package {
+	t.Helper()
+	ctx := t.Context()
+	c, err := st.Customer(ctx, "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p kb.Package
+	l, err := st.Packages(ctx, "c1", kb.PackageQuery{VendorID: c.VendorID, Page: kb.Page{Count: 10, Number: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Packages) > 0 {
+		p = l.Packages[0]
+	} else {
+		id, err := st.CreateCustomPackage(ctx, "c1", c.VendorID, kb.CustomPackage{Name: "Our own", ContentType: kb.ContentEJournal})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p = kb.Package{ID: id, VendorID: c.VendorID, IsCustom: true}
+	}
+	for range 8 {
+		from := pkgs[r.IntN(len(pkgs))]
+		tl, err := st.Titles(ctx, "c1", kb.TitleQuery{VendorID: from.VendorID, PackageID: from.ID, Page: kb.Page{Count: 100, Number: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tl.Titles) == 0 {
+			continue
+		}
+		u := kb.ResourceUpdate{Selected: true}
+		if r.IntN(2) == 0 {
+			u.CustomEmbargo = kb.Embargo{Unit: kb.EmbargoMonths, Value: 3}
+		}
+		id := tl.Titles[r.IntN(len(tl.Titles))].ID
+		if err := st.UpdateResource(ctx, "c1", p.VendorID, p.ID, id, u); err != nil && kb.ErrorCode(err) != kb.CodeDuplicate {
+			t.Fatalf("add title %d to the custom package: %v", id, err)
+		}
+	}
+	return p
 }
 
 // customise gives some of c1's selected titles custom coverage or a custom

@@ -64,17 +64,16 @@ type HeldCoverageReader interface {
 }
 
 // CoverageReader reads the coverage the analysis compares, a package at a
-// time: every title's managed coverage (which only an import of the
-// package changes, so a reader may keep it until the package's import
-// number moves) and, apart, the few resources a customer gave custom
-// coverage or an embargo.
+// time: every title's managed coverage (which a reader may keep until the
+// package's version moves) and, apart, the few resources a customer gave
+// custom coverage or an embargo.
 type CoverageReader interface {
 	// PackageCoverage returns the managed coverage of every title of the
 	// package; a package that does not exist has no titles.
 	PackageCoverage(ctx context.Context, packageID int64) (PackageCoverage, error)
-	// PackageImports returns the import number (PackageCoverage.Import)
-	// of each of the packages that exists.
-	PackageImports(ctx context.Context, packageIDs []int64) (map[int64]int64, error)
+	// PackageVersions returns the version (PackageCoverage.Version) of
+	// each of the packages that exists.
+	PackageVersions(ctx context.Context, packageIDs []int64) (map[int64]int64, error)
 	// CustomCoverages returns customer custID's custom coverage and
 	// custom embargo of the resources of packageIDs that have either.
 	CustomCoverages(ctx context.Context, custID string, packageIDs []int64) ([]CustomCoverage, error)
@@ -83,10 +82,11 @@ type CoverageReader interface {
 // PackageCoverage is the managed coverage of every title of one package,
 // as classes of equal coverage: Classes[Class[i]] is Titles[i]'s.
 type PackageCoverage struct {
-	// Import is the package's import number, read before the titles:
-	// every import of the package moves it, and nothing else writes
-	// managed coverage, so the titles are at least as new as Import says.
-	Import  int64
+	// Version is the package's version, read before the titles: it
+	// moves with every change of the package's titles or their managed
+	// coverage (a managed package's import number; a custom package's
+	// customer's version), so the titles are at least as new as it says.
+	Version int64
 	Titles  []int64 // ascending
 	Class   []uint32
 	Classes []HeldCoverage

@@ -65,12 +65,18 @@ func (s *Store) HeldCoverages(ctx context.Context, custID string, packageIDs, ti
 	return out, nil
 }
 
-// PackageCoverage implements kb.CoverageReader: the package's import
-// number, then the managed coverage of each of its titles in title order
-// (the resources' key), each distinct coverage decoded once.
+// packageVersion is the SQL of package p's version (kb.PackageCoverage):
+// a managed package's import number, a custom package's customer's
+// version (which every write of its titles moves).
+const packageVersion = `CASE WHEN p.customer_id IS NULL THEN p.import_gen
+	ELSE COALESCE((SELECT v.n FROM versions v WHERE v.name = '` + customerVersionPrefix + `' || p.customer_id), 0) END`
+
+// PackageCoverage implements kb.CoverageReader: the package's version,
+// then the managed coverage of each of its titles in title order (the
+// resources' key), each distinct coverage decoded once.
 func (s *Store) PackageCoverage(ctx context.Context, packageID int64) (kb.PackageCoverage, error) {
 	var pc kb.PackageCoverage
-	err := s.e.Read().QueryRow(ctx, `SELECT import_gen FROM packages WHERE id = $1`, packageID).Scan(&pc.Import)
+	err := s.e.Read().QueryRow(ctx, `SELECT `+packageVersion+` FROM packages p WHERE p.id = $1`, packageID).Scan(&pc.Version)
 	if errors.Is(err, ErrNoRows) {
 		return pc, nil
 	}
@@ -114,26 +120,26 @@ func (s *Store) PackageCoverage(ctx context.Context, packageID int64) (kb.Packag
 	return pc, nil
 }
 
-// PackageImports implements kb.CoverageReader.
-func (s *Store) PackageImports(ctx context.Context, packageIDs []int64) (map[int64]int64, error) {
+// PackageVersions implements kb.CoverageReader.
+func (s *Store) PackageVersions(ctx context.Context, packageIDs []int64) (map[int64]int64, error) {
 	out := make(map[int64]int64, len(packageIDs))
 	for chunk := range slices.Chunk(packageIDs, idChunk) {
-		rows, err := s.e.Read().Query(ctx, `SELECT id, import_gen FROM packages WHERE `+s.d.InIDs("id", "$1"), chunk)
+		rows, err := s.e.Read().Query(ctx, `SELECT p.id, `+packageVersion+` FROM packages p WHERE `+s.d.InIDs("p.id", "$1"), chunk)
 		if err != nil {
-			return nil, fmt.Errorf("import numbers of packages: %w", err)
+			return nil, fmt.Errorf("versions of packages: %w", err)
 		}
 		for rows.Next() {
 			var id, n int64
 			if err := rows.Scan(&id, &n); err != nil {
 				rows.Close()
-				return nil, fmt.Errorf("import numbers of packages: %w", err)
+				return nil, fmt.Errorf("versions of packages: %w", err)
 			}
 			out[id] = n
 		}
 		err = rows.Err()
 		rows.Close()
 		if err != nil {
-			return nil, fmt.Errorf("import numbers of packages: %w", err)
+			return nil, fmt.Errorf("versions of packages: %w", err)
 		}
 	}
 	return out, nil

@@ -36,15 +36,20 @@ func (s TitleSet) Len() int {
 // IDs returns the titles' ids, ascending.
 func (s TitleSet) IDs() []int64 {
 	ids := make([]int64, 0, s.Len())
-	for it := s.base.Iterator(); it.HasNext(); {
-		ids = append(ids, s.x.ID(it.Next()))
-	}
-	if s.dl != nil {
-		for it := s.dl.Iterator(); it.HasNext(); {
-			ids = append(ids, s.d.x.ID(it.Next()))
+	buf := make([]uint32, 4096)
+	each := func(bm *roaring.Bitmap, x *Index) {
+		it := bm.ManyIterator()
+		for n := it.NextMany(buf); n > 0; n = it.NextMany(buf) {
+			for _, o := range buf[:n] {
+				ids = append(ids, x.ID(o))
+			}
 		}
 	}
-	slices.Sort(ids)
+	each(s.base, s.x)
+	if s.dl != nil {
+		each(s.dl, s.d.x)
+	}
+	sortIDs(ids)
 	return ids
 }
 
@@ -220,6 +225,32 @@ func (h *Holdings) Union(sets ...TitleSet) TitleSet {
 	out := TitleSet{x: h.b.x, d: h.b.d, base: roaring.FastOr(bases...)}
 	if h.b.d != nil {
 		out.dl = roaring.FastOr(dls...)
+	}
+	return out
+}
+
+// Twice returns the titles in two of sets or more, sets of h, combined in
+// place: one pass over them, not a new set a pair.
+func (h *Holdings) Twice(sets ...TitleSet) TitleSet {
+	twice := func(bms []*roaring.Bitmap) *roaring.Bitmap {
+		once, twice := roaring.New(), roaring.New()
+		for _, bm := range bms {
+			twice.Or(roaring.And(once, bm))
+			once.Or(bm)
+		}
+		return twice
+	}
+	bases := make([]*roaring.Bitmap, len(sets))
+	dls := make([]*roaring.Bitmap, 0, len(sets))
+	for i, s := range sets {
+		bases[i] = s.base
+		if s.dl != nil {
+			dls = append(dls, s.dl)
+		}
+	}
+	out := TitleSet{x: h.b.x, d: h.b.d, base: twice(bases)}
+	if h.b.d != nil {
+		out.dl = twice(dls)
 	}
 	return out
 }

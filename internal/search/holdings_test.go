@@ -66,15 +66,25 @@ func TestHoldingsLikeRebuild(t *testing.T) {
 				}
 			}
 			var sets []TitleSet
-			var union []int64
+			var union, twice []int64
+			times := map[int64]int{}
 			for _, pkg := range pkgs {
 				sets = append(sets, withDelta.Selected(pkg))
-				union = append(union, anew.Selected(pkg).IDs()...)
+				for _, id := range anew.Selected(pkg).IDs() {
+					if times[id]++; times[id] == 1 {
+						union = append(union, id)
+					} else if times[id] == 2 {
+						twice = append(twice, id)
+					}
+				}
 			}
 			slices.Sort(union)
-			union = slices.Compact(union)
+			slices.Sort(twice)
 			if got := withDelta.Union(sets...); !slices.Equal(got.IDs(), union) || got.Len() != len(union) {
 				t.Errorf("round %d, %s: the union of the packages' selections has %d titles (Len %d), want %d", round, cust, len(got.IDs()), got.Len(), len(union))
+			}
+			if got := withDelta.Twice(sets...); !slices.Equal(got.IDs(), twice) || got.Len() != len(twice) || (cust == "c1" && len(twice) == 0) {
+				t.Errorf("round %d, %s: the titles selected twice are %d (Len %d), want %d (c1: some)", round, cust, len(got.IDs()), got.Len(), len(twice))
 			}
 			for _, pkg := range pkgs {
 				if got, want := withDelta.Selected(pkg).IDs(), anew.Selected(pkg).IDs(); !slices.Equal(got, want) {
@@ -98,6 +108,27 @@ func TestHoldingsLikeRebuild(t *testing.T) {
 				}
 				if got := withDelta.SetOf(b.IDs()).IDs(); !slices.Equal(got, b.IDs()) {
 					t.Errorf("round %d: package %d's titles by id: %d, want %d", round, pkg, len(got), b.Len())
+				}
+				// Slots: ascending, naming the set's titles, and back.
+				var slots []uint32
+				a.EachSlot(func(s uint32) { slots = append(slots, s) })
+				dIDs, first := withDelta.DeltaTitles()
+				var named []int64
+				for _, sl := range slots {
+					if sl < first {
+						named = append(named, withDelta.Base().ID(sl))
+					} else {
+						named = append(named, dIDs[sl-first])
+					}
+				}
+				slices.Sort(named)
+				if !slices.IsSorted(slots) || !slices.Equal(named, b.IDs()) || !slices.Equal(withDelta.SetOfSlots(slots).IDs(), b.IDs()) {
+					t.Errorf("round %d: package %d's slots %v name %v, want %v", round, pkg, slots, named, b.IDs())
+				}
+				for _, sl := range slots {
+					if int(sl) >= withDelta.Slots() {
+						t.Errorf("round %d: slot %d of %d", round, sl, withDelta.Slots())
+					}
 				}
 				// Pages in name order, across the whole set.
 				for _, pg := range [][2]int{{0, 7}, {5, 13}, {a.Len() - 3, 10}, {a.Len(), 5}} {

@@ -9,7 +9,7 @@ import (
 
 // testCoverage checks kb.CoverageReader: a package's managed coverage by
 // title, like HeldCoverages' for a customer without customisations; its
-// import number; and a customer's own coverage and embargo, only its own
+// version (and a custom package's moving with its titles); and a customer's own coverage and embargo, only its own
 // and only where it set one.
 func testCoverage(t *testing.T, s Store) {
 	ctx := t.Context()
@@ -26,12 +26,25 @@ func testCoverage(t *testing.T, s Store) {
 			t.Errorf("title %d's managed coverage: %+v, want %+v", title, got, want)
 		}
 	}
-	imports := must[map[int64]int64](t)(s.PackageImports(ctx, []int64{fx.AlphaJournals, 999999}))
-	if n, ok := imports[fx.AlphaJournals]; !ok || n != pc.Import || n < 1 || len(imports) != 1 {
-		t.Errorf("import numbers %v, want package %d's %d (at least 1) and no other", imports, fx.AlphaJournals, pc.Import)
+	imports := must[map[int64]int64](t)(s.PackageVersions(ctx, []int64{fx.AlphaJournals, 999999}))
+	if n, ok := imports[fx.AlphaJournals]; !ok || n != pc.Version || n < 1 || len(imports) != 1 {
+		t.Errorf("versions %v, want package %d's %d (at least 1) and no other", imports, fx.AlphaJournals, pc.Version)
 	}
 	if none := must[kb.PackageCoverage](t)(s.PackageCoverage(ctx, 999999)); len(none.Titles) != 0 {
 		t.Errorf("a package that does not exist has titles: %+v", none)
+	}
+
+	// A custom package's version moves with its titles.
+	c1 := must[kb.Customer](t)(s.Customer(ctx, "c1"))
+	own := must[int64](t)(s.CreateCustomPackage(ctx, "c1", c1.VendorID, kb.CustomPackage{Name: "Own", ContentType: kb.ContentEJournal}))
+	before := must[map[int64]int64](t)(s.PackageVersions(ctx, []int64{own}))
+	if err := s.UpdateResource(ctx, "c1", c1.VendorID, own, pc.Titles[0], kb.ResourceUpdate{Selected: true}); err != nil {
+		t.Fatal(err)
+	}
+	after := must[map[int64]int64](t)(s.PackageVersions(ctx, []int64{own}))
+	ownCov := must[kb.PackageCoverage](t)(s.PackageCoverage(ctx, own))
+	if _, ok := before[own]; !ok || after[own] == before[own] || ownCov.Version != after[own] || !slices.Equal(ownCov.Titles, pc.Titles[:1]) {
+		t.Errorf("custom package %d: versions %v then %v, coverage %+v; want a move and title %d", own, before, after, ownCov, pc.Titles[0])
 	}
 
 	a, b, c := pc.Titles[0], pc.Titles[1], l.Titles[0].ID
