@@ -126,45 +126,40 @@ func (c *coverages) view(ctx context.Context, custID string, h *search.Holdings,
 	if err != nil {
 		return nil, err
 	}
-	// A dictionary replaced while the packages are read (rare: past
-	// keptClasses coverages) leaves them classed by two: read again.
-	for range 3 {
-		v := &coverageView{pkgs: make(map[int64]*packageClasses, len(packageIDs)), custom: map[int64][]customClass{}}
-		for _, id := range packageIDs {
-			c.mu.Lock()
-			p, ok := c.pkgs[id]
-			if ok && p.version == versions[id] {
-				c.clock++
-				p.used = c.clock
-				v.pkgs[id] = p
-			}
-			c.mu.Unlock()
-			if v.pkgs[id] != nil {
-				continue
-			}
-			pc, err := c.store.PackageCoverage(ctx, id)
-			if err != nil {
-				return nil, err
-			}
-			v.pkgs[id] = c.keep(id, pc, v.pkgs)
+	v := &coverageView{pkgs: make(map[int64]*packageClasses, len(packageIDs)), custom: map[int64][]customClass{}}
+	for _, id := range packageIDs {
+		c.mu.Lock()
+		p, ok := c.pkgs[id]
+		if ok && p.version == versions[id] {
+			c.clock++
+			p.used = c.clock
+			v.pkgs[id] = p
 		}
-		if c.finish(v, customs, today) {
-			c.inHoldings(v, h)
-			return v, nil
+		c.mu.Unlock()
+		if v.pkgs[id] != nil {
+			continue
 		}
+		pc, err := c.store.PackageCoverage(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		v.pkgs[id] = c.keep(id, pc, v.pkgs)
 	}
-	return nil, fmt.Errorf("coverage of packages %v: the classes of coverage changed three times while read", packageIDs)
+	c.finish(v, customs, today)
+	c.inHoldings(v, h)
+	return v, nil
 }
 
 // finish classes the customer's own coverage customs over the view's
-// packages and gives the view the classes' values; false when the
-// packages are not all classed by the dictionary in use.
-func (c *coverages) finish(v *coverageView, customs []kb.CustomCoverage, today time.Time) bool {
+// packages (those classed by a dictionary another request has since
+// replaced classed anew) and gives the view the classes' values and
+// today's judgements of coverage.
+func (c *coverages) finish(v *coverageView, customs []kb.CustomCoverage, today time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, p := range v.pkgs {
-		if p.dict != c.dict {
-			return false
+	for id, p := range v.pkgs {
+		if p.dict != c.dict { // another request renewed the dictionary meanwhile
+			v.pkgs[id] = c.reclass(p)
 		}
 	}
 	for _, cc := range customs {
@@ -185,7 +180,6 @@ func (c *coverages) finish(v *coverageView, customs []kb.CustomCoverage, today t
 		c.dict.covered = &coveredMemo{day: day}
 	}
 	v.covered = c.dict.covered
-	return true
 }
 
 // keep stores package id's coverage pc as classes and returns it, making
@@ -207,6 +201,7 @@ func (c *coverages) keep(id int64, pc kb.PackageCoverage, inView map[int64]*pack
 	}
 	if old, ok := c.pkgs[id]; ok {
 		c.kept -= len(old.titles)
+		delete(c.pkgs, id)
 	}
 	for c.kept+len(p.titles) > c.maxResources {
 		var lru int64
@@ -236,20 +231,28 @@ func (c *coverages) keep(id int64, pc kb.PackageCoverage, inView map[int64]*pack
 func (c *coverages) renew(inView map[int64]*packageClasses) {
 	c.dict, c.pkgs, c.kept = &classDict{keys: map[string]uint32{}}, map[int64]*packageClasses{}, 0
 	for id, q := range inView {
-		r := &packageClasses{version: q.version, dict: c.dict, titles: q.titles, class: make([]uint32, len(q.class)), used: q.used}
-		again := map[uint32]uint32{}
-		for i, k := range q.class {
-			n, ok := again[k]
-			if !ok {
-				n = c.intern(q.dict.classes[k])
-				again[k] = n
-			}
-			r.class[i] = n
-		}
+		r := c.reclass(q)
 		inView[id] = r
 		c.pkgs[id] = r
 		c.kept += len(r.titles)
 	}
+}
+
+// reclass returns q classed by the dictionary in use: a new
+// packageClasses, since other views may be reading q. The caller holds
+// c.mu.
+func (c *coverages) reclass(q *packageClasses) *packageClasses {
+	r := &packageClasses{version: q.version, dict: c.dict, titles: q.titles, class: make([]uint32, len(q.class)), used: q.used}
+	again := map[uint32]uint32{}
+	for i, k := range q.class {
+		n, ok := again[k]
+		if !ok {
+			n = c.intern(q.dict.classes[k])
+			again[k] = n
+		}
+		r.class[i] = n
+	}
+	return r
 }
 
 // intern returns hc's class, a new one for a coverage not seen yet. The

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -52,6 +53,13 @@ func TestOverlapLikeReference(t *testing.T) {
 		ref := readReference(t, st, pkgs)
 		for _, svc := range services {
 			compare(t, svc, ref, r, round, pkgs)
+		}
+		small := analysis.NewSmall(raw, st.Search, 100, 6)
+		concurrently(t, small, ref, pkgs)
+		for _, svc := range append(services, small) {
+			if err := analysis.CheckKept(svc); err != nil {
+				t.Errorf("round %d: %v", round, err)
+			}
 		}
 	}
 	if _, err := services[0].Overlap(ctx, "c1", kb.OverlapQuery{PackageIDs: []int64{packagesOf(t, st)[0].ID, 999999}}); kb.ErrorCode(err) != kb.CodeNotFound {
@@ -131,6 +139,48 @@ func packagesOf(t *testing.T, st storetest.Store) []kb.Package {
 		}
 	}
 	return out
+}
+
+// concurrently asks svc, whose bounds are small, for the packages against
+// the holdings and for overlaps of pairs from four goroutines at once, so
+// that one request's reading and renewal of the classes meets another's
+// (run with -race), and checks every answer with ref.
+func concurrently(t *testing.T, svc *analysis.Service, ref *reference, pkgs []kb.Package) {
+	t.Helper()
+	ctx := t.Context()
+	var wg sync.WaitGroup
+	errs := make(chan error, 4*len(pkgs))
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range pkgs {
+				p := pkgs[(i+g)%len(pkgs)]
+				got, err := svc.Against(ctx, "c1", kb.OverlapQuery{PackageIDs: []int64{p.ID}, AgainstHoldings: true})
+				if err != nil {
+					errs <- err
+					return
+				}
+				if held, fully := ref.against(p.ID, time.Now()); got.HeldCount != len(held) || got.HeldFullyCount != len(fully) {
+					errs <- fmt.Errorf("package %d against the holdings at once with others: %d held, %d fully; want %d, %d", p.ID, got.HeldCount, got.HeldFullyCount, len(held), len(fully))
+				}
+				ids := []int64{p.ID, pkgs[(i+g+1)%len(pkgs)].ID}
+				o, err := svc.Overlap(ctx, "c1", kb.OverlapQuery{PackageIDs: ids})
+				if err != nil {
+					errs <- err
+					return
+				}
+				if want := ref.overlap(ids); o.SharedCount != want.SharedCount || o.SameCoverageCount != want.SameCoverageCount {
+					errs <- fmt.Errorf("overlap of %v at once with others: %d shared, %d the same; want %d, %d", ids, o.SharedCount, o.SameCoverageCount, want.SharedCount, want.SameCoverageCount)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
 }
 
 // withCustomPackage returns c1's custom package, made the first time,

@@ -123,11 +123,9 @@ func (c HeldCoverage) Key() string {
 	rs := slices.Clone(c.Ranges)
 	slices.SortFunc(rs, compareCoverage)
 	var b strings.Builder
-	for _, r := range rs {
-		b.WriteString(r.Begin)
-		b.WriteByte('~')
-		b.WriteString(r.End)
-		b.WriteByte(';')
+	for _, r := range rs { // quoted: a date kept as stored may hold any character
+		b.WriteString(strconv.Quote(r.Begin))
+		b.WriteString(strconv.Quote(r.End))
 	}
 	e := StoredEmbargo(c.Embargo)
 	b.WriteString(strconv.Itoa(int(e.Unit)))
