@@ -27,11 +27,14 @@ import (
 // largest against the customer's holdings and the first page of the
 // customer's duplicates; the baseline, in the same iteration, is the bare
 // SQL count of the two packages' shared titles. The first answer (the
-// index built: s/index) and the first overlap and against (the packages'
-// coverage read: s/first-overlap, s/first-against) are reported apart.
+// index built: s/index), the first duplicates (the selection's sets
+// derived: first-duplicates-ms) and the first overlap and against (the
+// packages' coverage read: s/first-overlap, s/first-against) are reported
+// apart. -analysis-baseline=false leaves the baseline out (for a profile).
 var (
 	analysisDB       = flag.String("analysis-db", "", "a SQLite knowledge base for the analysis benchmarks (kbserver gen)")
 	analysisCustomer = flag.String("analysis-customer", "big", "the customer of the analysis benchmarks")
+	analysisBaseline = flag.Bool("analysis-baseline", true, "time the bare SQL baseline too (false: for a profile of the analysis alone)")
 )
 
 func BenchmarkAnalysis(b *testing.B) {
@@ -67,10 +70,18 @@ func BenchmarkAnalysis(b *testing.B) {
 	svc := analysis.New(st, f)
 	cust := *analysisCustomer
 	t0 := time.Now()
-	if _, _, _, err := svc.Duplicates(ctx, cust, kb.Page{Count: 25, Number: 1}); err != nil {
+	if _, _, err := f.Holdings(ctx, cust); err != nil {
 		b.Fatal(err)
 	}
 	indexed := time.Since(t0)
+	// The first duplicates derive the selection's sets (each selected
+	// package's, their union, the titles selected twice), kept until the
+	// customer's selection or the index changes.
+	t0 = time.Now()
+	if _, _, _, err := svc.Duplicates(ctx, cust, kb.Page{Count: 25, Number: 1}); err != nil {
+		b.Fatal(err)
+	}
+	coldDups := time.Since(t0)
 	// The first overlap and the first against read the packages' coverage.
 	t0 = time.Now()
 	if _, err := svc.Overlap(ctx, cust, kb.OverlapQuery{PackageIDs: largest}); err != nil {
@@ -103,6 +114,9 @@ func BenchmarkAnalysis(b *testing.B) {
 			b.Fatal(err)
 		}
 		dups = append(dups, time.Since(t))
+		if !*analysisBaseline {
+			continue
+		}
 		t = time.Now()
 		var n int
 		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM resources a JOIN resources b ON b.package_id = ? AND b.title_id = a.title_id
@@ -121,12 +135,16 @@ func BenchmarkAnalysis(b *testing.B) {
 		return float64(s[len(s)/2].Microseconds()) / 1000
 	}
 	b.ReportMetric(indexed.Seconds(), "s/index")
+	b.ReportMetric(float64(coldDups.Microseconds())/1000, "first-duplicates-ms")
 	b.ReportMetric(coldOverlap.Seconds(), "s/first-overlap")
 	b.ReportMetric(coldAgainst.Seconds(), "s/first-against")
 	b.ReportMetric(med(over), "overlap-ms")
 	b.ReportMetric(med(against), "against-ms")
 	b.ReportMetric(med(dups), "duplicates-ms")
-	b.ReportMetric(med(bare), "sql-shared-ms")
-	b.Logf("packages %v: %d and %d titles, %d shared, %d same coverage; against: %d held, %d fully; %d duplicates",
-		largest, o.Packages[0].TitleCount, o.Packages[1].TitleCount, o.SharedCount, o.SameCoverageCount, a.HeldCount, a.HeldFullyCount, total)
+	if len(bare) > 0 {
+		b.ReportMetric(med(bare), "sql-shared-ms")
+	}
+	kept, classes := analysis.Kept(svc)
+	b.Logf("packages %v: %d and %d titles, %d shared, %d same coverage; against: %d held, %d fully; %d duplicates; coverage kept of %d resources, %d distinct",
+		largest, o.Packages[0].TitleCount, o.Packages[1].TitleCount, o.SharedCount, o.SameCoverageCount, a.HeldCount, a.HeldFullyCount, total, kept, classes)
 }

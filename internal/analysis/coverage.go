@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/kbserver/kbserver/internal/kb"
@@ -35,11 +34,12 @@ type coverages struct {
 	// The bounds: keptResources and keptClasses but in tests.
 	maxResources, maxClasses int
 
-	mu    sync.Mutex
-	pkgs  map[int64]*packageClasses
-	dict  *classDict
-	kept  int
-	clock uint64
+	arrays sync.Pool // of *[]uint32: scratch's
+	mu     sync.Mutex
+	pkgs   map[int64]*packageClasses
+	dict   *classDict
+	kept   int
+	clock  uint64
 }
 
 // classDict numbers distinct coverages. Its classes are only appended to,
@@ -48,37 +48,7 @@ type coverages struct {
 type classDict struct {
 	keys    map[string]uint32
 	classes []kb.HeldCoverage
-	covered *coveredMemo
-}
-
-// coveredMemo keeps kb.CoveredBy's judgements of classes on one day:
-// keyed by a class and another ([2]uint32) or a class and a set of
-// others (text), true or false. Requests share it; past keptJudgements a
-// new one replaces it.
-type coveredMemo struct {
-	day int64 // days since 1970, UTC
-	m   sync.Map
-	n   atomic.Int64
-}
-
-// keptJudgements bounds a coveredMemo.
-const keptJudgements = 1 << 20
-
-// judge returns kb.CoveredBy of mine and theirs, classes of v, as kept
-// under key or judged now.
-func (v *coverageView) judge(key any, mine uint32, theirs []uint32, today time.Time) bool {
-	if c, ok := v.covered.m.Load(key); ok {
-		return c.(bool)
-	}
-	hcs := make([]kb.HeldCoverage, len(theirs))
-	for j, c := range theirs {
-		hcs[j] = v.coverage(c)
-	}
-	covered := kb.CoveredBy(v.coverage(mine), hcs, today)
-	if v.covered.n.Add(1) <= keptJudgements {
-		v.covered.m.Store(key, covered)
-	}
-	return covered
+	judged  *judgements // today's, or nil
 }
 
 // packageClasses is one package's titles, ascending, and their classes
@@ -101,11 +71,13 @@ func newCoverages(store kb.CoverageReader) *coverages {
 // managed classes, the customer's own coverage over them, and the
 // classes' values.
 type coverageView struct {
+	dict    *classDict
 	pkgs    map[int64]*packageClasses
 	custom  map[int64][]customClass // by package, ascending by title
 	classes []kb.HeldCoverage
-	covered *coveredMemo // today's
-	slots                // where the titles are in the request's holdings
+	judged  *judgements // today's, kept: not to be changed
+	fresh   judgements  // this request's new ones
+	slots               // where the titles are in the request's holdings
 }
 
 // customClass is the class of a title's coverage as the customer set it.
@@ -176,10 +148,11 @@ func (c *coverages) finish(v *coverageView, customs []kb.CustomCoverage, today t
 	}
 	v.classes = c.dict.classes
 	day := today.UTC().Unix() / 86400
-	if m := c.dict.covered; m == nil || m.day != day || m.n.Load() > keptJudgements {
-		c.dict.covered = &coveredMemo{day: day}
+	if j := c.dict.judged; j == nil || j.day != day {
+		c.dict.judged = newJudgements(day)
 	}
-	v.covered = c.dict.covered
+	v.judged, v.dict = c.dict.judged, c.dict
+	v.fresh = *newJudgements(day)
 }
 
 // keep stores package id's coverage pc as classes and returns it, making
@@ -253,6 +226,29 @@ func (c *coverages) reclass(q *packageClasses) *packageClasses {
 		r.class[i] = n
 	}
 	return r
+}
+
+// scratch returns an array of n classes, each noClass, for one request
+// (release gives it back): at 3M titles one is 12 MB, not to be made
+// anew and collected for every request.
+func (c *coverages) scratch(n int) []uint32 {
+	var a []uint32
+	if p, ok := c.arrays.Get().(*[]uint32); ok && cap(*p) >= n {
+		a = (*p)[:n]
+	} else {
+		a = make([]uint32, n)
+	}
+	for i := range a {
+		a[i] = noClass
+	}
+	return a
+}
+
+// release gives back arrays scratch made.
+func (c *coverages) release(arrays ...[]uint32) {
+	for _, a := range arrays {
+		c.arrays.Put(&a)
+	}
 }
 
 // intern returns hc's class, a new one for a coverage not seen yet. The

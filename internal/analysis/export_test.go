@@ -25,3 +25,10 @@ func CheckKept(s *Service) error {
 	}
 	return nil
 }
+
+// Kept returns the number of resources and of distinct coverages s keeps.
+func Kept(s *Service) (resources, classes int) {
+	s.cov.mu.Lock()
+	defer s.cov.mu.Unlock()
+	return s.cov.kept, len(s.cov.dict.classes)
+}

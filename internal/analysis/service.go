@@ -188,60 +188,62 @@ func (s *Service) against(ctx context.Context, custID string, q kb.OverlapQuery,
 	a := pkgs[0].PackageID
 	titles := h.PackageTitles(a)
 	pkgs[0].TitleCount = titles.Len()
-	// The other selected packages, and the package's titles in each.
-	var others []int64
-	var in []search.TitleSet
-	byPkg := h.SelectedByPackage()
-	for _, p := range h.SelectedPackages() {
-		sel, ok := byPkg[p]
-		if p == a || !ok {
-			continue
-		}
-		if t := titles.And(sel); t.Len() > 0 {
-			others, in = append(others, p), append(in, t)
-		}
-	}
-	held := h.Union(in...)
+	held := titles.And(h.SelectedElsewhere(a))
 	res := againstSets{Against: kb.Against{Package: pkgs[0], HeldCount: held.Len()}, h: h, at: at, titles: titles, held: held}
 	if !coverage {
 		return res, nil // no fully: only its list and its count read it
 	}
-	if held.Len() == 0 {
-		res.fully = held
-		return res, nil
-	}
-	if res.fully, err = s.heldFully(ctx, custID, h, a, held, others, in); err != nil {
+	if res.fully, err = s.heldFully(ctx, custID, h, a, held); err != nil {
 		return againstSets{}, err
 	}
 	res.HeldFullyCount = res.fully.Len()
 	return res, nil
 }
 
-// heldFully returns those of the held titles of package a (ascending)
-// whose coverage in a the other packages' coverage covers, as of today
-// (kb.CoveredBy): others[i] has the titles in[i]. A title whose coverage
-// in a is the same as in another package is covered; the others are
-// judged by CoveredBy once a day for each distinct pair, or set, of
-// classes (coverageView.judge).
-func (s *Service) heldFully(ctx context.Context, custID string, h *search.Holdings, a int64, held search.TitleSet, others []int64, in []search.TitleSet) (search.TitleSet, error) {
+// Marks of a title's place in heldFully's arrays over every slot.
+const (
+	unread = noClass - 1 // held, but its class in the package not read
+)
+
+// heldFully returns those of the held titles of package a whose coverage
+// in a the other selected packages' coverage covers, as of today
+// (kb.CoveredBy). The classes are written into arrays over every slot:
+// a's of each held title, then the other packages' as their selected
+// titles are walked; a held title whose class in a is another package's
+// too is covered, the others are judged once a day for each distinct
+// class and set of others' classes (coverageView.coveredBy).
+func (s *Service) heldFully(ctx context.Context, custID string, h *search.Holdings, a int64, held search.TitleSet) (search.TitleSet, error) {
+	if held.Len() == 0 {
+		return held, nil
+	}
+	byPkg := h.SelectedByPackage()
+	var others []int64
+	for _, p := range h.SelectedPackages() {
+		if _, ok := byPkg[p]; ok && p != a {
+			others = append(others, p)
+		}
+	}
 	today := s.now()
 	v, err := s.cov.view(ctx, custID, h, append([]int64{a}, others...), today)
 	if err != nil {
 		return search.TitleSet{}, err
 	}
-	// theirs[slot] is a held title's class in the first other package
-	// that has it (noClass: none yet), second in the second; more go to
-	// more. Arrays over every slot: no search for a title's place.
-	n := h.Slots()
-	theirs, second := make([]uint32, n), make([]uint32, n)
-	for i := range theirs {
-		theirs[i], second[i] = noClass, noClass
-	}
+	defer s.cov.remember(v)
+	mine, theirs, second := s.cov.scratch(h.Slots()), s.cov.scratch(h.Slots()), s.cov.scratch(h.Slots())
+	defer s.cov.release(mine, theirs, second)
+	slots := make([]uint32, 0, held.Len())
+	v.eachClass(a, held, func(sl, c uint32) {
+		slots = append(slots, sl)
+		if c == noClass {
+			c = unread
+		}
+		mine[sl] = c
+	})
 	more := map[uint32][]uint32{}
-	for k, p := range others {
-		v.eachClass(p, in[k], func(sl, c uint32) {
+	for _, p := range others {
+		v.eachClass(p, byPkg[p], func(sl, c uint32) {
 			switch {
-			case c == noClass:
+			case c == noClass || mine[sl] == noClass: // not read, or not one of a's held titles
 			case theirs[sl] == noClass:
 				theirs[sl] = c
 			case second[sl] == noClass:
@@ -251,39 +253,37 @@ func (s *Service) heldFully(ctx context.Context, custID string, h *search.Holdin
 			}
 		})
 	}
-	pairs := map[[2]uint32]bool{} // this request's, before the shared judge
 	var fully []uint32
-	v.eachClass(a, held, func(t, m uint32) {
-		th := theirs[t]
-		if m == noClass {
-			return
+	var cs []uint32
+	for _, t := range slots {
+		m, th, nd := mine[t], theirs[t], second[t]
+		if m == unread {
+			continue
 		}
-		if th == m || second[t] == m || (second[t] != noClass && slices.Contains(more[t], m)) {
+		if th == m || nd == m {
 			fully = append(fully, t)
-			return
+			continue
 		}
-		var covered bool
-		if second[t] == noClass { // one other class, or none read
-			k := [2]uint32{m, th}
-			var ok bool
-			if covered, ok = pairs[k]; !ok {
-				var cs []uint32
-				if th != noClass {
-					cs = []uint32{th}
+		cs = cs[:0]
+		if th != noClass {
+			cs = append(cs, th)
+		}
+		if nd != noClass {
+			cs = append(cs, nd)
+			if ms := more[t]; len(ms) > 0 {
+				if slices.Contains(ms, m) {
+					fully = append(fully, t)
+					continue
 				}
-				covered = v.judge(k, m, cs, today)
-				pairs[k] = covered
+				cs = append(cs, ms...)
 			}
-		} else {
-			cs := append([]uint32{th, second[t]}, more[t]...)
 			slices.Sort(cs)
 			cs = slices.Compact(cs)
-			covered = v.judge(fmt.Sprint(m, cs), m, cs, today)
 		}
-		if covered {
+		if v.coveredBy(m, cs, today) {
 			fully = append(fully, t)
 		}
-	})
+	}
 	return h.SetOfSlots(fully), nil
 }
 
@@ -371,12 +371,5 @@ func (s *Service) duplicates(ctx context.Context, custID string) (search.TitleSe
 	if err != nil {
 		return search.TitleSet{}, at, err
 	}
-	byPkg := h.SelectedByPackage()
-	sets := make([]search.TitleSet, 0, len(byPkg))
-	for _, p := range h.SelectedPackages() {
-		if sel, ok := byPkg[p]; ok {
-			sets = append(sets, sel)
-		}
-	}
-	return h.Twice(sets...), at, nil
+	return h.SelectedTwice(), at, nil
 }

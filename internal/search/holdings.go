@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"slices"
+	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
 
@@ -159,6 +160,57 @@ func (h *Holdings) Selected(packageID int64) TitleSet {
 // in one pass over the customer's selection state (a pass each for the
 // index and its delta) rather than one a package.
 func (h *Holdings) SelectedByPackage() map[int64]TitleSet {
+	return h.analysisSets().byPackage
+}
+
+// SelectedTwice returns the titles the customer selects in two packages
+// or more.
+func (h *Holdings) SelectedTwice() TitleSet {
+	return h.analysisSets().twice
+}
+
+// SelectedElsewhere returns the titles the customer selects in a package
+// other than packageID: those selected anywhere but there, and those
+// selected there and somewhere else.
+func (h *Holdings) SelectedElsewhere(packageID int64) TitleSet {
+	a := h.analysisSets()
+	here, ok := a.byPackage[packageID]
+	if !ok {
+		return a.all
+	}
+	return a.all.AndNot(here).Or(here.And(a.twice))
+}
+
+// analysisSets returns the selection entry's sets for the analysis,
+// derived the first time.
+func (h *Holdings) analysisSets() *analysisSets {
+	a := h.e.analysis
+	if a == nil {
+		a = &analysisSets{}
+	}
+	a.once.Do(func() {
+		byPkg := h.selectedByPackage()
+		sets := make([]TitleSet, 0, len(byPkg))
+		for _, s := range byPkg {
+			sets = append(sets, s)
+		}
+		a.byPackage, a.all, a.twice = byPkg, h.Union(sets...), h.Twice(sets...)
+	})
+	return a
+}
+
+// analysisSets are the sets of a customer's selection the collection
+// analysis reads, derived once for a selection entry (one version of the
+// customer's selection in one state of the index) and read by many
+// requests: a staff member pages through them.
+type analysisSets struct {
+	once       sync.Once
+	byPackage  map[int64]TitleSet // not to be changed
+	all, twice TitleSet
+}
+
+// selectedByPackage is SelectedByPackage, derived anew.
+func (h *Holdings) selectedByPackage() map[int64]TitleSet {
 	base := h.b.x.SelectedByPackage(h.e.sel)
 	var dl map[int64]*roaring.Bitmap
 	if h.b.d != nil {

@@ -83,6 +83,22 @@ func TestHoldingsLikeRebuild(t *testing.T) {
 			if got := withDelta.Union(sets...); !slices.Equal(got.IDs(), union) || got.Len() != len(union) {
 				t.Errorf("round %d, %s: the union of the packages' selections has %d titles (Len %d), want %d", round, cust, len(got.IDs()), got.Len(), len(union))
 			}
+			for _, pkg := range pkgs[:min(len(pkgs), 5)] {
+				var want []int64
+				for _, other := range pkgs {
+					if other != pkg {
+						want = append(want, anew.Selected(other).IDs()...)
+					}
+				}
+				slices.Sort(want)
+				want = slices.Compact(want)
+				if got := withDelta.SelectedElsewhere(pkg).IDs(); !slices.Equal(got, want) {
+					t.Errorf("round %d, %s: %d titles selected elsewhere than package %d, want %d", round, cust, len(got), pkg, len(want))
+				}
+			}
+			if got := withDelta.SelectedTwice(); !slices.Equal(got.IDs(), twice) {
+				t.Errorf("round %d, %s: SelectedTwice has %d titles, want %d", round, cust, got.Len(), len(twice))
+			}
 			if got := withDelta.Twice(sets...); !slices.Equal(got.IDs(), twice) || got.Len() != len(twice) || (cust == "c1" && len(twice) == 0) {
 				t.Errorf("round %d, %s: the titles selected twice are %d (Len %d), want %d (c1: some)", round, cust, len(got.IDs()), got.Len(), len(twice))
 			}

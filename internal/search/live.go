@@ -158,6 +158,7 @@ type selEntry struct {
 	all, dall   *roaring.Bitmap
 	bcoll, coll *Collection
 	dcoll       *Collection
+	analysis    *analysisSets // derived once, for the collection analysis (nil: derived each time)
 }
 
 // maxDelta is the most changed titles a delta holds: past it the index is
@@ -485,7 +486,7 @@ func (l *Live) selection(ctx context.Context, b *built, custID string, customerV
 	if err != nil {
 		return nil, err
 	}
-	n := &selEntry{customer: customerV, sel: sel, b: b, x: b.x}
+	n := &selEntry{customer: customerV, sel: sel, b: b, x: b.x, analysis: &analysisSets{}}
 	if e != nil && e.x == b.x && e.sel.Equal(sel) {
 		n.all, n.bcoll = e.all, e.bcoll
 	}
@@ -593,6 +594,6 @@ func (l *Live) trimSelections(x *Index) {
 			delete(l.sel, id)
 			continue
 		}
-		l.sel[id] = &selEntry{customer: e.customer, sel: e.sel, x: x, all: e.all, bcoll: e.bcoll}
+		l.sel[id] = &selEntry{customer: e.customer, sel: e.sel, x: x, all: e.all, bcoll: e.bcoll, analysis: &analysisSets{}}
 	}
 }

@@ -72,7 +72,7 @@ func (h *Holdings) DeltaTitles() (ids []int64, first uint32) {
 
 // EachSlot calls fn with the slot of each of the set's titles, ascending.
 func (s TitleSet) EachSlot(fn func(slot uint32)) {
-	buf := make([]uint32, 4096)
+	buf := make([]uint32, min(4096, max(s.Len(), 1)))
 	it := s.base.ManyIterator()
 	for n := it.NextMany(buf); n > 0; n = it.NextMany(buf) {
 		for _, o := range buf[:n] {
