@@ -34,7 +34,7 @@ type coverages struct {
 	// The bounds: keptResources and keptClasses but in tests.
 	maxResources, maxClasses int
 
-	arrays sync.Pool // of *[]uint32: scratch's
+	arrays sync.Pool // of *[]slotMarks: scratch's
 	mu     sync.Mutex
 	pkgs   map[int64]*packageClasses
 	dict   *classDict
@@ -228,28 +228,29 @@ func (c *coverages) reclass(q *packageClasses) *packageClasses {
 	return r
 }
 
-// scratch returns an array of n classes, each noClass, for one request
-// (release gives it back): at 3M titles one is 12 MB, not to be made
-// anew and collected for every request.
-func (c *coverages) scratch(n int) []uint32 {
-	var a []uint32
-	if p, ok := c.arrays.Get().(*[]uint32); ok && cap(*p) >= n {
+// slotMarks are a title's classes in heldFully: in the package against
+// the holdings, and in the first and second other package that has it
+// (noClass: none), side by side so that a title's are read at once.
+type slotMarks struct{ mine, theirs, second uint32 }
+
+// scratch returns an array of n slotMarks, each noClass, for one request
+// (release gives it back): at 3M titles it is 36 MB, not to be made anew
+// and collected for every request.
+func (c *coverages) scratch(n int) []slotMarks {
+	var a []slotMarks
+	if p, ok := c.arrays.Get().(*[]slotMarks); ok && cap(*p) >= n {
 		a = (*p)[:n]
 	} else {
-		a = make([]uint32, n)
+		a = make([]slotMarks, n)
 	}
 	for i := range a {
-		a[i] = noClass
+		a[i] = slotMarks{noClass, noClass, noClass}
 	}
 	return a
 }
 
-// release gives back arrays scratch made.
-func (c *coverages) release(arrays ...[]uint32) {
-	for _, a := range arrays {
-		c.arrays.Put(&a)
-	}
-}
+// release gives back an array scratch made.
+func (c *coverages) release(a []slotMarks) { c.arrays.Put(&a) }
 
 // intern returns hc's class, a new one for a coverage not seen yet. The
 // caller holds c.mu.

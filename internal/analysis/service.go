@@ -200,16 +200,14 @@ func (s *Service) against(ctx context.Context, custID string, q kb.OverlapQuery,
 	return res, nil
 }
 
-// Marks of a title's place in heldFully's arrays over every slot.
-const (
-	unread = noClass - 1 // held, but its class in the package not read
-)
+// unread marks a held title whose class in the package was not read.
+const unread = noClass - 1
 
 // heldFully returns those of the held titles of package a whose coverage
 // in a the other selected packages' coverage covers, as of today
-// (kb.CoveredBy). The classes are written into arrays over every slot:
-// a's of each held title, then the other packages' as their selected
-// titles are walked; a held title whose class in a is another package's
+// (kb.CoveredBy). The classes are written into an array over every slot
+// (slotMarks): a's of each held title, then the other packages' as their
+// selected titles are walked; a held title whose class in a is another package's
 // too is covered, the others are judged once a day for each distinct
 // class and set of others' classes (coverageView.coveredBy).
 func (s *Service) heldFully(ctx context.Context, custID string, h *search.Holdings, a int64, held search.TitleSet) (search.TitleSet, error) {
@@ -229,25 +227,26 @@ func (s *Service) heldFully(ctx context.Context, custID string, h *search.Holdin
 		return search.TitleSet{}, err
 	}
 	defer s.cov.remember(v)
-	mine, theirs, second := s.cov.scratch(h.Slots()), s.cov.scratch(h.Slots()), s.cov.scratch(h.Slots())
-	defer s.cov.release(mine, theirs, second)
+	marks := s.cov.scratch(h.Slots())
+	defer s.cov.release(marks)
 	slots := make([]uint32, 0, held.Len())
 	v.eachClass(a, held, func(sl, c uint32) {
 		slots = append(slots, sl)
 		if c == noClass {
 			c = unread
 		}
-		mine[sl] = c
+		marks[sl].mine = c
 	})
 	more := map[uint32][]uint32{}
 	for _, p := range others {
 		v.eachClass(p, byPkg[p], func(sl, c uint32) {
+			m := &marks[sl]
 			switch {
-			case c == noClass || mine[sl] == noClass: // not read, or not one of a's held titles
-			case theirs[sl] == noClass:
-				theirs[sl] = c
-			case second[sl] == noClass:
-				second[sl] = c
+			case c == noClass || m.mine == noClass: // not read, or not one of a's held titles
+			case m.theirs == noClass:
+				m.theirs = c
+			case m.second == noClass:
+				m.second = c
 			default:
 				more[sl] = append(more[sl], c)
 			}
@@ -256,7 +255,7 @@ func (s *Service) heldFully(ctx context.Context, custID string, h *search.Holdin
 	var fully []uint32
 	var cs []uint32
 	for _, t := range slots {
-		m, th, nd := mine[t], theirs[t], second[t]
+		m, th, nd := marks[t].mine, marks[t].theirs, marks[t].second
 		if m == unread {
 			continue
 		}
