@@ -93,14 +93,16 @@ func parseOverlapList(list string, q OverlapQuery) (OverlapList, error) {
 type HeldCoverage struct {
 	Ranges  []Coverage // empty: every date
 	Embargo Embargo
-	// Custom says the ranges are the customer's custom coverage (which
-	// SameCoverage and CoveredBy do not look at).
-	Custom bool
+	// Custom says the ranges are the customer's custom coverage, and
+	// CustomEmbargo the embargo the customer's (which SameCoverage and
+	// CoveredBy do not look at).
+	Custom, CustomEmbargo bool
 }
 
 // HeldCoverageOf is r's effective coverage.
 func HeldCoverageOf(r Resource) HeldCoverage {
-	return HeldCoverage{Ranges: EffectiveCoverage(r), Embargo: EffectiveEmbargo(r), Custom: len(r.CustomCoverage) > 0}
+	return HeldCoverage{Ranges: EffectiveCoverage(r), Embargo: EffectiveEmbargo(r), Custom: len(r.CustomCoverage) > 0,
+		CustomEmbargo: StoredEmbargo(r.CustomEmbargo) != Embargo{}}
 }
 
 // SameCoverage reports whether two packages give a title the same
@@ -239,4 +241,16 @@ func unionDays(rs []dayRange) []dayRange {
 		out = append(out, r)
 	}
 	return out
+}
+
+// KBART returns e in KBART's embargo_info notation, a moving wall of
+// available issues (P6M: the most recent six months are not available);
+// "" for none (StoredEmbargo).
+func (e Embargo) KBART() string {
+	e = StoredEmbargo(e)
+	letter := map[EmbargoUnit]string{EmbargoDays: "D", EmbargoWeeks: "W", EmbargoMonths: "M", EmbargoYears: "Y"}[e.Unit]
+	if letter == "" {
+		return ""
+	}
+	return "P" + strconv.Itoa(e.Value) + letter
 }

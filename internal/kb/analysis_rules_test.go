@@ -217,3 +217,21 @@ func TestKeyLikeSameCoverage(t *testing.T) {
 		t.Fatalf("only %d of the pairs were the same: the test draws too few alike", same)
 	}
 }
+
+func TestEmbargoKBART(t *testing.T) {
+	for _, c := range []struct {
+		e    Embargo
+		want string
+	}{
+		{Embargo{Unit: EmbargoMonths, Value: 6}, "P6M"},
+		{Embargo{Unit: EmbargoDays, Value: 30}, "P30D"},
+		{Embargo{Unit: EmbargoWeeks, Value: 2}, "P2W"},
+		{Embargo{Unit: EmbargoYears, Value: 1}, "P1Y"},
+		{Embargo{Unit: EmbargoYears, Value: 0}, ""},
+		{Embargo{}, ""},
+	} {
+		if got := c.e.KBART(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.e, got, c.want)
+		}
+	}
+}

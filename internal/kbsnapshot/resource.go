@@ -100,9 +100,6 @@ func splitRow(line string) [kb.KBARTFieldCount]string {
 	return f
 }
 
-// embargoLetters are the KBART letters of the embargo units.
-var embargoLetters = map[kb.EmbargoUnit]string{kb.EmbargoDays: "D", kb.EmbargoWeeks: "W", kb.EmbargoMonths: "M", kb.EmbargoYears: "Y"}
-
 // Holding fills h with one served row (one of Rows): the KBART fields with
 // the frozen customisations applied (embargo, proxied URL, coverage
 // statement, the default access type P), the package, vendor and resource
@@ -112,7 +109,7 @@ func (r *SnapshotResource) Holding(h *kb.Holding, line string) {
 	v := &h.Values
 	copy(v[:kb.KBARTFieldCount], f[:])
 	if r.EmbargoValue > 0 {
-		v[kbart.EmbargoInfo] = "P" + strconv.Itoa(r.EmbargoValue) + embargoLetters[kb.EmbargoUnit(r.EmbargoUnit)]
+		v[kbart.EmbargoInfo] = kb.Embargo{Unit: kb.EmbargoUnit(r.EmbargoUnit), Value: r.EmbargoValue}.KBART()
 	}
 	if u := v[kbart.TitleURL]; r.URLMask != "" && u != "" {
 		v[kbart.TitleURL] = strings.ReplaceAll(r.URLMask, "{targetURL}", u)

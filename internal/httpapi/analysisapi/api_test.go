@@ -14,6 +14,7 @@ import (
 	"github.com/kbserver/kbserver/internal/httpapi"
 	"github.com/kbserver/kbserver/internal/httpapi/apitest"
 	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbart"
 	"github.com/kbserver/kbserver/internal/storetest"
 	"github.com/kbserver/kbserver/internal/testdb"
 )
@@ -118,6 +119,13 @@ func TestOverlapAPI(t *testing.T) {
 	}
 	if rows := kbartRows("shared as KBART, custom coverage"); len(rows) != 1 || rows[0][3] != "2001-01-01" || rows[0][6] != "" || rows[0][4] != "" {
 		t.Errorf("shared as KBART with custom coverage: %q", rows)
+	}
+	if err := st.UpdateResource(ctx, "c1", fx.AlphaVendor, aj, jotID, kb.ResourceUpdate{Selected: true, CustomCoverage: []kb.Coverage{{Begin: "2001-01-01"}},
+		CustomEmbargo: kb.Embargo{Unit: kb.EmbargoMonths, Value: 6}}); err != nil {
+		t.Fatal(err)
+	}
+	if rows := kbartRows("shared as KBART, custom embargo"); len(rows) != 1 || rows[0][3] != "2001-01-01" || rows[0][kbart.EmbargoInfo] != "P6M" {
+		t.Errorf("shared as KBART with a custom embargo: %q", rows)
 	}
 	if err := st.UpdateResource(ctx, "c1", fx.AlphaVendor, aj, jotID, kb.ResourceUpdate{Selected: false}); err != nil {
 		t.Fatal(err)

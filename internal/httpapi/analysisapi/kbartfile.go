@@ -36,8 +36,8 @@ func KBARTFileName(custID string, q kb.OverlapQuery) string {
 // not kb.ListNone) as a KBART file; an error before the first line is
 // returned unwritten, to be answered as one. A title without a KBART row
 // in the package (a custom title, a title added to a custom package) is
-// left out. The embargo_info is the publisher's, a custom embargo not
-// written.
+// left out. The customer's custom coverage replaces the publisher's
+// ranges, its custom embargo the embargo_info (as in a snapshot).
 func WriteListKBART(ctx context.Context, w http.ResponseWriter, svc *analysis.Service, store Store, custID string, q kb.OverlapQuery) error {
 	ids, _, err := svc.ListAll(ctx, custID, q)
 	if err != nil {
@@ -81,6 +81,9 @@ func WriteListKBART(ctx context.Context, w http.ResponseWriter, svc *analysis.Se
 				f := strings.Split(l, "\t")
 				if len(f) < int(kbart.NumFields) {
 					f = append(f, make([]string, int(kbart.NumFields)-len(f))...)
+				}
+				if c := cov[k]; c.CustomEmbargo {
+					f[kbart.EmbargoInfo] = c.Embargo.KBART()
 				}
 				if err := kw.Write(f[:kbart.NumFields]); err != nil {
 					return err
