@@ -32,44 +32,32 @@ func (j *judgements) len() int { return len(j.one) + len(j.two) + len(j.other) }
 // coveredBy returns kb.CoveredBy of the coverage of class mine by those
 // of theirs (ascending, without repeats; none, or noClass alone, for no
 // other coverage), as judged before or judged now.
-func (v *coverageView) coveredBy(mine uint32, theirs []uint32, today time.Time) bool {
+func (v *coverageView) coveredBy(mine uint32, theirs []uint32) bool {
+	judge := func() bool { return v.judge(mine, theirs) }
 	switch len(theirs) {
 	case 0, 1:
 		th := noClass
 		if len(theirs) == 1 {
 			th = theirs[0]
 		}
-		k := uint64(mine)<<32 | uint64(th)
-		if c, ok := v.judged.one[k]; ok {
-			return c
-		}
-		if c, ok := v.fresh.one[k]; ok {
-			return c
-		}
-		c := v.judge(mine, theirs)
-		v.fresh.one[k] = c
-		return c
+		return judged(v.judged.one, v.fresh.one, uint64(mine)<<32|uint64(th), judge)
 	case 2:
-		k := [3]uint32{mine, theirs[0], theirs[1]}
-		if c, ok := v.judged.two[k]; ok {
-			return c
-		}
-		if c, ok := v.fresh.two[k]; ok {
-			return c
-		}
-		c := v.judge(mine, theirs)
-		v.fresh.two[k] = c
+		return judged(v.judged.two, v.fresh.two, [3]uint32{mine, theirs[0], theirs[1]}, judge)
+	}
+	return judged(v.judged.other, v.fresh.other, fmt.Sprint(mine, theirs), judge)
+}
+
+// judged returns the judgement under k in kept or fresh, or judges it now
+// and keeps it in fresh.
+func judged[K comparable](kept, fresh map[K]bool, k K, judge func() bool) bool {
+	if c, ok := kept[k]; ok {
 		return c
 	}
-	k := fmt.Sprint(mine, theirs)
-	if c, ok := v.judged.other[k]; ok {
+	if c, ok := fresh[k]; ok {
 		return c
 	}
-	if c, ok := v.fresh.other[k]; ok {
-		return c
-	}
-	c := v.judge(mine, theirs)
-	v.fresh.other[k] = c
+	c := judge()
+	fresh[k] = c
 	return c
 }
 

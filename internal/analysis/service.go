@@ -279,7 +279,7 @@ func (s *Service) heldFully(ctx context.Context, custID string, h *search.Holdin
 			slices.Sort(cs)
 			cs = slices.Compact(cs)
 		}
-		if v.coveredBy(m, cs, today) {
+		if v.coveredBy(m, cs) {
 			fully = append(fully, t)
 		}
 	}

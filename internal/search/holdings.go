@@ -50,7 +50,7 @@ func (s TitleSet) IDs() []int64 {
 	if s.dl != nil {
 		each(s.dl, s.d.x)
 	}
-	sortIDs(ids)
+	slices.Sort(ids)
 	return ids
 }
 
@@ -266,32 +266,25 @@ func (h *Holdings) SelectedPackages() []int64 {
 // Union returns the titles in any of sets, sets of h: one pass over them
 // all, not a new set a pair.
 func (h *Holdings) Union(sets ...TitleSet) TitleSet {
-	bases := make([]*roaring.Bitmap, len(sets))
-	dls := make([]*roaring.Bitmap, 0, len(sets))
-	for i, s := range sets {
-		bases[i] = s.base
-		if s.dl != nil {
-			dls = append(dls, s.dl)
-		}
-	}
-	out := TitleSet{x: h.b.x, d: h.b.d, base: roaring.FastOr(bases...)}
-	if h.b.d != nil {
-		out.dl = roaring.FastOr(dls...)
-	}
-	return out
+	return h.combineAll(sets, func(bms []*roaring.Bitmap) *roaring.Bitmap { return roaring.FastOr(bms...) })
 }
 
 // Twice returns the titles in two of sets or more, sets of h, combined in
 // place: one pass over them, not a new set a pair.
 func (h *Holdings) Twice(sets ...TitleSet) TitleSet {
-	twice := func(bms []*roaring.Bitmap) *roaring.Bitmap {
+	return h.combineAll(sets, func(bms []*roaring.Bitmap) *roaring.Bitmap {
 		once, twice := roaring.New(), roaring.New()
 		for _, bm := range bms {
 			twice.Or(roaring.And(once, bm))
 			once.Or(bm)
 		}
 		return twice
-	}
+	})
+}
+
+// combineAll combines sets, sets of h, half by half: the bases' bitmaps
+// by op, and the deltas' by op.
+func (h *Holdings) combineAll(sets []TitleSet, op func([]*roaring.Bitmap) *roaring.Bitmap) TitleSet {
 	bases := make([]*roaring.Bitmap, len(sets))
 	dls := make([]*roaring.Bitmap, 0, len(sets))
 	for i, s := range sets {
@@ -300,9 +293,9 @@ func (h *Holdings) Twice(sets ...TitleSet) TitleSet {
 			dls = append(dls, s.dl)
 		}
 	}
-	out := TitleSet{x: h.b.x, d: h.b.d, base: twice(bases)}
+	out := TitleSet{x: h.b.x, d: h.b.d, base: op(bases)}
 	if h.b.d != nil {
-		out.dl = twice(dls)
+		out.dl = op(dls)
 	}
 	return out
 }
