@@ -143,7 +143,7 @@ func (df *differ) chunk(ctx context.Context, rows []stagedRow, lo, hi int64) err
 	var liveIDs []int64
 	if P != 0 {
 		err := kbsql.EachRow(ctx, q, `SELECT title_id, url, coverage, embargo_unit, embargo_value, kbart, kbart_hash, provider_id FROM resources
-			WHERE package_id = $1 AND title_id > $2 AND title_id <= $3`, []any{P, lo, hi}, func(r kbsql.Rows) error {
+			WHERE package_id = $1 AND title_id > $2 AND title_id <= $3 ORDER BY title_id`, []any{P, lo, hi}, func(r kbsql.Rows) error {
 			var l liveResource
 			if err := r.Scan(&l.title, &l.url, &l.coverage, &l.unit, &l.val, &l.kbart, &l.hash, &l.providerID); err != nil {
 				return err
