@@ -72,7 +72,7 @@ override its values. See also 'kbserver gen kbart'.`,
 			fs.IntVar(&o.Resources, "resources", 0, "about how many `number` resources in all (0: the size's, else about 500 a package)")
 			fs.StringVar(&large, "large-packages", "", "comma-separated `sizes` of extra large packages, e.g. 1300000,1000000")
 			fs.BoolVar(&only, "customers-only", false, "only create the --customer customers, over the packages already in --db")
-			fs.StringVar(&bulk, "bulk", "auto", "load each new package in one transaction, without staging (see import kbart): `mode` auto (on PostgreSQL only), on or off")
+			fs.StringVar(&bulk, "bulk", "auto", "load each new package in one transaction, without staging (see import kbart): `mode` auto (on PostgreSQL, and on SQLite into a knowledge base no import has filled), on or off")
 			fs.Func("customer", "create customer `ID=N` holding about N resources (repeatable)", func(v string) error {
 				cs, err := gen.ParseCustomerSpec(v)
 				if err != nil {
@@ -169,6 +169,17 @@ func (c *cli) gen(o gen.Options, customers []gen.CustomerSpec, customersOnly boo
 
 // genKB generates the knowledge base of o into st.
 func (c *cli) genKB(st kb.Store, o gen.Options) error {
+	if o.Bulk == kb.BulkAuto {
+		// Into a knowledge base no import has filled yet, every package
+		// takes the bulk path, on SQLite too: a first load.
+		stats, err := st.Stats(c.ctx)
+		if err != nil {
+			return err
+		}
+		if stats.Imports == 0 {
+			o.Bulk = kb.BulkOn
+		}
+	}
 	progress, finish := countProgress(c.stderr, "generating", "resources")
 	sum, err := gen.Generate(c.ctx, st, o, progress)
 	finish()

@@ -77,8 +77,12 @@ result. Readers still see the package whole or
 not at all, but on SQLite that transaction holds the store's one writer until
 the last row, so a running server answers its writes 503 meanwhile. --bulk
 auto (the default) takes it on PostgreSQL, whose writers go on beside it,
-and not on SQLite; --bulk on takes it on both (for a first load before the
+and not on SQLite (but see below); --bulk on takes it on both (for a first load before the
 server runs), --bulk off on neither.
+
+Into a knowledge base with no title yet (a first load), --bulk auto takes the
+bulk path on SQLite too, and the load builds the tables' other indexes once,
+after its last row, instead of inserting into them row by row.
 
 Exit status: 0 when every row was imported; 3 when the import was applied
 but rows were rejected (0 with --allow-rejected); 1 when nothing was
@@ -98,7 +102,7 @@ kbserver import kbart --db kb.db --vendor V --package "All Titles" --bulk on all
 			fs.BoolVar(&o.dryRun, "dry-run", false, "read and match the rows and print what the import would do, changing nothing")
 			fs.BoolVar(&o.allowRejected, "allow-rejected", false, "exit 0, not 3, when rows were rejected")
 			fs.StringVar(&o.report, "report", "", "write every repaired, flagged and rejected row to `FILE` (tab-separated)")
-			fs.StringVar(&o.bulk, "bulk", "auto", "a new package's first import in one transaction, without staging: `mode` auto (on PostgreSQL only), on or off")
+			fs.StringVar(&o.bulk, "bulk", "auto", "a new package's first import in one transaction, without staging: `mode` auto (on PostgreSQL, and on SQLite into an empty knowledge base), on or off")
 			return func(files []string) error { return c.importKBART(o, files) }
 		},
 	}

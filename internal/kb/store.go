@@ -175,7 +175,7 @@ type PackageSpec struct {
 type BulkMode int
 
 const (
-	BulkAuto BulkMode = iota // on PostgreSQL, not on SQLite
+	BulkAuto BulkMode = iota // on PostgreSQL; on SQLite into a knowledge base with no managed title (a first load)
 	BulkOn                   // on both
 	BulkOff                  // the staged path always
 )

@@ -45,6 +45,30 @@ type bulkLoad struct {
 	// claimed holds the rows of the titles without a source package that
 	// the load lists, in file order: the package becomes their source.
 	claimed map[int64][]stagedRow
+	// first says the knowledge base had no managed title when the load
+	// began: no row can match a title the load did not create, and the
+	// indexes the load does not read are built once, at its end
+	// (loadTables).
+	first bool
+}
+
+// loadTables are the tables a load writes row by row, and loadReads
+// those of their indexes that a load reads as it goes (its lookups): a
+// load into an empty knowledge base defers the others to its end
+// (kbsql.ImportEngine.DeferIndexes).
+var (
+	loadTables = []string{"titles", "title_identifiers", "resources"}
+	loadReads  = []string{"titles_match", "title_identifiers_norm", "resources_provider"}
+)
+
+// emptyKB reports whether the knowledge base has no managed title, as q
+// sees it.
+func emptyKB(ctx context.Context, q kbsql.Querier) (bool, error) {
+	var some bool
+	if err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM titles WHERE customer_id IS NULL)`).Scan(&some); err != nil {
+		return false, fmt.Errorf("is the knowledge base empty: %w", err)
+	}
+	return !some, nil
 }
 
 // bulkTx returns the bulk load's transaction, or nil for a staged import.
@@ -70,7 +94,7 @@ func (imp *importer) takesBulk() bool {
 	case kb.BulkOff:
 		return false
 	}
-	return !oneWriter
+	return !oneWriter || imp.firstLoad
 }
 
 // runBulk imports the rows of a new package by the bulk path.
@@ -90,6 +114,15 @@ func (imp *importer) runBulk(ctx context.Context, next func() (kb.ImportRow, err
 		if err := imp.ensurePackage(ctx, tx); err != nil {
 			return err
 		}
+		if imp.bulk.first, err = emptyKB(ctx, tx); err != nil {
+			return err
+		}
+		var rebuild []string
+		if imp.bulk.first {
+			if rebuild, err = imp.ie.DeferIndexes(ctx, tx, loadTables, loadReads); err != nil {
+				return err
+			}
+		}
 		imp.res.VendorID, imp.res.PackageID, imp.res.ImportID, imp.res.Bulk = imp.vendorID, imp.packageID, imp.id, true
 		// Where the load holds the one writer, it renews the import lock's
 		// lease itself (renewLease), last just before its commit.
@@ -106,6 +139,11 @@ func (imp *importer) runBulk(ctx context.Context, next func() (kb.ImportRow, err
 		})
 		if err != nil {
 			return err
+		}
+		for _, def := range rebuild {
+			if _, err := tx.Exec(ctx, def); err != nil {
+				return fmt.Errorf("bulk load: build index: %w", err)
+			}
 		}
 		if err := imp.finishBulk(ctx, tx); err != nil {
 			return err

@@ -157,6 +157,7 @@ type importer struct {
 	bulk        *bulkLoad // set while a bulk load runs (bulk.go)
 	holder      string    // the holder of the import lock's lease
 	newNames    bool      // the import created its package (and maybe its vendor)
+	firstLoad   bool      // the knowledge base had no managed title before the import
 }
 
 func (imp *importer) run(ctx context.Context, next func() (kb.ImportRow, error)) (kb.ImportResult, error) {
@@ -164,6 +165,10 @@ func (imp *importer) run(ctx context.Context, next func() (kb.ImportRow, error))
 		return kb.ImportResult{}, err
 	}
 	if err := imp.findPackage(ctx); err != nil {
+		return kb.ImportResult{}, err
+	}
+	var err error
+	if imp.firstLoad, err = emptyKB(ctx, imp.s.e.Read()); err != nil {
 		return kb.ImportResult{}, err
 	}
 	if imp.takesBulk() {
@@ -181,7 +186,7 @@ func (imp *importer) run(ctx context.Context, next func() (kb.ImportRow, error))
 	if err := imp.check(); err != nil {
 		return imp.res, err
 	}
-	err := imp.s.e.Write(ctx, "", func(tx kbsql.Tx) error {
+	err = imp.s.e.Write(ctx, "", func(tx kbsql.Tx) error {
 		if err := imp.apply(ctx, tx); err != nil {
 			return err
 		}

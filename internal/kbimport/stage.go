@@ -249,6 +249,9 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 	// no retired titles.
 	bulk := imp.bulk != nil
 	held := P != 0 && !bulk
+	// The knowledge base's titles, but in a first load, which created
+	// every title its rows can match.
+	store := !bulk || !imp.bulk.first
 	retiredCands := map[int64]bool{}
 	var pid string
 	var norm string
@@ -294,7 +297,7 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 				}
 				return nil
 			}},
-		{len(norms) > 0, `SELECT ti.norm, t.id FROM title_identifiers ti JOIN titles t ON t.id = ti.title_id
+		{len(norms) > 0 && store, `SELECT ti.norm, t.id FROM title_identifiers ti JOIN titles t ON t.id = ti.title_id
 			WHERE ` + d.InTexts("ti.norm", "$1") + ` AND ti.valid = TRUE AND t.customer_id IS NULL ORDER BY t.id`, []any{norms}, addNorm},
 		// This import's candidates in title order, after the store's (the
 		// oldest first, as there): the bulk path's order too.
@@ -312,7 +315,7 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 				}
 				return nil
 			}},
-		{len(hashes) > 0, `SELECT match_hash, id FROM titles WHERE ` + d.InIDs("match_hash", "$1") + ` AND customer_id IS NULL ORDER BY id`,
+		{len(hashes) > 0 && store, `SELECT match_hash, id FROM titles WHERE ` + d.InIDs("match_hash", "$1") + ` AND customer_id IS NULL ORDER BY id`,
 			[]any{hashes}, addHash},
 		{len(hashes) > 0 && !bulk, `SELECT match_hash, id FROM import_titles WHERE import_id = $1 AND ` + d.InIDs("match_hash", "$2") +
 			` ORDER BY id`, []any{I, hashes}, addHash},

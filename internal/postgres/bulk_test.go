@@ -34,6 +34,26 @@ func TestBulkLoad(t *testing.T) {
 	})
 }
 
+// TestFirstLoad checks that a load into an empty knowledge base, whose
+// indexes are built at its end, leaves the store as the staged import
+// does, indexes and all.
+func TestFirstLoad(t *testing.T) {
+	storetest.FirstLoad(t, func(t *testing.T) (kb.Store, storetest.DB) {
+		dsn := testdb.NewPostgres(t)
+		s, err := postgres.Open(t.Context(), dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		conn, err := pgx.Connect(t.Context(), dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.Close(context.Background()) })
+		return storetest.Searched(t.Context(), s), rawDB{conn}
+	}, `SELECT indexname, tablename, replace(indexdef, schemaname || '.', '') FROM pg_indexes WHERE schemaname = current_schema() ORDER BY indexname`)
+}
+
 // rawDB is storetest.DB over a connection of its own to the store's schema.
 type rawDB struct{ conn *pgx.Conn }
 

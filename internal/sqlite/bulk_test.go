@@ -70,3 +70,23 @@ func (r rawDB) Dump(q string) ([]string, error) {
 	}
 	return out, rows.Err()
 }
+
+// TestFirstLoad checks that a load into an empty knowledge base, whose
+// indexes are built at its end, leaves the store as the staged import
+// does, indexes and all.
+func TestFirstLoad(t *testing.T) {
+	storetest.FirstLoad(t, func(t *testing.T) (kb.Store, storetest.DB) {
+		path := filepath.Join(t.TempDir(), "kb.db")
+		s, err := sqlite.Open(t.Context(), path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return storetest.Searched(t.Context(), s), rawDB{db}
+	}, `SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name`)
+}

@@ -84,3 +84,29 @@ func (ie importEngine) TitleIDs(ctx context.Context, tx kbsql.Tx, n int) ([]int6
 	}
 	return ids, nil
 }
+
+// DeferIndexes drops the tables' indexes that SQLite's schema holds the
+// text of (not those of a primary key) but the kept ones and the unique
+// ones, and returns that text to build them again.
+func (importEngine) DeferIndexes(ctx context.Context, tx kbsql.Tx, tables, keep []string) ([]string, error) {
+	var names, rebuild []string
+	err := kbsql.EachRow(ctx, tx, `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
+		AND tbl_name IN (SELECT value FROM json_each($1)) AND name NOT IN (SELECT value FROM json_each($2))
+		AND sql NOT LIKE 'CREATE UNIQUE%' ORDER BY name`, []any{tables, keep}, func(r kbsql.Rows) error {
+		var name, def string
+		if err := r.Scan(&name, &def); err != nil {
+			return err
+		}
+		names, rebuild = append(names, name), append(rebuild, def)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("defer indexes: %w", err)
+	}
+	for _, n := range names {
+		if _, err := tx.Exec(ctx, `DROP INDEX "`+n+`"`); err != nil {
+			return nil, fmt.Errorf("defer index %s: %w", n, err)
+		}
+	}
+	return rebuild, nil
+}

@@ -1,0 +1,181 @@
+package storetest
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kbserver/kbserver/internal/kb"
+	"github.com/kbserver/kbserver/internal/kbart"
+	"github.com/kbserver/kbserver/internal/realdata"
+)
+
+// FirstLoad checks that a load into an empty knowledge base (the bulk
+// path with its indexes built at the end) leaves the store as the staged
+// path does: for each set of rows, two empty stores import them as one
+// package, one by each path, then a second package and an update of the
+// first by the usual paths, which read the indexes the load built. Their
+// results and every table they write must be equal, and so must the
+// indexes the stores have (indexes lists them; nil skips the check). The
+// sets are BulkLoad's generated rows and the rows of real publishers'
+// files of ../shared/data/kbart, many files as one package.
+func FirstLoad(t *testing.T, open func(t *testing.T) (kb.Store, DB), indexes string) {
+	t.Run("generated", func(t *testing.T) {
+		g := bulkGen{r: rand.New(rand.NewPCG(3, 1)), issns: 800, ids: 3000}
+		first := g.rows(9000, nil)
+		second := g.rows(3000, first)
+		firstLoad(t, open, indexes, kbRows(first), kbRows(second), kbRows(append(g.rows(500, first), first[:6000]...)))
+	})
+	t.Run("real files", func(t *testing.T) {
+		rows := realRows(t, 40_000)
+		n := len(rows)
+		firstLoad(t, open, indexes, rows[:n*3/4], rows[n*3/4:], rows[n/4:n/2])
+	})
+}
+
+// kbRows returns the import rows of rows.
+func kbRows(rows []Row) []kb.ImportRow {
+	out := make([]kb.ImportRow, len(rows))
+	for i, r := range rows {
+		out[i] = r.KBART(i + 2)
+	}
+	return out
+}
+
+// realRows returns up to n rows of the corpus' files, in the order of
+// their sorted paths, numbered as the lines of one file.
+func realRows(t *testing.T, n int) []kb.ImportRow {
+	dir := realdata.Dir(t)
+	files := realdata.Files(t)
+	slices.Sort(files)
+	var rows []kb.ImportRow
+	for _, f := range files {
+		if len(rows) >= n {
+			break
+		}
+		r, err := openKBART(filepath.Join(dir, f))
+		if err != nil {
+			continue // a file the reader refuses as a whole
+		}
+		for len(rows) < n {
+			row, err := r.Next()
+			var re *kbart.RowError
+			if errors.As(err, &re) {
+				continue
+			}
+			if err != nil {
+				break
+			}
+			rows = append(rows, kb.ImportRow{Line: len(rows) + 2, KBART: row.Values})
+		}
+	}
+	if len(rows) < n/2 {
+		t.Fatalf("the corpus gave %d rows, want at least %d", len(rows), n/2)
+	}
+	return rows
+}
+
+// openKBART opens a corpus file (gzipped or not) as a KBART reader; the
+// file is read whole.
+func openKBART(path string) (*kbart.Reader, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r io.Reader = bytes.NewReader(b)
+	if strings.HasSuffix(path, ".gz") {
+		if r, err = gzip.NewReader(r); err != nil {
+			return nil, err
+		}
+	}
+	return kbart.NewReader(r)
+}
+
+// sliceRows returns the row source of rows.
+func sliceRows(rows []kb.ImportRow) func() (kb.ImportRow, error) {
+	i := 0
+	return func() (kb.ImportRow, error) {
+		if i == len(rows) {
+			return kb.ImportRow{}, io.EOF
+		}
+		i++
+		return rows[i-1], nil
+	}
+}
+
+func firstLoad(t *testing.T, open func(t *testing.T) (kb.Store, DB), indexes string, first, second, update []kb.ImportRow) {
+	ctx := context.Background()
+	type side struct {
+		s  kb.Store
+		db DB
+	}
+	var sides [2]side
+	for i := range sides {
+		sides[i].s, sides[i].db = open(t)
+	}
+	modes := [2]kb.BulkMode{kb.BulkOff, kb.BulkAuto}
+	for _, step := range []struct {
+		vendor, name string
+		rows         []kb.ImportRow
+		bulk         [2]bool // whether each side takes the bulk path
+	}{
+		{"V", "First", first, [2]bool{false, true}},
+		{"W", "Second", second, [2]bool{false, false}}, // auto: on SQLite staged, on PostgreSQL bulk; either way as on the other side
+		{"V", "First", update, [2]bool{false, false}},
+	} {
+		var res [2]kb.ImportResult
+		for i, sd := range sides {
+			spec := kb.PackageSpec{VendorName: step.vendor, PackageName: step.name, Bulk: modes[i]}
+			var err error
+			res[i], err = sd.s.ImportPackage(ctx, spec, sliceRows(step.rows))
+			if err != nil {
+				t.Fatalf("%s, bulk mode %d: %v", step.name, modes[i], err)
+			}
+			if step.name == "First" && step.bulk[i] && !res[i].Bulk {
+				t.Errorf("%s, bulk mode %d: the load into an empty knowledge base took the staged path", step.name, modes[i])
+			}
+			res[i].ImportID, res[i].Bulk = 0, false
+		}
+		if diff := cmp.Diff(res[0], res[1]); diff != "" {
+			t.Errorf("%s: results differ (-staged +first load):\n%s", step.name, diff)
+		}
+		if res[0].ResourcesAdded == 0 && step.name != "First" || res[0].Rows == 0 {
+			t.Fatalf("%s: imported %d rows, added %d resources", step.name, res[0].Rows, res[0].ResourcesAdded)
+		}
+		a, b := dump(t, sides[0].db), dump(t, sides[1].db)
+		for table := range a {
+			if diff := cmp.Diff(a[table], b[table]); diff != "" {
+				t.Errorf("%s: %s differ (-staged +first load):\n%s", step.name, table, diff)
+			}
+		}
+		if indexes != "" {
+			a, err := sides[0].db.Dump(indexes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := sides[1].db.Dump(indexes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(a) == 0 {
+				t.Fatalf("%s: the query of indexes found none", indexes)
+			}
+			if diff := cmp.Diff(a, b); diff != "" {
+				t.Errorf("%s: the indexes differ (-staged +first load):\n%s", step.name, diff)
+			}
+		}
+		if t.Failed() {
+			return
+		}
+	}
+}
