@@ -54,5 +54,16 @@ func (r *runner) Go(ctx context.Context, j kb.Job) {
 	}()
 }
 
+// Once runs j once in the background; a failure is logged.
+func (r *runner) Once(ctx context.Context, j kb.Job) {
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		if err := j.Run(ctx); err != nil && ctx.Err() == nil {
+			slog.Warn(j.Name, "err", err)
+		}
+	}()
+}
+
 // Wait waits for the jobs to stop: call it once their context has ended.
 func (r *runner) Wait() { r.wg.Wait() }

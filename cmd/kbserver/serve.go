@@ -144,7 +144,11 @@ With --demo, a first start generates a demo knowledge base (100,000 invented
 titles by default), creates the customer "demo" (Demo Library) with a few
 packages selected and an EZProxy proxy, and every start prints a new API key
 for it and a curl command to try. Keys are stored hashed, so an earlier key
-cannot be shown again.
+cannot be shown again. A larger demo comes in two parts: the server starts
+serving once the first (packages of every kind, about 8,000 titles in them,
+a second or two) is in, and generates the rest in the background (about
+half a minute for 100,000 titles; the log says "demo knowledge base
+complete"). A start that finds the second part unfinished takes it up again.
 
 The holdings service's title searches and publication search (its
 facets and alpha menus too) are answered from an in-memory index of the
@@ -368,8 +372,9 @@ func (c *cli) serve(o serveOptions) error {
 	}
 
 	var demoKey string
+	var growDemo func(context.Context) error
 	if o.demo {
-		if demoKey, err = c.prepareDemo(st, o.demoTitles, env, logger); err != nil {
+		if demoKey, growDemo, err = c.prepareDemo(st, o.demoTitles, env, logger); err != nil {
 			return c.interrupted(err, "the demo was not set up (a new start resumes it)")
 		}
 	}
@@ -456,6 +461,20 @@ func (c *cli) serve(o serveOptions) error {
 	if o.demo {
 		printDemo(c, demoKey, scheme, addr, env)
 	}
+	if growDemo != nil {
+		// The rest of the demo, once the first part is searchable.
+		jobs.Once(jctx, kb.Job{Name: "demo", Run: func(ctx context.Context) error {
+			for t := time.NewTicker(50 * time.Millisecond); !searcher.Index().Ready(); {
+				select {
+				case <-ctx.Done():
+					t.Stop()
+					return nil
+				case <-t.C:
+				}
+			}
+			return growDemo(ctx)
+		}})
+	}
 
 	select {
 	case err := <-served:
@@ -481,73 +500,152 @@ func demoProfile() kb.ProfileID {
 	return kb.ProfileID{CustomerID: demoCustomer, GroupID: "main", ProfileID: "az"}
 }
 
-// prepareDemo makes sure the demo knowledge base and customer exist and
-// returns a new API key for the customer.
-func (c *cli) prepareDemo(st kb.Store, titles int, env kb.Environment, logger *slog.Logger) (string, error) {
-	_, err := st.Customer(c.ctx, demoCustomer)
+// prepareDemo makes sure the demo customer and the first part of the
+// demo knowledge base exist and returns a new API key for the customer,
+// and grow, which generates the second part, when it is not there yet.
+func (c *cli) prepareDemo(st kb.Store, titles int, env kb.Environment, logger *slog.Logger) (key string, grow func(context.Context) error, err error) {
+	d, err := newDemo(titles)
+	if err != nil {
+		return "", nil, err
+	}
+	_, err = st.Customer(c.ctx, demoCustomer)
 	switch {
 	case err == nil:
 		logger.Info("demo customer exists: creating a new API key", "customer", demoCustomer)
+		if d.stride > 1 {
+			// A demo whose second part did not end (the server stopped
+			// meanwhile) has fewer imports than packages: it is taken up
+			// again, from the second part's first package.
+			stats, err := st.Stats(c.ctx)
+			if err != nil {
+				return "", nil, err
+			}
+			if stats.Imports < int64(d.packages) {
+				grow = func(ctx context.Context) error { return d.generate(ctx, st, false, logger, nil) }
+			}
+		}
 	case kb.ErrorCode(err) == kb.CodeNotFound:
-		if err := c.generateDemo(st, titles, logger); err != nil {
-			return "", err
+		progress, finish := countProgress(c.stderr, "generating demo knowledge base", "resources")
+		err := d.generate(c.ctx, st, true, logger, progress)
+		finish()
+		if err != nil {
+			return "", nil, err
+		}
+		if d.stride > 1 {
+			grow = func(ctx context.Context) error { return d.generate(ctx, st, false, logger, nil) }
 		}
 	default:
-		return "", err
+		return "", nil, err
 	}
-	key := kb.NewAPIKey()
+	key = kb.NewAPIKey()
 	if err := st.AddAPIKey(c.ctx, demoCustomer, kb.HashAPIKey(key), env); err != nil {
-		return "", fmt.Errorf("demo API key: %w", err)
+		return "", nil, fmt.Errorf("demo API key: %w", err)
 	}
 	// A guest publication search profile, so that the finder can be tried
 	// without a password; one changed since (a password, no guests) is
 	// left as it is.
 	if _, err := st.LookupProfile(c.ctx, demoProfile()); kb.ErrorCode(err) == kb.CodeNotFound {
 		if err := st.SaveProfile(c.ctx, kb.Profile{ID: demoProfile(), Guest: true}); err != nil {
-			return "", fmt.Errorf("demo profile: %w", err)
+			return "", nil, fmt.Errorf("demo profile: %w", err)
 		}
 	} else if err != nil {
-		return "", fmt.Errorf("demo profile: %w", err)
+		return "", nil, fmt.Errorf("demo profile: %w", err)
 	}
-	return key, nil
+	return key, grow, nil
 }
 
-// generateDemo generates the demo knowledge base and sets up the demo
-// customer: about one package in eight selected, one of them hidden, and
-// an EZProxy proxy.
-func (c *cli) generateDemo(st kb.Store, titles int, logger *slog.Logger) error {
-	logger.Info("generating the demo knowledge base", "titles", titles)
-	progress, finish := countProgress(c.stderr, "generating demo knowledge base", "resources")
-	sum, err := gen.Generate(c.ctx, st, gen.Options{Titles: titles, Seed: 1}, progress)
-	finish()
+// demoFirstResources is about how many resources (title-package pairs)
+// the first part of a demo knowledge base holds: what a first start
+// loads before it serves, about a second on a 2-core machine. The second
+// part, the rest, is generated in the background once the first is
+// searchable (BENCHMARKS.md, issue 39).
+const demoFirstResources = 8_000
+
+// demo is the plan of a demo knowledge base in two parts: the packages
+// whose index in the plan is a multiple of stride, of every kind, then
+// the others. A demo of up to demoFirstResources resources has one part
+// (stride 1).
+type demo struct {
+	opts     gen.Options
+	stride   int
+	packages int // in both parts
+}
+
+func newDemo(titles int) (demo, error) {
+	d := demo{opts: gen.Options{Titles: titles, Seed: 1, Bulk: kb.BulkOn}}
+	var err error
+	if d.stride, err = gen.Stride(d.opts, demoFirstResources); err != nil {
+		return d, err
+	}
+	if d.packages, err = gen.Packages(d.opts); err != nil {
+		return d, err
+	}
+	return d, nil
+}
+
+// generate generates the first part of the demo knowledge base (first)
+// or the second, and sets up the demo customer: about one package in
+// eight selected, one of them hidden, and an EZProxy proxy (with the
+// first part).
+func (d demo) generate(ctx context.Context, st kb.Store, first bool, logger *slog.Logger, progress func(done, total int)) error {
+	o := d.opts
+	s := d.stride
+	o.Include = func(p int) bool { return (p%s == 0) == first }
+	part := "first"
+	if !first {
+		part = "second"
+	}
+	if s == 1 {
+		part = "whole"
+	}
+	logger.Info("generating the demo knowledge base", "titles", o.Titles, "part", part)
+	sum, err := gen.Generate(ctx, st, o, progress)
 	if err != nil {
 		return err
 	}
-	logger.Info("demo knowledge base generated", "vendors", sum.Vendors, "packages", sum.Packages,
+	logger.Info("demo knowledge base generated", "part", part, "vendors", sum.Vendors, "packages", len(sum.PackageIDs),
 		"titles", sum.Titles, "resources", sum.Resources, "elapsed", sum.Elapsed.Round(time.Millisecond))
-
-	if _, err := st.AddCustomer(c.ctx, demoCustomer, demoCustomerName); err != nil {
-		return fmt.Errorf("demo customer: %w", err)
+	if first {
+		if _, err := st.AddCustomer(ctx, demoCustomer, demoCustomerName); err != nil {
+			return fmt.Errorf("demo customer: %w", err)
+		}
 	}
-	hidden := false
+	selected := 0
 	for i, id := range sum.PackageIDs {
-		if i%8 != 0 {
+		p := sum.Indexes[i]
+		if p%8 != 0 {
 			continue
 		}
-		state := kb.PackageState{Selected: true}
-		if !hidden && i > 0 {
-			state.Hidden, hidden = true, true
-		}
-		if err := st.SetPackageState(c.ctx, demoCustomer, id, state); err != nil {
+		// The first package selected after package 0 is hidden: in the
+		// first part when it has one, else in the second.
+		state := kb.PackageState{Selected: true, Hidden: p > 0 && p == d.hidden()}
+		if err := st.SetPackageState(ctx, demoCustomer, id, state); err != nil {
 			return fmt.Errorf("demo selection: %w", err)
 		}
+		selected++
 	}
-	proxy := kb.Proxy{ID: "EZProxy", Name: "EZProxy", URLMask: "https://proxy.demo.example/login?url={targetURL}"}
-	if err := st.AddProxy(c.ctx, demoCustomer, proxy); err != nil {
-		return fmt.Errorf("demo proxy: %w", err)
+	if first {
+		proxy := kb.Proxy{ID: "EZProxy", Name: "EZProxy", URLMask: "https://proxy.demo.example/login?url={targetURL}"}
+		if err := st.AddProxy(ctx, demoCustomer, proxy); err != nil {
+			return fmt.Errorf("demo proxy: %w", err)
+		}
+		logger.Info("demo customer created", "customer", demoCustomer, "selected_packages", selected)
+	} else {
+		logger.Info("demo knowledge base complete", "customer", demoCustomer, "selected_packages", selected)
 	}
-	logger.Info("demo customer created", "customer", demoCustomer, "selected_packages", (len(sum.PackageIDs)+7)/8)
 	return nil
+}
+
+// hidden is the plan index of the demo's hidden package: the first
+// selected one (a multiple of 8) after package 0 that the first part
+// holds, else package 8.
+func (d demo) hidden() int {
+	for p := 8; p < d.packages; p += 8 {
+		if p%d.stride == 0 {
+			return p
+		}
+	}
+	return 8
 }
 
 // baseURL returns the address a browser on this machine reaches the

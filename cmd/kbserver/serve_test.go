@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"regexp"
 	"runtime"
@@ -216,5 +217,58 @@ func TestServeListenError(t *testing.T) {
 	r := kbs(t, "serve", "--db", tempDB(t), "--addr", "256.0.0.1:http-nope")
 	if r.code != 1 || !strings.Contains(r.stderr, "listen") {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// TestServeDemoGrows checks a demo in two parts: the first start serves
+// the first part, generates the second in the background, and a start
+// after a stop (whether or not the second part was done) ends with the
+// whole demo: every package of the plan, one in eight selected.
+func TestServeDemoGrows(t *testing.T) {
+	const titles = 12_000
+	d, err := newDemo(titles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.stride < 2 {
+		t.Fatalf("a demo of %d titles has one part: the test needs two", titles)
+	}
+	db := tempDB(t)
+	args := []string{"serve", "--demo", "--demo-titles", fmt.Sprint(titles), "--addr", "127.0.0.1:0", "--db", db}
+	s := startServe(t, args...)
+	s.waitCurl(t)
+	if err := s.stop(t); err != nil {
+		t.Fatalf("serve after cancel: %v", err)
+	}
+	if !strings.Contains(s.stderr.String(), "part=first") {
+		t.Fatalf("the first start did not generate the first part:\n%s", s.stderr.String())
+	}
+	s2 := startServe(t, args...)
+	key, url := s2.waitCurl(t)
+	base := strings.SplitN(url, "/rm/", 2)[0]
+	for deadline := time.Now().Add(startWait); !strings.Contains(s.stderr.String()+s2.stderr.String(), "demo knowledge base complete"); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the demo's second part was not generated:\n%s\n%s", s.stderr.String(), s2.stderr.String())
+		}
+	}
+	s2.waitReady(t, base)
+	for _, c := range []struct {
+		filter string
+		want   int
+	}{
+		{"", d.packages},
+		{"&selection=selected", (d.packages + 7) / 8},
+	} {
+		u := base + "/rm/rmaccounts/demo/packages?count=1" + c.filter
+		res, body := apitest.Do(t, http.DefaultClient, "GET", u, nil, "x-api-key", key)
+		var got struct {
+			TotalResults int `json:"totalResults"`
+		}
+		if err := json.Unmarshal(body, &got); res.StatusCode != http.StatusOK || err != nil || got.TotalResults != c.want {
+			t.Errorf("GET %s: %d, %d packages, want %d: %.300s", u, res.StatusCode, got.TotalResults, c.want, body)
+		}
+	}
+	if err := s2.stop(t); err != nil {
+		t.Fatalf("second serve after cancel: %v", err)
 	}
 }

@@ -39,6 +39,41 @@ type Options struct {
 	LargePackages []int
 	// Bulk says whether a new package takes the import's bulk path.
 	Bulk kb.BulkMode
+	// Include, when not nil, chooses the packages to generate by their
+	// index in the plan (0 to Summary.Packages-1): the others are left
+	// out. A knowledge base generated in parts (each package in one part)
+	// equals one generated whole.
+	Include func(p int) bool
+}
+
+// Packages returns how many packages o's knowledge base has.
+func Packages(o Options) (int, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return 0, err
+	}
+	return len(newPlan(newGenerator(o.Seed, o.Titles), o).pkgs), nil
+}
+
+// Stride returns the largest stride s for which the packages p with
+// p%s == 0 hold at least the given number of resources of o's knowledge
+// base (1, every package, when no larger one does).
+func Stride(o Options, resources int) (int, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return 0, err
+	}
+	pl := newPlan(newGenerator(o.Seed, o.Titles), o)
+	for s := len(pl.pkgs); s > 1; s-- {
+		n := 0
+		for p := 0; p < len(pl.pkgs); p += s {
+			n += pl.pkgs[p].size()
+		}
+		if n >= resources {
+			return s, nil
+		}
+	}
+	return 1, nil
 }
 
 // Summary reports what Generate produced.
@@ -46,9 +81,10 @@ type Summary struct {
 	Vendors    int
 	Packages   int
 	Titles     int
-	Resources  int     // title-package pairs
+	Resources  int     // title-package pairs of the packages generated
 	Rows       int     // rows sent to the importer: a resource with two coverage ranges takes two
-	PackageIDs []int64 // the store's ids of the packages, in generation order
+	PackageIDs []int64 // the store's ids of the packages generated, in generation order
+	Indexes    []int   // the plan's index of each of PackageIDs
 	Elapsed    time.Duration
 }
 
@@ -101,19 +137,31 @@ func Generate(ctx context.Context, imp kb.Importer, opts Options, progress func(
 	}
 	g := newGenerator(o.Seed, o.Titles)
 	pl := newPlan(g, o)
+	total := pl.resources
+	if o.Include != nil {
+		total = 0
+		for p := range pl.pkgs {
+			if o.Include(p) {
+				total += pl.pkgs[p].size()
+			}
+		}
+	}
 	sum := Summary{
 		Vendors:    pl.vendors,
 		Packages:   len(pl.pkgs),
 		Titles:     o.Titles,
-		Resources:  pl.resources,
+		Resources:  total,
 		PackageIDs: make([]int64, 0, len(pl.pkgs)),
 	}
 	if progress == nil {
 		progress = func(int, int) {}
 	}
 	done := 0
-	progress(0, pl.resources)
+	progress(0, total)
 	for p := range pl.pkgs {
+		if o.Include != nil && !o.Include(p) {
+			continue
+		}
 		if err := ctx.Err(); err != nil {
 			sum.Elapsed = time.Since(start)
 			return sum, err
@@ -134,7 +182,7 @@ func Generate(ctx context.Context, imp kb.Importer, opts Options, progress func(
 			tick: func() error {
 				done++
 				if done%4096 == 0 {
-					progress(done, pl.resources)
+					progress(done, total)
 					return ctx.Err()
 				}
 				return nil
@@ -146,8 +194,8 @@ func Generate(ctx context.Context, imp kb.Importer, opts Options, progress func(
 			sum.Elapsed = time.Since(start)
 			return sum, fmt.Errorf("gen: package %q of %q: %w", spec.PackageName, spec.VendorName, err)
 		}
-		sum.PackageIDs = append(sum.PackageIDs, res.PackageID)
-		progress(done, pl.resources)
+		sum.PackageIDs, sum.Indexes = append(sum.PackageIDs, res.PackageID), append(sum.Indexes, p)
+		progress(done, total)
 	}
 	sum.Elapsed = time.Since(start)
 	return sum, nil

@@ -409,3 +409,46 @@ func BenchmarkWriteKBART(b *testing.B) {
 	}
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "rows/s")
 }
+
+// TestGenerateInParts checks that a knowledge base generated in two parts
+// (Include, as serve --demo grows its demo) holds the packages of one
+// generated whole, row for row, and that Stride chooses about the share
+// of resources asked for.
+func TestGenerateInParts(t *testing.T) {
+	o := Options{Titles: 3000}
+	whole, wsum := generate(t, o)
+	s, err := Stride(o, wsum.Resources/5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s < 2 || s > 10 {
+		t.Fatalf("Stride for a fifth of %d resources: %d", wsum.Resources, s)
+	}
+	first := o
+	first.Include = func(p int) bool { return p%s == 0 }
+	rest := o
+	rest.Include = func(p int) bool { return p%s != 0 }
+	a, asum := generate(t, first)
+	b, bsum := generate(t, rest)
+	if asum.Resources+bsum.Resources != wsum.Resources || asum.Resources < wsum.Resources/5 || asum.Resources > wsum.Resources/2 {
+		t.Errorf("the parts hold %d and %d resources, the whole %d", asum.Resources, bsum.Resources, wsum.Resources)
+	}
+	got := map[int]fakePackage{}
+	for i, p := range asum.Indexes {
+		got[p] = a.pkgs[i]
+	}
+	for i, p := range bsum.Indexes {
+		if _, ok := got[p]; ok {
+			t.Fatalf("package %d generated in both parts", p)
+		}
+		got[p] = b.pkgs[i]
+	}
+	if len(got) != len(whole.pkgs) {
+		t.Fatalf("the parts generated %d packages, the whole %d", len(got), len(whole.pkgs))
+	}
+	for p, want := range whole.pkgs {
+		if diff := cmp.Diff(want, got[p], cmp.AllowUnexported(fakePackage{})); diff != "" {
+			t.Fatalf("package %d differs (-whole +parts):\n%s", p, diff)
+		}
+	}
+}
