@@ -73,16 +73,18 @@ after, and its writers wait at most that long.
 A package's first import (the package does not exist yet) may take the bulk
 path instead: its rows go straight into the store in one transaction, two to
 three times as fast on SQLite (a quarter faster on PostgreSQL), with the same
-result. Readers still see the package whole or
-not at all, but on SQLite that transaction holds the store's one writer until
-the last row, so a running server answers its writes 503 meanwhile. --bulk
-auto (the default) takes it on PostgreSQL, whose writers go on beside it,
-and not on SQLite (but see below); --bulk on takes it on both (for a first load before the
+result. Readers still see the package whole or not at all, but on SQLite
+that transaction holds the store's one writer until the last row, so a
+running server answers its writes 503 meanwhile. --bulk auto (the default)
+takes it on PostgreSQL, whose writers go on beside it, and not on SQLite
+(but see below); --bulk on takes it on both (for a first load before the
 server runs), --bulk off on neither.
 
-Into a knowledge base with no title yet (a first load), --bulk auto takes the
-bulk path on SQLite too, and the load builds the tables' other indexes once,
-after its last row, instead of inserting into them row by row.
+Into a knowledge base with no title at all (a first load), --bulk auto takes
+the bulk path on SQLite too, and the load builds the indexes it does not
+read once, after its last row, instead of inserting into them row by row.
+On PostgreSQL a first load locks the titles, their identifiers and the
+resources until it commits: a server's requests that read them wait.
 
 Exit status: 0 when every row was imported; 3 when the import was applied
 but rows were rejected (0 with --allow-rejected); 1 when nothing was
@@ -143,7 +145,7 @@ func (o importOptions) spec(files []string) (kb.PackageSpec, error) {
 	if err != nil {
 		return spec, err
 	}
-	spec.ContentType, spec.PackageType, spec.Bulk = ct, pt, bulk
+	spec.ContentType, spec.PackageType, spec.Bulk, spec.FirstLoad = ct, pt, bulk, true
 	return spec, nil
 }
 

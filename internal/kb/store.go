@@ -156,6 +156,16 @@ type PackageSpec struct {
 	// exist yet takes the bulk path: its rows go straight into the store
 	// in one transaction, faster than staging them, with the same result.
 	Bulk BulkMode
+	// FirstLoad lets the import of a new package into a knowledge base
+	// with no title at all load it as databases load: by the bulk path
+	// (SQLite too, unless Bulk is BulkOff), with the tables' indexes
+	// that the load does not read built once, after its last row. Its
+	// transaction then holds SQLite's one writer, and on PostgreSQL
+	// locks the titles, identifiers and resources until it commits (the
+	// requests that read them wait). The commands that fill a knowledge
+	// base (import kbart, gen, serve --demo before it serves) set it; a
+	// running server's imports (feeds) do not.
+	FirstLoad bool
 	// FeedID is the feed whose run imports the file: the import's
 	// changes are recorded as the feed's. 0 for none.
 	FeedID int64
@@ -175,7 +185,7 @@ type PackageSpec struct {
 type BulkMode int
 
 const (
-	BulkAuto BulkMode = iota // on PostgreSQL; on SQLite into a knowledge base with no managed title (a first load)
+	BulkAuto BulkMode = iota // on PostgreSQL; on SQLite only for a first load (PackageSpec.FirstLoad)
 	BulkOn                   // on both
 	BulkOff                  // the staged path always
 )

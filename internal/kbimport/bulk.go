@@ -45,10 +45,10 @@ type bulkLoad struct {
 	// claimed holds the rows of the titles without a source package that
 	// the load lists, in file order: the package becomes their source.
 	claimed map[int64][]stagedRow
-	// first says the knowledge base had no managed title when the load
-	// began: no row can match a title the load did not create, and the
-	// indexes the load does not read are built once, at its end
-	// (loadTables).
+	// first says the load is a first load (kb.PackageSpec.FirstLoad)
+	// into a knowledge base with no title: no row can match a title the
+	// load did not create, and the indexes the load does not read are
+	// built once, at its end (loadTables).
 	first bool
 }
 
@@ -61,11 +61,13 @@ var (
 	loadReads  = []string{"titles_match", "title_identifiers_norm", "resources_provider"}
 )
 
-// emptyKB reports whether the knowledge base has no managed title, as q
-// sees it.
+// emptyKB reports whether the knowledge base has no title at all, not
+// even a customer's, as q sees it. Only imports add managed titles, one
+// at a time (the import lock): a load that found none finds none until
+// it ends.
 func emptyKB(ctx context.Context, q kbsql.Querier) (bool, error) {
 	var some bool
-	if err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM titles WHERE customer_id IS NULL)`).Scan(&some); err != nil {
+	if err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM titles)`).Scan(&some); err != nil {
 		return false, fmt.Errorf("is the knowledge base empty: %w", err)
 	}
 	return !some, nil
@@ -97,6 +99,16 @@ func (imp *importer) takesBulk() bool {
 	return !oneWriter || imp.firstLoad
 }
 
+// mayLoadFirst reports whether the import may be a first load: asked for
+// (kb.PackageSpec.FirstLoad), of a new package, into an empty knowledge
+// base as the store's committed state shows it.
+func (imp *importer) mayLoadFirst(ctx context.Context) (bool, error) {
+	if !imp.spec.FirstLoad || imp.packageID != 0 || imp.spec.DryRun {
+		return false, nil
+	}
+	return emptyKB(ctx, imp.s.e.Read())
+}
+
 // runBulk imports the rows of a new package by the bulk path.
 func (imp *importer) runBulk(ctx context.Context, next func() (kb.ImportRow, error)) (kb.ImportResult, error) {
 	err := imp.s.e.Write(ctx, "", func(tx kbsql.Tx) (err error) {
@@ -114,8 +126,10 @@ func (imp *importer) runBulk(ctx context.Context, next func() (kb.ImportRow, err
 		if err := imp.ensurePackage(ctx, tx); err != nil {
 			return err
 		}
-		if imp.bulk.first, err = emptyKB(ctx, tx); err != nil {
-			return err
+		if imp.spec.FirstLoad {
+			if imp.bulk.first, err = emptyKB(ctx, tx); err != nil {
+				return err
+			}
 		}
 		var rebuild []string
 		if imp.bulk.first {

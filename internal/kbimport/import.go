@@ -157,7 +157,7 @@ type importer struct {
 	bulk        *bulkLoad // set while a bulk load runs (bulk.go)
 	holder      string    // the holder of the import lock's lease
 	newNames    bool      // the import created its package (and maybe its vendor)
-	firstLoad   bool      // the knowledge base had no managed title before the import
+	firstLoad   bool      // a first load (kb.PackageSpec.FirstLoad) into an empty knowledge base, as the import began
 }
 
 func (imp *importer) run(ctx context.Context, next func() (kb.ImportRow, error)) (kb.ImportResult, error) {
@@ -168,7 +168,7 @@ func (imp *importer) run(ctx context.Context, next func() (kb.ImportRow, error))
 		return kb.ImportResult{}, err
 	}
 	var err error
-	if imp.firstLoad, err = emptyKB(ctx, imp.s.e.Read()); err != nil {
+	if imp.firstLoad, err = imp.mayLoadFirst(ctx); err != nil {
 		return kb.ImportResult{}, err
 	}
 	if imp.takesBulk() {

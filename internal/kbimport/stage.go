@@ -250,7 +250,9 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 	bulk := imp.bulk != nil
 	held := P != 0 && !bulk
 	// The knowledge base's titles, but in a first load, which created
-	// every title its rows can match.
+	// every title its rows can match. (A first load on PostgreSQL has
+	// the titles locked: a read of them through the pool would wait for
+	// the load's own commit.)
 	store := !bulk || !imp.bulk.first
 	retiredCands := map[int64]bool{}
 	var pid string

@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -151,5 +152,29 @@ func TestBulkLoadOneConnection(t *testing.T) {
 		if err != nil || res.Bulk || res.ResourcesAdded != 1 {
 			t.Errorf("bulk mode %d: %+v, %v; want staged, one resource", mode, res, err)
 		}
+	}
+}
+
+// TestDeferIndexes checks which indexes a first load builds at its end:
+// every secondary index of the loaded tables but the lookups', and none
+// that enforces a key.
+func TestDeferIndexes(t *testing.T) {
+	s, err := postgres.Open(t.Context(), testdb.NewPostgres(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	defs, err := postgres.DeferIndexes(s, []string{"titles", "title_identifiers", "resources"},
+		[]string{"titles_match", "title_identifiers_norm", "resources_provider"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, d := range defs {
+		names = append(names, strings.Fields(d)[2])
+	}
+	want := []string{"resources_package_sort", "resources_title", "titles_custom", "titles_sort"}
+	if !slices.Equal(names, want) {
+		t.Errorf("deferred %q, want %q", names, want)
 	}
 }

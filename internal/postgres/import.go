@@ -64,7 +64,7 @@ func (importEngine) DeferIndexes(ctx context.Context, tx kbsql.Tx, tables, keep 
 	var names, rebuild []string
 	err := kbsql.EachRow(ctx, tx, `SELECT c.relname, pg_get_indexdef(i.indexrelid) FROM pg_index i
 		JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
-		WHERE t.relnamespace = current_schema()::regnamespace AND t.relname = ANY($1::text[]) AND NOT c.relname = ANY($2::text[])
+		WHERE t.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema()) AND t.relname = ANY($1::text[]) AND NOT c.relname = ANY($2::text[])
 		AND NOT i.indisunique AND NOT i.indisprimary AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
 		ORDER BY c.relname`, []any{tables, keep}, func(r kbsql.Rows) error {
 		var name, def string

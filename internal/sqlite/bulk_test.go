@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -89,4 +90,28 @@ func TestFirstLoad(t *testing.T) {
 		t.Cleanup(func() { db.Close() })
 		return storetest.Searched(t.Context(), s), rawDB{db}
 	}, `SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name`)
+}
+
+// TestDeferIndexes checks which indexes a first load builds at its end:
+// every secondary index of the loaded tables but the lookups' (and the
+// primary keys, which SQLite's schema holds no text for).
+func TestDeferIndexes(t *testing.T) {
+	s, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "kb.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	defs, err := sqlite.DeferIndexes(s, []string{"titles", "title_identifiers", "resources"},
+		[]string{"titles_match", "title_identifiers_norm", "resources_provider"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, d := range defs {
+		names = append(names, strings.Fields(d)[2])
+	}
+	want := []string{"resources_by_title", "resources_package_sort", "titles_custom", "titles_sort"}
+	if !slices.Equal(names, want) {
+		t.Errorf("deferred %q, want %q", names, want)
+	}
 }

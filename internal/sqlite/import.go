@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 
 	"github.com/kbserver/kbserver/internal/kbsql"
 )
@@ -85,14 +86,16 @@ func (ie importEngine) TitleIDs(ctx context.Context, tx kbsql.Tx, n int) ([]int6
 	return ids, nil
 }
 
-// DeferIndexes drops the tables' indexes that SQLite's schema holds the
-// text of (not those of a primary key) but the kept ones and the unique
-// ones, and returns that text to build them again.
+// DeferIndexes drops the tables' indexes made by CREATE INDEX (origin
+// "c": not a primary key's or a UNIQUE constraint's), not unique, but the
+// kept ones, and returns the text the schema holds of them to build them
+// again.
 func (importEngine) DeferIndexes(ctx context.Context, tx kbsql.Tx, tables, keep []string) ([]string, error) {
 	var names, rebuild []string
-	err := kbsql.EachRow(ctx, tx, `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
-		AND tbl_name IN (SELECT value FROM json_each($1)) AND name NOT IN (SELECT value FROM json_each($2))
-		AND sql NOT LIKE 'CREATE UNIQUE%' ORDER BY name`, []any{tables, keep}, func(r kbsql.Rows) error {
+	err := kbsql.EachRow(ctx, tx, `SELECT m.name, m.sql FROM sqlite_master m JOIN pragma_index_list(m.tbl_name) l ON l.name = m.name
+		WHERE m.type = 'index' AND l.origin = 'c' AND NOT l."unique" AND m.sql IS NOT NULL
+		AND m.tbl_name IN (SELECT value FROM json_each($1)) AND m.name NOT IN (SELECT value FROM json_each($2))
+		ORDER BY m.name`, []any{tables, keep}, func(r kbsql.Rows) error {
 		var name, def string
 		if err := r.Scan(&name, &def); err != nil {
 			return err
@@ -104,7 +107,7 @@ func (importEngine) DeferIndexes(ctx context.Context, tx kbsql.Tx, tables, keep 
 		return nil, fmt.Errorf("defer indexes: %w", err)
 	}
 	for _, n := range names {
-		if _, err := tx.Exec(ctx, `DROP INDEX "`+n+`"`); err != nil {
+		if _, err := tx.Exec(ctx, `DROP INDEX "`+strings.ReplaceAll(n, `"`, `""`)+`"`); err != nil {
 			return nil, fmt.Errorf("defer index %s: %w", n, err)
 		}
 	}

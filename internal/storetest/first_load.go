@@ -101,18 +101,6 @@ func openKBART(path string) (*kbart.Reader, error) {
 	return kbart.NewReader(r)
 }
 
-// sliceRows returns the row source of rows.
-func sliceRows(rows []kb.ImportRow) func() (kb.ImportRow, error) {
-	i := 0
-	return func() (kb.ImportRow, error) {
-		if i == len(rows) {
-			return kb.ImportRow{}, io.EOF
-		}
-		i++
-		return rows[i-1], nil
-	}
-}
-
 func firstLoad(t *testing.T, open func(t *testing.T) (kb.Store, DB), indexes string, first, second, update []kb.ImportRow) {
 	ctx := context.Background()
 	type side struct {
@@ -124,38 +112,37 @@ func firstLoad(t *testing.T, open func(t *testing.T) (kb.Store, DB), indexes str
 		sides[i].s, sides[i].db = open(t)
 	}
 	modes := [2]kb.BulkMode{kb.BulkOff, kb.BulkAuto}
-	for _, step := range []struct {
+	for k, step := range []struct {
 		vendor, name string
 		rows         []kb.ImportRow
-		bulk         [2]bool // whether each side takes the bulk path
 	}{
-		{"V", "First", first, [2]bool{false, true}},
-		{"W", "Second", second, [2]bool{false, false}}, // auto: on SQLite staged, on PostgreSQL bulk; either way as on the other side
-		{"V", "First", update, [2]bool{false, false}},
+		{"V", "First", first},   // the first load
+		{"W", "Second", second}, // a new package: staged on SQLite, bulk on PostgreSQL, on both sides
+		{"V", "First", update},  // the first package's update
 	} {
 		var res [2]kb.ImportResult
 		for i, sd := range sides {
-			spec := kb.PackageSpec{VendorName: step.vendor, PackageName: step.name, Bulk: modes[i]}
+			spec := kb.PackageSpec{VendorName: step.vendor, PackageName: step.name, Bulk: modes[i], FirstLoad: true}
 			var err error
-			res[i], err = sd.s.ImportPackage(ctx, spec, sliceRows(step.rows))
+			res[i], err = sd.s.ImportPackage(ctx, spec, RowsOf(len(step.rows), func(i int) kb.ImportRow { return step.rows[i] }))
 			if err != nil {
-				t.Fatalf("%s, bulk mode %d: %v", step.name, modes[i], err)
+				t.Fatalf("step %d (%s), bulk mode %d: %v", k, step.name, modes[i], err)
 			}
-			if step.name == "First" && step.bulk[i] && !res[i].Bulk {
-				t.Errorf("%s, bulk mode %d: the load into an empty knowledge base took the staged path", step.name, modes[i])
+			if k == 0 && i == 1 && !res[i].Bulk {
+				t.Errorf("the first load took the staged path")
 			}
 			res[i].ImportID, res[i].Bulk = 0, false
 		}
 		if diff := cmp.Diff(res[0], res[1]); diff != "" {
-			t.Errorf("%s: results differ (-staged +first load):\n%s", step.name, diff)
+			t.Errorf("step %d (%s): results differ (-staged +first load):\n%s", k, step.name, diff)
 		}
-		if res[0].ResourcesAdded == 0 && step.name != "First" || res[0].Rows == 0 {
-			t.Fatalf("%s: imported %d rows, added %d resources", step.name, res[0].Rows, res[0].ResourcesAdded)
+		if res[0].Rows == 0 || k < 2 && res[0].ResourcesAdded == 0 {
+			t.Fatalf("step %d (%s): imported %d rows, added %d resources", k, step.name, res[0].Rows, res[0].ResourcesAdded)
 		}
 		a, b := dump(t, sides[0].db), dump(t, sides[1].db)
 		for table := range a {
 			if diff := cmp.Diff(a[table], b[table]); diff != "" {
-				t.Errorf("%s: %s differ (-staged +first load):\n%s", step.name, table, diff)
+				t.Errorf("step %d (%s): %s differ (-staged +first load):\n%s", k, step.name, table, diff)
 			}
 		}
 		if indexes != "" {
@@ -168,10 +155,10 @@ func firstLoad(t *testing.T, open func(t *testing.T) (kb.Store, DB), indexes str
 				t.Fatal(err)
 			}
 			if len(a) == 0 {
-				t.Fatalf("%s: the query of indexes found none", indexes)
+				t.Fatalf("%s: found no index", indexes)
 			}
 			if diff := cmp.Diff(a, b); diff != "" {
-				t.Errorf("%s: the indexes differ (-staged +first load):\n%s", step.name, diff)
+				t.Errorf("step %d (%s): the indexes differ (-staged +first load):\n%s", k, step.name, diff)
 			}
 		}
 		if t.Failed() {
