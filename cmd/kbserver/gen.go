@@ -174,12 +174,13 @@ func (c *cli) genKB(st kb.Store, o gen.Options) error {
 		// takes the bulk path, on SQLite too: a first load.
 		stats, err := st.Stats(c.ctx)
 		if err != nil {
-			return err
+			return fmt.Errorf("gen: is the store empty: %w", err)
 		}
 		if stats.Imports == 0 {
 			o.Bulk = kb.BulkOn
 		}
 	}
+	o.FirstLoad = true
 	progress, finish := countProgress(c.stderr, "generating", "resources")
 	sum, err := gen.Generate(c.ctx, st, o, progress)
 	finish()

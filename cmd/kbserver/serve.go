@@ -145,10 +145,11 @@ titles by default), creates the customer "demo" (Demo Library) with a few
 packages selected and an EZProxy proxy, and every start prints a new API key
 for it and a curl command to try. Keys are stored hashed, so an earlier key
 cannot be shown again. A larger demo comes in two parts: the server starts
-serving once the first (packages of every kind, about 8,000 titles in them,
-a second or two) is in, and generates the rest in the background (about
-half a minute for 100,000 titles; the log says "demo knowledge base
-complete"). A start that finds the second part unfinished takes it up again.
+serving once the first (one package in so many, of every kind, with about
+8,000 titles in all: a second or two) is in, and generates the rest in the
+background (about half a minute for 100,000 titles; the log then says "demo
+knowledge base complete"). A start that finds the demo unfinished takes it
+up again.
 
 The holdings service's title searches and publication search (its
 facets and alpha menus too) are answered from an in-memory index of the
@@ -464,10 +465,11 @@ func (c *cli) serve(o serveOptions) error {
 	if growDemo != nil {
 		// The rest of the demo, once the first part is searchable.
 		jobs.Once(jctx, kb.Job{Name: "demo", Run: func(ctx context.Context) error {
-			for t := time.NewTicker(50 * time.Millisecond); !searcher.Index().Ready(); {
+			t := time.NewTicker(50 * time.Millisecond)
+			defer t.Stop()
+			for !searcher.Index().Ready() {
 				select {
 				case <-ctx.Done():
-					t.Stop()
 					return nil
 				case <-t.C:
 				}
@@ -509,22 +511,30 @@ func (c *cli) prepareDemo(st kb.Store, titles int, env kb.Environment, logger *s
 		return "", nil, err
 	}
 	_, err = st.Customer(c.ctx, demoCustomer)
+	missing := false
 	switch {
 	case err == nil:
 		logger.Info("demo customer exists: creating a new API key", "customer", demoCustomer)
-		if d.stride > 1 {
-			// A demo whose second part did not end (the server stopped
-			// meanwhile) has fewer imports than packages: it is taken up
-			// again, from the second part's first package.
-			stats, err := st.Stats(c.ctx)
-			if err != nil {
-				return "", nil, err
-			}
-			if stats.Imports < int64(d.packages) {
-				grow = func(ctx context.Context) error { return d.generate(ctx, st, false, logger, nil) }
-			}
+		// A demo whose generation did not end (the server stopped
+		// meanwhile) has fewer imports than packages: it is taken up
+		// again, each part from its first package (those imported
+		// already are imported again, unchanged, and selected again).
+		// The count holds for a store that only --demo filled, with the
+		// --demo-titles of its first start.
+		stats, err := st.Stats(c.ctx)
+		if err != nil {
+			return "", nil, fmt.Errorf("demo: how many imports: %w", err)
 		}
+		missing = stats.Imports < int64(d.packages)
 	case kb.ErrorCode(err) == kb.CodeNotFound:
+		if err := setUpDemoCustomer(c.ctx, st, logger); err != nil {
+			return "", nil, err
+		}
+		missing = true
+	default:
+		return "", nil, err
+	}
+	if missing {
 		progress, finish := countProgress(c.stderr, "generating demo knowledge base", "resources")
 		err := d.generate(c.ctx, st, true, logger, progress)
 		finish()
@@ -534,8 +544,6 @@ func (c *cli) prepareDemo(st kb.Store, titles int, env kb.Environment, logger *s
 		if d.stride > 1 {
 			grow = func(ctx context.Context) error { return d.generate(ctx, st, false, logger, nil) }
 		}
-	default:
-		return "", nil, err
 	}
 	key = kb.NewAPIKey()
 	if err := st.AddAPIKey(c.ctx, demoCustomer, kb.HashAPIKey(key), env); err != nil {
@@ -571,6 +579,10 @@ type demo struct {
 	packages int // in both parts
 }
 
+// newDemo plans a demo knowledge base of the given number of titles.
+// Each package takes the bulk path: the first part is loaded before the
+// server serves, and the second part's packages are small, each a short
+// transaction.
 func newDemo(titles int) (demo, error) {
 	d := demo{opts: gen.Options{Titles: titles, Seed: 1, Bulk: kb.BulkOn}}
 	var err error
@@ -584,19 +596,31 @@ func newDemo(titles int) (demo, error) {
 }
 
 // generate generates the first part of the demo knowledge base (first)
-// or the second, and sets up the demo customer: about one package in
-// eight selected, one of them hidden, and an EZProxy proxy (with the
-// first part).
+// or the second, and selects about one package in eight for the demo
+// customer, each right after its import, one of them hidden.
 func (d demo) generate(ctx context.Context, st kb.Store, first bool, logger *slog.Logger, progress func(done, total int)) error {
 	o := d.opts
 	s := d.stride
 	o.Include = func(p int) bool { return (p%s == 0) == first }
+	o.FirstLoad = first
 	part := "first"
 	if !first {
 		part = "second"
 	}
 	if s == 1 {
 		part = "whole"
+	}
+	selected := 0
+	o.Imported = func(p int, id int64) error {
+		if p%8 != 0 {
+			return nil
+		}
+		state := kb.PackageState{Selected: true, Hidden: p == d.hidden()}
+		if err := st.SetPackageState(ctx, demoCustomer, id, state); err != nil {
+			return fmt.Errorf("demo selection: %w", err)
+		}
+		selected++
+		return nil
 	}
 	logger.Info("generating the demo knowledge base", "titles", o.Titles, "part", part)
 	sum, err := gen.Generate(ctx, st, o, progress)
@@ -605,34 +629,24 @@ func (d demo) generate(ctx context.Context, st kb.Store, first bool, logger *slo
 	}
 	logger.Info("demo knowledge base generated", "part", part, "vendors", sum.Vendors, "packages", len(sum.PackageIDs),
 		"titles", sum.Titles, "resources", sum.Resources, "elapsed", sum.Elapsed.Round(time.Millisecond))
-	if first {
-		if _, err := st.AddCustomer(ctx, demoCustomer, demoCustomerName); err != nil {
-			return fmt.Errorf("demo customer: %w", err)
-		}
-	}
-	selected := 0
-	for i, id := range sum.PackageIDs {
-		p := sum.Indexes[i]
-		if p%8 != 0 {
-			continue
-		}
-		// The first package selected after package 0 is hidden: in the
-		// first part when it has one, else in the second.
-		state := kb.PackageState{Selected: true, Hidden: p > 0 && p == d.hidden()}
-		if err := st.SetPackageState(ctx, demoCustomer, id, state); err != nil {
-			return fmt.Errorf("demo selection: %w", err)
-		}
-		selected++
-	}
-	if first {
-		proxy := kb.Proxy{ID: "EZProxy", Name: "EZProxy", URLMask: "https://proxy.demo.example/login?url={targetURL}"}
-		if err := st.AddProxy(ctx, demoCustomer, proxy); err != nil {
-			return fmt.Errorf("demo proxy: %w", err)
-		}
-		logger.Info("demo customer created", "customer", demoCustomer, "selected_packages", selected)
+	if first && s > 1 {
+		logger.Info("demo knowledge base: the first part is in, the second follows in the background", "customer", demoCustomer, "selected_packages", selected)
 	} else {
 		logger.Info("demo knowledge base complete", "customer", demoCustomer, "selected_packages", selected)
 	}
+	return nil
+}
+
+// setUpDemoCustomer creates the demo customer and its EZProxy proxy.
+func setUpDemoCustomer(ctx context.Context, st kb.Store, logger *slog.Logger) error {
+	if _, err := st.AddCustomer(ctx, demoCustomer, demoCustomerName); err != nil {
+		return fmt.Errorf("demo customer: %w", err)
+	}
+	proxy := kb.Proxy{ID: "EZProxy", Name: "EZProxy", URLMask: "https://proxy.demo.example/login?url={targetURL}"}
+	if err := st.AddProxy(ctx, demoCustomer, proxy); err != nil {
+		return fmt.Errorf("demo proxy: %w", err)
+	}
+	logger.Info("demo customer created", "customer", demoCustomer)
 	return nil
 }
 

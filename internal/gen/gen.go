@@ -39,11 +39,19 @@ type Options struct {
 	LargePackages []int
 	// Bulk says whether a new package takes the import's bulk path.
 	Bulk kb.BulkMode
+	// FirstLoad asks for a first load (kb.PackageSpec.FirstLoad): the
+	// first package into an empty knowledge base is loaded as databases
+	// load.
+	FirstLoad bool
 	// Include, when not nil, chooses the packages to generate by their
 	// index in the plan (0 to Summary.Packages-1): the others are left
 	// out. A knowledge base generated in parts (each package in one part)
 	// equals one generated whole.
 	Include func(p int) bool
+	// Imported, when not nil, is called after each package's import with
+	// its index in the plan and its id in the store; an error from it
+	// ends Generate.
+	Imported func(p int, id int64) error
 }
 
 // Packages returns how many packages o's knowledge base has.
@@ -79,7 +87,7 @@ func Stride(o Options, resources int) (int, error) {
 // Summary reports what Generate produced.
 type Summary struct {
 	Vendors    int
-	Packages   int
+	Packages   int // in the plan, generated or not (Options.Include)
 	Titles     int
 	Resources  int     // title-package pairs of the packages generated
 	Rows       int     // rows sent to the importer: a resource with two coverage ranges takes two
@@ -173,6 +181,7 @@ func Generate(ctx context.Context, imp kb.Importer, opts Options, progress func(
 			ContentType: pp.content,
 			PackageType: pp.ptype,
 			Bulk:        o.Bulk,
+			FirstLoad:   o.FirstLoad,
 		}
 		it := &pkgRows{
 			g:      g,
@@ -195,6 +204,12 @@ func Generate(ctx context.Context, imp kb.Importer, opts Options, progress func(
 			return sum, fmt.Errorf("gen: package %q of %q: %w", spec.PackageName, spec.VendorName, err)
 		}
 		sum.PackageIDs, sum.Indexes = append(sum.PackageIDs, res.PackageID), append(sum.Indexes, p)
+		if o.Imported != nil {
+			if err := o.Imported(p, res.PackageID); err != nil {
+				sum.Elapsed = time.Since(start)
+				return sum, fmt.Errorf("gen: package %q of %q: %w", spec.PackageName, spec.VendorName, err)
+			}
+		}
 		progress(done, total)
 	}
 	sum.Elapsed = time.Since(start)
