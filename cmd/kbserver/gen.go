@@ -138,7 +138,7 @@ override its values. See also 'kbserver gen kbart'.`,
 }
 
 func (c *cli) gen(o gen.Options, customers []gen.CustomerSpec, customersOnly bool) error {
-	st, err := c.createStore()
+	st, err := c.loadStore()
 	if err != nil {
 		return err
 	}

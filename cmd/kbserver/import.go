@@ -225,7 +225,7 @@ func (c *cli) importKBART(o importOptions, files []string) error {
 		defer report.close()
 	}
 
-	st, err := c.createStore()
+	st, err := c.loadStore()
 	if err != nil {
 		return err
 	}

@@ -351,6 +351,16 @@ func (c *cli) createStore() (kb.Store, error) {
 	return store.Open(c.ctx, c.db)
 }
 
+// loadStore opens the store as createStore does, for a command that
+// imports (import kbart, gen): reads memory-mapped on SQLite
+// (store.OpenToLoad).
+func (c *cli) loadStore() (kb.Store, error) {
+	if err := c.checkDB(); err != nil {
+		return nil, err
+	}
+	return store.OpenToLoad(c.ctx, c.db)
+}
+
 func (c *cli) checkDB() error {
 	if strings.TrimSpace(c.db) == "" {
 		return &usageError{msg: "--db is empty: give a SQLite file path or a postgres:// URL"}

@@ -17,22 +17,27 @@ import (
 	"github.com/kbserver/kbserver/internal/storetest"
 )
 
-var importRows = flag.Int("importrows", 100_000, "rows of the generated KBART file BenchmarkImportKBART imports")
+var (
+	importRows = flag.Int("importrows", 100_000, "rows of the generated KBART file BenchmarkImportKBART imports")
+	importMmap = flag.Bool("importmmap", true, "the import benchmarks' store reads memory-mapped, as kbserver import kbart's does (sqlite.MemoryMapped)")
+)
 
 // BenchmarkImportKBART imports a generated KBART file (100,000 rows; set
-// -importrows) into an empty store: reader and store together, as
-// `kbserver import kbart` does, by the staged path (SQLite's default) and
-// by the bulk path (`--bulk on`).
+// -importrows) into an empty store: reader and store together, by the
+// staged path (`--bulk off`), by the bulk path (`--bulk on` without a
+// first load) and as `kbserver import kbart` does by default (a first
+// load: kb.PackageSpec.FirstLoad).
 func BenchmarkImportKBART(b *testing.B) {
 	for _, m := range []struct {
-		name string
-		mode kb.BulkMode
-	}{{"staged", kb.BulkOff}, {"bulk", kb.BulkOn}} {
-		b.Run(m.name, func(b *testing.B) { benchmarkImportKBART(b, m.mode) })
+		name  string
+		mode  kb.BulkMode
+		first bool
+	}{{"staged", kb.BulkOff, false}, {"bulk", kb.BulkOn, false}, {"first", kb.BulkAuto, true}} {
+		b.Run(m.name, func(b *testing.B) { benchmarkImportKBART(b, m.mode, m.first) })
 	}
 }
 
-func benchmarkImportKBART(b *testing.B, mode kb.BulkMode) {
+func benchmarkImportKBART(b *testing.B, mode kb.BulkMode, first bool) {
 	n := *importRows
 	var file bytes.Buffer
 	if err := gen.WriteKBART(&file, n, 1); err != nil {
@@ -50,7 +55,7 @@ func benchmarkImportKBART(b *testing.B, mode kb.BulkMode) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		res, err := s.ImportPackage(ctx, kb.PackageSpec{VendorName: "V", PackageName: "P", Bulk: mode}, storetest.KBARTRows(r))
+		res, err := s.ImportPackage(ctx, kb.PackageSpec{VendorName: "V", PackageName: "P", Bulk: mode, FirstLoad: first}, storetest.KBARTRows(r))
 		elapsed += time.Since(start)
 		if err != nil {
 			b.Fatal(err)
@@ -173,7 +178,11 @@ func rowsOf(rows []kb.ImportRow) func() (kb.ImportRow, error) {
 // directory.
 func openEmpty(b *testing.B) *sqlite.Store {
 	b.Helper()
-	s, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "kb.db"))
+	var opts []sqlite.Option
+	if *importMmap {
+		opts = append(opts, sqlite.MemoryMapped())
+	}
+	s, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "kb.db"), opts...)
 	if err != nil {
 		b.Fatal(err)
 	}

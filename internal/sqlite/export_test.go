@@ -30,3 +30,6 @@ func DeferIndexes(s *Store, tables, keep []string) ([]string, error) {
 	}
 	return defs, err
 }
+
+// Reader returns the store's pool of reader connections.
+func (s *Store) Reader() *sql.DB { return s.r }

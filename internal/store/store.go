@@ -32,13 +32,23 @@ func IndexFile(dsn string) string {
 
 // Open opens (and migrates) the store dsn names.
 func Open(ctx context.Context, dsn string) (kb.Store, error) {
+	return open(ctx, dsn)
+}
+
+// OpenToLoad opens the store dsn names for a command that imports: a
+// SQLite file is read through memory-mapped I/O (sqlite.MemoryMapped).
+func OpenToLoad(ctx context.Context, dsn string) (kb.Store, error) {
+	return open(ctx, dsn, sqlite.MemoryMapped())
+}
+
+func open(ctx context.Context, dsn string, opts ...sqlite.Option) (kb.Store, error) {
 	if strings.TrimSpace(dsn) == "" {
 		return nil, errors.New("empty database name: give a SQLite file path or a postgres:// URL")
 	}
 	if IsPostgres(dsn) {
 		return postgres.Open(ctx, strings.TrimSpace(dsn))
 	}
-	return sqlite.Open(ctx, dsn)
+	return sqlite.Open(ctx, dsn, opts...)
 }
 
 // Redact returns dsn as it may be shown or logged: a PostgreSQL URL without
