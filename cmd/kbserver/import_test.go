@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,9 +131,9 @@ func TestImport(t *testing.T) {
 			if !strings.Contains(r.stdout, "rows/s") {
 				t.Errorf("no speed in summary:\n%s", r.stdout)
 			}
-			// PostgreSQL takes the bulk path unless told not to, SQLite
-			// only when asked.
-			want := c.name == "bulk on" || (testdb.Kind() == "postgres" && c.name != "bulk off")
+			// Into an empty store every import takes the bulk path (a
+			// first load) unless told not to.
+			want := c.name != "bulk off"
 			if bulk := strings.Contains(r.stdout, "went straight into the store"); bulk != want {
 				t.Errorf("bulk path taken: %v\n%s", bulk, r.stdout)
 			}
@@ -280,6 +281,23 @@ func TestKindOf(t *testing.T) {
 	} {
 		if got := kindOf(in); got != want {
 			t.Errorf("kindOf(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestImportIntoFilledStore checks that a new package's import into a
+// store that holds titles already is no first load: SQLite stages it by
+// default (its one writer stays free for a running server), PostgreSQL
+// takes the bulk path.
+func TestImportIntoFilledStore(t *testing.T) {
+	db := tempDB(t)
+	first := writeFile(t, "first.tsv", kbartFile(journal("Letters in Parsing", "2434-561X", "", "2010-01-01")), false)
+	second := writeFile(t, "second.tsv", kbartFile(journal("Annals of Lexing", "1234-5679", "", "2011-01-01")), false)
+	for i, f := range []string{first, second} {
+		r := runCLI(t, invocation{args: []string{"--db", db, "import", "kbart", "--vendor", "V", "--package", fmt.Sprint("P", i), f}}).mustSucceed(t, "import")
+		want := i == 0 || testdb.Kind() == "postgres"
+		if bulk := strings.Contains(r.stdout, "went straight into the store"); bulk != want {
+			t.Errorf("import %d: bulk path taken: %v, want %v\n%s", i, bulk, want, r.stdout)
 		}
 	}
 }
