@@ -138,7 +138,7 @@ override its values. See also 'kbserver gen kbart'.`,
 }
 
 func (c *cli) gen(o gen.Options, customers []gen.CustomerSpec, customersOnly bool) error {
-	st, err := c.loadStore()
+	st, err := c.createStore()
 	if err != nil {
 		return err
 	}

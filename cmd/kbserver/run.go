@@ -351,9 +351,10 @@ func (c *cli) createStore() (kb.Store, error) {
 	return store.Open(c.ctx, c.db)
 }
 
-// loadStore opens the store as createStore does, for a command that
-// imports (import kbart, gen): reads memory-mapped on SQLite
-// (store.OpenToLoad).
+// loadStore opens the store as createStore does, for import kbart:
+// reads memory-mapped on SQLite (store.OpenToLoad). Not gen: its
+// thousands of imports grow the file, and each connection maps it again
+// (10% slower, BENCHMARKS.md, issue 39).
 func (c *cli) loadStore() (kb.Store, error) {
 	if err := c.checkDB(); err != nil {
 		return nil, err

@@ -67,8 +67,9 @@ type options struct{ mmap bool }
 // I/O (up to mmapBytes): a page read from the map costs no system call,
 // where each page a connection's cache missed cost a pread. It makes an
 // update's import 1.7x as fast, and a server's title searches slower
-// (the connections' page faults; BENCHMARKS.md, issue 39): the commands
-// that import take it, serve does not. Pages are still written with
+// (the connections' page faults; BENCHMARKS.md, issue 39), and gen's
+// thousands of imports 10% slower (the file grows; each connection maps
+// it again): import kbart takes it, serve and gen do not. Pages are still written with
 // write(2), and the WAL's are read from the WAL. The mapped pages count
 // in the process's RSS as file pages, once for each connection that
 // touched them. An I/O error while a page is read through the map stops

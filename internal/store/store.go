@@ -35,8 +35,8 @@ func Open(ctx context.Context, dsn string) (kb.Store, error) {
 	return open(ctx, dsn)
 }
 
-// OpenToLoad opens the store dsn names for a command that imports: a
-// SQLite file is read through memory-mapped I/O (sqlite.MemoryMapped).
+// OpenToLoad opens the store dsn names for import kbart: a SQLite file
+// is read through memory-mapped I/O (sqlite.MemoryMapped).
 func OpenToLoad(ctx context.Context, dsn string) (kb.Store, error) {
 	return open(ctx, dsn, sqlite.MemoryMapped())
 }
