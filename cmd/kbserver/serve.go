@@ -585,13 +585,11 @@ type demo struct {
 // transaction.
 func newDemo(titles int) (demo, error) {
 	d := demo{opts: gen.Options{Titles: titles, Seed: 1, Bulk: kb.BulkOn}}
-	var err error
-	if d.stride, err = gen.Stride(d.opts, demoFirstResources); err != nil {
+	sizes, err := gen.PackageSizes(d.opts)
+	if err != nil {
 		return d, err
 	}
-	if d.packages, err = gen.Packages(d.opts); err != nil {
-		return d, err
-	}
+	d.stride, d.packages = gen.Stride(sizes, demoFirstResources), len(sizes)
 	return d, nil
 }
 

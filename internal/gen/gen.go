@@ -54,34 +54,35 @@ type Options struct {
 	Imported func(p int, id int64) error
 }
 
-// Packages returns how many packages o's knowledge base has.
-func Packages(o Options) (int, error) {
+// PackageSizes returns the number of resources of each package of o's
+// knowledge base, in plan order.
+func PackageSizes(o Options) ([]int, error) {
 	o, err := o.withDefaults()
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	return len(newPlan(newGenerator(o.Seed, o.Titles), o).pkgs), nil
+	pl := newPlan(newGenerator(o.Seed, o.Titles), o)
+	sizes := make([]int, len(pl.pkgs))
+	for p := range pl.pkgs {
+		sizes[p] = pl.pkgs[p].size()
+	}
+	return sizes, nil
 }
 
 // Stride returns the largest stride s for which the packages p with
-// p%s == 0 hold at least the given number of resources of o's knowledge
-// base (1, every package, when no larger one does).
-func Stride(o Options, resources int) (int, error) {
-	o, err := o.withDefaults()
-	if err != nil {
-		return 0, err
-	}
-	pl := newPlan(newGenerator(o.Seed, o.Titles), o)
-	for s := len(pl.pkgs); s > 1; s-- {
+// p%s == 0 hold at least the given number of resources, given each
+// package's (PackageSizes); 1, every package, when no larger one does.
+func Stride(sizes []int, resources int) int {
+	for s := len(sizes); s > 1; s-- {
 		n := 0
-		for p := 0; p < len(pl.pkgs); p += s {
-			n += pl.pkgs[p].size()
+		for p := 0; p < len(sizes); p += s {
+			n += sizes[p]
 		}
 		if n >= resources {
-			return s, nil
+			return s
 		}
 	}
-	return 1, nil
+	return 1
 }
 
 // Summary reports what Generate produced.

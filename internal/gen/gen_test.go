@@ -417,10 +417,11 @@ func BenchmarkWriteKBART(b *testing.B) {
 func TestGenerateInParts(t *testing.T) {
 	o := Options{Titles: 3000}
 	whole, wsum := generate(t, o)
-	s, err := Stride(o, wsum.Resources/5)
+	sizes, err := PackageSizes(o)
 	if err != nil {
 		t.Fatal(err)
 	}
+	s := Stride(sizes, wsum.Resources/5)
 	if s < 2 || s > 10 {
 		t.Fatalf("Stride for a fifth of %d resources: %d", wsum.Resources, s)
 	}

@@ -62,9 +62,7 @@ var (
 )
 
 // emptyKB reports whether the knowledge base has no title at all, not
-// even a customer's, as q sees it. Only imports add managed titles, one
-// at a time (the import lock): a load that found none finds none until
-// it ends.
+// even a customer's, as q sees it.
 func emptyKB(ctx context.Context, q kbsql.Querier) (bool, error) {
 	var some bool
 	if err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM titles)`).Scan(&some); err != nil {
@@ -126,11 +124,11 @@ func (imp *importer) runBulk(ctx context.Context, next func() (kb.ImportRow, err
 		if err := imp.ensurePackage(ctx, tx); err != nil {
 			return err
 		}
-		if imp.spec.FirstLoad {
-			if imp.bulk.first, err = emptyKB(ctx, tx); err != nil {
-				return err
-			}
-		}
+		// A first load was decided on the committed state (mayLoadFirst):
+		// only imports add the managed titles a load could match, one at
+		// a time, and a customer's title added since is only locked for
+		// the load's length.
+		imp.bulk.first = imp.firstLoad
 		var rebuild []string
 		if imp.bulk.first {
 			if rebuild, err = imp.ie.DeferIndexes(ctx, tx, loadTables, loadReads); err != nil {

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
@@ -61,26 +60,9 @@ func (s *Store) ImportPackage(ctx context.Context, spec kb.PackageSpec, next fun
 // DeferIndexes drops the tables' indexes but the kept ones and those
 // that enforce a key or a constraint, and returns their definitions.
 func (importEngine) DeferIndexes(ctx context.Context, tx kbsql.Tx, tables, keep []string) ([]string, error) {
-	var names, rebuild []string
-	err := kbsql.EachRow(ctx, tx, `SELECT c.relname, pg_get_indexdef(i.indexrelid) FROM pg_index i
+	return kbsql.DeferIndexes(ctx, tx, `SELECT c.relname, pg_get_indexdef(i.indexrelid) FROM pg_index i
 		JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
 		WHERE t.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema()) AND t.relname = ANY($1::text[]) AND NOT c.relname = ANY($2::text[])
 		AND NOT i.indisunique AND NOT i.indisprimary AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
-		ORDER BY c.relname`, []any{tables, keep}, func(r kbsql.Rows) error {
-		var name, def string
-		if err := r.Scan(&name, &def); err != nil {
-			return err
-		}
-		names, rebuild = append(names, name), append(rebuild, def)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("defer indexes: %w", err)
-	}
-	for _, n := range names {
-		if _, err := tx.Exec(ctx, `DROP INDEX `+pgx.Identifier{n}.Sanitize()); err != nil {
-			return nil, fmt.Errorf("defer index %s: %w", n, err)
-		}
-	}
-	return rebuild, nil
+		ORDER BY c.relname`, tables, keep)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 
 	"github.com/kbserver/kbserver/internal/kbsql"
 )
@@ -91,25 +90,8 @@ func (ie importEngine) TitleIDs(ctx context.Context, tx kbsql.Tx, n int) ([]int6
 // kept ones, and returns the text the schema holds of them to build them
 // again.
 func (importEngine) DeferIndexes(ctx context.Context, tx kbsql.Tx, tables, keep []string) ([]string, error) {
-	var names, rebuild []string
-	err := kbsql.EachRow(ctx, tx, `SELECT m.name, m.sql FROM sqlite_master m JOIN pragma_index_list(m.tbl_name) l ON l.name = m.name
+	return kbsql.DeferIndexes(ctx, tx, `SELECT m.name, m.sql FROM sqlite_master m JOIN pragma_index_list(m.tbl_name) l ON l.name = m.name
 		WHERE m.type = 'index' AND l.origin = 'c' AND NOT l."unique" AND m.sql IS NOT NULL
 		AND m.tbl_name IN (SELECT value FROM json_each($1)) AND m.name NOT IN (SELECT value FROM json_each($2))
-		ORDER BY m.name`, []any{tables, keep}, func(r kbsql.Rows) error {
-		var name, def string
-		if err := r.Scan(&name, &def); err != nil {
-			return err
-		}
-		names, rebuild = append(names, name), append(rebuild, def)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("defer indexes: %w", err)
-	}
-	for _, n := range names {
-		if _, err := tx.Exec(ctx, `DROP INDEX "`+strings.ReplaceAll(n, `"`, `""`)+`"`); err != nil {
-			return nil, fmt.Errorf("defer index %s: %w", n, err)
-		}
-	}
-	return rebuild, nil
+		ORDER BY m.name`, tables, keep)
 }

@@ -78,16 +78,36 @@ func BulkLoad(t *testing.T, open func(t *testing.T) (kb.Store, DB)) {
 	}
 }
 
-func bulkLoad(t *testing.T, open func(t *testing.T) (kb.Store, DB), g *bulkGen) {
-	ctx := context.Background()
-	type side struct {
-		s  kb.Store
-		db DB
-	}
+// side is one of the two stores a comparison gives the same imports.
+type side struct {
+	s  kb.Store
+	db DB
+}
+
+// openSides opens the two stores of a comparison.
+func openSides(t *testing.T, open func(t *testing.T) (kb.Store, DB)) [2]side {
 	var sides [2]side
 	for i := range sides {
 		sides[i].s, sides[i].db = open(t)
 	}
+	return sides
+}
+
+// sameTables fails the test for each table the two stores hold
+// differently after step; the second imported by path.
+func sameTables(t *testing.T, sides [2]side, step, path string) {
+	t.Helper()
+	a, b := dump(t, sides[0].db), dump(t, sides[1].db)
+	for table := range a {
+		if diff := cmp.Diff(a[table], b[table]); diff != "" {
+			t.Errorf("%s: %s differ (-staged +%s):\n%s", step, table, path, diff)
+		}
+	}
+}
+
+func bulkLoad(t *testing.T, open func(t *testing.T) (kb.Store, DB), g *bulkGen) {
+	ctx := context.Background()
+	sides := openSides(t, open)
 	base := g.rows(3000, nil)
 	other := g.rows(600, base)
 	fresh := g.rows(9000, append(base, other...))
@@ -136,12 +156,7 @@ func bulkLoad(t *testing.T, open func(t *testing.T) (kb.Store, DB), g *bulkGen) 
 		if step.bulk && res[0].ResourcesAdded == 0 {
 			t.Fatalf("%s: added no resource", step.name)
 		}
-		a, b := dump(t, sides[0].db), dump(t, sides[1].db)
-		for table := range a {
-			if diff := cmp.Diff(a[table], b[table]); diff != "" {
-				t.Errorf("%s: %s differ (-staged +bulk):\n%s", step.name, table, diff)
-			}
-		}
+		sameTables(t, sides, step.name, "bulk")
 		if t.Failed() {
 			return
 		}
