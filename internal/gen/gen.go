@@ -93,7 +93,6 @@ type Summary struct {
 	Resources  int     // title-package pairs of the packages generated
 	Rows       int     // rows sent to the importer: a resource with two coverage ranges takes two
 	PackageIDs []int64 // the store's ids of the packages generated, in generation order
-	Indexes    []int   // the plan's index of each of PackageIDs
 	Elapsed    time.Duration
 }
 
@@ -204,7 +203,7 @@ func Generate(ctx context.Context, imp kb.Importer, opts Options, progress func(
 			sum.Elapsed = time.Since(start)
 			return sum, fmt.Errorf("gen: package %q of %q: %w", spec.PackageName, spec.VendorName, err)
 		}
-		sum.PackageIDs, sum.Indexes = append(sum.PackageIDs, res.PackageID), append(sum.Indexes, p)
+		sum.PackageIDs = append(sum.PackageIDs, res.PackageID)
 		if o.Imported != nil {
 			if err := o.Imported(p, res.PackageID); err != nil {
 				sum.Elapsed = time.Since(start)

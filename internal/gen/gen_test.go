@@ -425,20 +425,24 @@ func TestGenerateInParts(t *testing.T) {
 	if s < 2 || s > 10 {
 		t.Fatalf("Stride for a fifth of %d resources: %d", wsum.Resources, s)
 	}
+	// The plan index of each package imported, in order (Imported).
+	var aIdx, bIdx []int
 	first := o
 	first.Include = func(p int) bool { return p%s == 0 }
+	first.Imported = func(p int, _ int64) error { aIdx = append(aIdx, p); return nil }
 	rest := o
 	rest.Include = func(p int) bool { return p%s != 0 }
+	rest.Imported = func(p int, _ int64) error { bIdx = append(bIdx, p); return nil }
 	a, asum := generate(t, first)
 	b, bsum := generate(t, rest)
 	if asum.Resources+bsum.Resources != wsum.Resources || asum.Resources < wsum.Resources/5 || asum.Resources > wsum.Resources/2 {
 		t.Errorf("the parts hold %d and %d resources, the whole %d", asum.Resources, bsum.Resources, wsum.Resources)
 	}
 	got := map[int]fakePackage{}
-	for i, p := range asum.Indexes {
+	for i, p := range aIdx {
 		got[p] = a.pkgs[i]
 	}
-	for i, p := range bsum.Indexes {
+	for i, p := range bIdx {
 		if _, ok := got[p]; ok {
 			t.Fatalf("package %d generated in both parts", p)
 		}
