@@ -47,19 +47,16 @@ type bulkLoad struct {
 	claimed map[int64][]stagedRow
 	// first says the load is a first load (kb.PackageSpec.FirstLoad)
 	// into a knowledge base with no title: no row can match a title the
-	// load did not create, and the indexes the load does not read are
-	// built once, at its end (loadTables).
+	// load did not create, so it matches against keys, which it keeps in
+	// memory, and the indexes of the tables it writes are built once, at
+	// its end (loadTables).
 	first bool
+	keys  *firstKeys
 }
 
-// loadTables are the tables a load writes row by row, and loadReads
-// those of their indexes that a load reads as it goes (its lookups): a
-// load into an empty knowledge base defers the others to its end
-// (kbsql.ImportEngine.DeferIndexes).
-var (
-	loadTables = []string{"titles", "title_identifiers", "resources"}
-	loadReads  = []string{"titles_match", "title_identifiers_norm", "resources_provider"}
-)
+// loadTables are the tables a load writes row by row: a first load
+// defers their upkeep to its end (kbsql.ImportEngine.DeferUpkeep).
+var loadTables = []string{"titles", "title_identifiers", "resources"}
 
 // emptyKB reports whether the knowledge base has no title at all, not
 // even a customer's, as q sees it.
@@ -131,7 +128,8 @@ func (imp *importer) runBulk(ctx context.Context, next func() (kb.ImportRow, err
 		imp.bulk.first = imp.firstLoad
 		var rebuild []string
 		if imp.bulk.first {
-			if rebuild, err = imp.ie.DeferIndexes(ctx, tx, loadTables, loadReads); err != nil {
+			imp.bulk.keys = newFirstKeys()
+			if rebuild, err = imp.ie.DeferUpkeep(ctx, tx, loadTables); err != nil {
 				return err
 			}
 		}
@@ -140,7 +138,7 @@ func (imp *importer) runBulk(ctx context.Context, next func() (kb.ImportRow, err
 		// lease itself (renewLease), last just before its commit.
 		_, renew := imp.ie.Bulk()
 		renewed := time.Now()
-		err = ImportBatches(ctx, imp.ie.BatchSize(), next, func(rows []kb.ImportRow) error {
+		err = ImportBatches(ctx, imp.ie.BatchSize(), next, readyRows, func(rows readyBatch) error {
 			if renew && time.Since(renewed) > importRenew {
 				if err := renewLease(ctx, tx, imp.holder); err != nil {
 					return err
@@ -154,7 +152,7 @@ func (imp *importer) runBulk(ctx context.Context, next func() (kb.ImportRow, err
 		}
 		for _, def := range rebuild {
 			if _, err := tx.Exec(ctx, def); err != nil {
-				return fmt.Errorf("bulk load: build index: %w", err)
+				return fmt.Errorf("bulk load: build: %w", err)
 			}
 		}
 		if err := imp.finishBulk(ctx, tx); err != nil {
@@ -231,6 +229,9 @@ func (bl *bulkLoad) write(ctx context.Context, imp *importer, b *stagedBatch) er
 		}
 		keys[id] = titleKeys{t[3].(string), t[6].(int)}
 		titles[i] = append(slices.Clone(t[1:]), P)
+		if bl.keys != nil {
+			bl.keys.addTitle(id, t[11].(int64))
+		}
 	}
 	if err := tx.CopyRows(ctx, "titles", titleColumns, titles); err != nil {
 		return fmt.Errorf("create titles: %w", err)
@@ -239,6 +240,9 @@ func (bl *bulkLoad) write(ctx context.Context, imp *importer, b *stagedBatch) er
 	// or the store had may be there already.
 	var fresh, more [][]any
 	for _, x := range b.idents {
+		if bl.keys != nil && x[6].(bool) {
+			bl.keys.addNorm(x[1].(int64), x[5].(string))
+		}
 		if _, ok := keys[x[1].(int64)]; ok {
 			fresh = append(fresh, x[1:])
 		} else {
@@ -334,6 +338,9 @@ func (bl *bulkLoad) write(ctx context.Context, imp *importer, b *stagedBatch) er
 			continue
 		}
 		k := keys[t]
+		if bl.keys != nil {
+			bl.keys.addResource(t, res.providerID)
+		}
 		added = append(added, []any{P, t, k.sortName, k.pubType, res.url, res.coverageJSON(), int(res.embargoUnit), res.embargoValue,
 			strings.Join(res.lines, "\n"), int64(res.hash), 0, res.providerID})
 	}

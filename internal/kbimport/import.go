@@ -177,7 +177,7 @@ func (imp *importer) run(ctx context.Context, next func() (kb.ImportRow, error))
 	if err := imp.backfillProviderIDs(ctx); err != nil {
 		return kb.ImportResult{}, err
 	}
-	if err := ImportBatches(ctx, imp.ie.BatchSize(), next, func(rows []kb.ImportRow) error { return imp.stage(ctx, rows) }); err != nil {
+	if err := ImportBatches(ctx, imp.ie.BatchSize(), next, readyRows, func(rows readyBatch) error { return imp.stage(ctx, rows) }); err != nil {
 		return kb.ImportResult{}, err
 	}
 	if err := imp.diff(ctx); err != nil {

@@ -55,7 +55,12 @@ func rowIdents(v *[kb.KBARTFieldCount]string) []Ident {
 // matchHash identifies a title by folded name, publisher and type, for
 // import rows without a valid identifier.
 func matchHash(name, publisher string, t kb.ResourceType) int64 {
-	return int64(fnv64(0, kb.Fold(name)+"|"+kb.Fold(publisher)+"|"+t.String()))
+	return foldedMatchHash(kb.Fold(name), kb.Fold(publisher), t)
+}
+
+// foldedMatchHash is matchHash of a name and publisher folded already.
+func foldedMatchHash(sortName, sortPublisher string, t kb.ResourceType) int64 {
+	return int64(fnv64(0, sortName+"|"+sortPublisher+"|"+t.String()))
 }
 
 // fnv64 extends an FNV-1a hash with s; h 0 starts a new hash. Resources
@@ -75,15 +80,18 @@ func fnv64(h uint64, s string) uint64 {
 // cleaned of tabs and line breaks, its trimmed name and publisher, its
 // resource type, identifiers and match hash.
 type ImportRow struct {
-	Row        *kb.ImportRow
-	Name       string
-	Publisher  string
-	PubType    kb.ResourceType
-	Idents     []Ident
-	HasValid   bool // some identifier is valid: the row matches by identifier only
-	Match      int64
-	ProviderID string // the KBART title_id
-	URL        string
+	Row       *kb.ImportRow
+	Name      string
+	Publisher string
+	// SortName and SortPublisher are Name and Publisher folded (kb.Fold).
+	SortName      string
+	SortPublisher string
+	PubType       kb.ResourceType
+	Idents        []Ident
+	HasValid      bool // some identifier is valid: the row matches by identifier only
+	Match         int64
+	ProviderID    string // the KBART title_id
+	URL           string
 }
 
 // Key returns what tells the row's item from others of its name (kb.SameItem).
@@ -131,7 +139,8 @@ func prepareRow(row *kb.ImportRow) (ImportRow, error) {
 	for _, id := range p.Idents {
 		p.HasValid = p.HasValid || id.Valid
 	}
-	p.Match = matchHash(p.Name, p.Publisher, p.PubType)
+	p.SortName, p.SortPublisher = kb.Fold(p.Name), kb.Fold(p.Publisher)
+	p.Match = foldedMatchHash(p.SortName, p.SortPublisher, p.PubType)
 	return p, nil
 }
 

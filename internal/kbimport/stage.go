@@ -38,11 +38,18 @@ type stagedBatch struct {
 	rows   [][]any // import_rows
 }
 
-// stage matches a batch of rows and stages it.
-func (imp *importer) stage(ctx context.Context, rows []kb.ImportRow) error {
-	if len(rows) == 0 {
-		return nil
-	}
+// readyBatch is a batch of an import's rows made ready for matching
+// (readyRows), before the import sees it.
+type readyBatch struct {
+	rows     int
+	rejected []kb.ImportRow // the rows the reader rejected
+	ps       []ImportRow    // the others, ready
+}
+
+// readyRows readies a batch's rows (ImportBatches' prepare): it needs
+// nothing of the import, so it runs beside the import's work on the
+// batch before.
+func readyRows(rows []kb.ImportRow) (readyBatch, error) {
 	var valid, rejected []kb.ImportRow
 	for _, r := range rows {
 		if r.Rejected {
@@ -51,12 +58,21 @@ func (imp *importer) stage(ctx context.Context, rows []kb.ImportRow) error {
 			valid = append(valid, r)
 		}
 	}
-	imp.res.Rows += len(rows)
-	imp.res.RowsRejected += len(rejected)
 	ps, err := PrepareRows(valid)
 	if err != nil {
-		return err
+		return readyBatch{}, err
 	}
+	return readyBatch{rows: len(rows), rejected: rejected, ps: ps}, nil
+}
+
+// stage matches a batch of rows and stages it.
+func (imp *importer) stage(ctx context.Context, rb readyBatch) error {
+	if rb.rows == 0 {
+		return nil
+	}
+	rejected, ps := rb.rejected, rb.ps
+	imp.res.Rows += rb.rows
+	imp.res.RowsRejected += len(rejected)
 	m, err := imp.lookup(ctx, ps)
 	if err != nil {
 		return err
@@ -123,7 +139,7 @@ func (imp *importer) stage(ctx context.Context, rows []kb.ImportRow) error {
 	for _, nt := range created {
 		p := nt.p
 		subjects, contributors := TitleJSON(p.Row)
-		b.titles = append(b.titles, []any{imp.id, nt.id, p.Name, kb.Fold(p.Name), p.Publisher, kb.Fold(p.Publisher),
+		b.titles = append(b.titles, []any{imp.id, nt.id, p.Name, p.SortName, p.Publisher, p.SortPublisher,
 			int(p.PubType), p.Row.Description, p.Row.PeerReviewed, subjects, contributors, p.Match})
 	}
 	for i := range ps {
@@ -339,7 +355,9 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 	}
 	if bulk {
 		imp.bulk.addExtraPIDs(pids, m.byPID)
-		if err := runLookups(ctx, imp.bulk.tx, imp.bulk.lookups(d, P, pids, norms, hashes, addPID, addNorm, addHash)); err != nil {
+		if imp.bulk.keys != nil {
+			imp.bulk.keys.lookup(m, pids, norms, hashes)
+		} else if err := runLookups(ctx, imp.bulk.tx, imp.bulk.lookups(d, P, pids, norms, hashes, addPID, addNorm, addHash)); err != nil {
 			return nil, err
 		}
 	}

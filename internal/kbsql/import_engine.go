@@ -23,13 +23,16 @@ type ImportEngine interface {
 	// only when asked (kb.BulkOn), and renews the import lock's lease in
 	// its own transaction.
 	Bulk() (possible, oneWriter bool)
-	// DeferIndexes drops, in tx, the secondary indexes of tables but
-	// those named in keep and those that enforce a key, and returns the
-	// statements that build them again. A load into an empty knowledge
-	// base runs them, in the same tx, once its rows are in: a database
-	// builds an index from all its rows, sorted once, far faster than
-	// it inserts into it row by row. Readers never see the tables
-	// without them: SQLite's keep their snapshot until the commit,
-	// PostgreSQL's wait for it.
-	DeferIndexes(ctx context.Context, tx Tx, tables, keep []string) (rebuild []string, err error)
+	// DeferUpkeep drops, in tx, what the database keeps up row by row
+	// for tables and can build from all their rows at once: their
+	// secondary indexes but those that enforce a key and, where the
+	// engine checks them by a trigger a row (PostgreSQL), their foreign
+	// keys. It returns the statements that build them again. A load into
+	// an empty knowledge base runs them, in the same tx, once its rows
+	// are in: a database builds an index from all its rows, sorted once,
+	// and checks a foreign key with one join, far faster than it does
+	// either row by row. Readers never see the tables without them:
+	// SQLite's keep their snapshot until the commit, PostgreSQL's wait
+	// for it (dropping a foreign key also locks the table it refers to).
+	DeferUpkeep(ctx context.Context, tx Tx, tables []string) (rebuild []string, err error)
 }

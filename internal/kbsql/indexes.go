@@ -3,30 +3,31 @@ package kbsql
 import (
 	"context"
 	"fmt"
-	"strings"
 )
 
-// DeferIndexes runs query, which lists indexes as rows of (name,
-// definition), drops each in tx and returns their definitions: the
-// shared half of ImportEngine.DeferIndexes, whose engines differ only in
-// how their catalogs are asked.
-func DeferIndexes(ctx context.Context, tx Tx, query string, args ...any) ([]string, error) {
-	var names, defs []string
+// DeferUpkeep runs query, which lists what a load may build after its
+// rows are in as rows of (name, the statement that drops it, the
+// statement that builds it again), runs each drop in tx and returns the
+// statements that build them, in the query's order: the shared half of
+// ImportEngine.DeferUpkeep, whose engines differ only in how their
+// catalogs are asked.
+func DeferUpkeep(ctx context.Context, tx Tx, query string, args ...any) ([]string, error) {
+	var names, drops, builds []string
 	err := EachRow(ctx, tx, query, args, func(r Rows) error {
-		var name, def string
-		if err := r.Scan(&name, &def); err != nil {
+		var name, drop, build string
+		if err := r.Scan(&name, &drop, &build); err != nil {
 			return err
 		}
-		names, defs = append(names, name), append(defs, def)
+		names, drops, builds = append(names, name), append(drops, drop), append(builds, build)
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("defer indexes: %w", err)
+		return nil, fmt.Errorf("defer upkeep: %w", err)
 	}
-	for _, n := range names {
-		if _, err := tx.Exec(ctx, `DROP INDEX "`+strings.ReplaceAll(n, `"`, `""`)+`"`); err != nil {
-			return nil, fmt.Errorf("defer index %s: %w", n, err)
+	for i, d := range drops {
+		if _, err := tx.Exec(ctx, d); err != nil {
+			return nil, fmt.Errorf("defer %s: %w", names[i], err)
 		}
 	}
-	return defs, nil
+	return builds, nil
 }

@@ -22,10 +22,14 @@ func TestBulkLoad(t *testing.T) {
 }
 
 // TestFirstLoad checks that a load into an empty knowledge base, whose
-// indexes are built at its end, leaves the store as the staged import
-// does, indexes and all.
+// indexes and foreign keys are built at its end, leaves the store as the
+// staged import does, indexes and constraints all.
 func TestFirstLoad(t *testing.T) {
-	storetest.FirstLoad(t, openCompared, `SELECT indexname, tablename, replace(indexdef, schemaname || '.', '') FROM pg_indexes WHERE schemaname = current_schema() ORDER BY indexname`)
+	storetest.FirstLoad(t, openCompared, `SELECT name, tbl, def FROM (
+		SELECT indexname AS name, tablename AS tbl, replace(indexdef, schemaname || '.', '') AS def FROM pg_indexes WHERE schemaname = current_schema()
+		UNION ALL
+		SELECT k.conname, t.relname, pg_get_constraintdef(k.oid) FROM pg_constraint k JOIN pg_class t ON t.oid = k.conrelid
+		WHERE k.connamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())) d ORDER BY name, tbl, def`)
 }
 
 // rawDB is storetest.DB over a connection of its own to the store's schema.
@@ -128,17 +132,17 @@ func TestBulkLoadOneConnection(t *testing.T) {
 	}
 }
 
-// TestDeferIndexes checks which indexes a first load builds at its end:
-// every secondary index of the loaded tables but the lookups', and none
-// that enforces a key.
-func TestDeferIndexes(t *testing.T) {
+// TestDeferUpkeep checks what a first load builds at its end: every
+// secondary index of the loaded tables, then their foreign keys.
+func TestDeferUpkeep(t *testing.T) {
 	s, err := postgres.Open(t.Context(), testdb.NewPostgres(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	storetest.DeferredIndexes(t, func(tables, keep []string) ([]string, error) { return postgres.DeferIndexes(s, tables, keep) },
-		[]string{"resources_package_sort", "resources_title", "titles_custom", "titles_sort"})
+	storetest.DeferredUpkeep(t, func(tables []string) ([]string, error) { return postgres.DeferUpkeep(s, tables) },
+		[]string{"resources_package_sort", "resources_provider", "resources_title", "title_identifiers_norm", "titles_custom", "titles_match", "titles_sort",
+			"resources_package_id_fkey", "resources_title_id_fkey", "title_identifiers_title_id_fkey"})
 }
 
 // openCompared opens a new store in a database of its own for the

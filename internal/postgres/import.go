@@ -57,12 +57,20 @@ func (s *Store) ImportPackage(ctx context.Context, spec kb.PackageSpec, next fun
 	return res, err
 }
 
-// DeferIndexes drops the tables' indexes but the kept ones and those
-// that enforce a key or a constraint, and returns their definitions.
-func (importEngine) DeferIndexes(ctx context.Context, tx kbsql.Tx, tables, keep []string) ([]string, error) {
-	return kbsql.DeferIndexes(ctx, tx, `SELECT c.relname, pg_get_indexdef(i.indexrelid) FROM pg_index i
-		JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
-		WHERE t.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema()) AND t.relname = ANY($1::text[]) AND NOT c.relname = ANY($2::text[])
+// DeferUpkeep drops the tables' indexes but those that enforce a key or
+// a constraint, then their foreign keys, which PostgreSQL checks by a
+// trigger a row, and returns the statements that build the indexes and
+// then add the foreign keys again (each checked by one join).
+func (importEngine) DeferUpkeep(ctx context.Context, tx kbsql.Tx, tables []string) ([]string, error) {
+	return kbsql.DeferUpkeep(ctx, tx, `SELECT name, drop, build FROM (
+		SELECT 1 AS kind, c.relname AS name, 'DROP INDEX ' || quote_ident(c.relname) AS drop, pg_get_indexdef(i.indexrelid) AS build
+		FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
+		WHERE t.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema()) AND t.relname = ANY($1::text[])
 		AND NOT i.indisunique AND NOT i.indisprimary AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
-		ORDER BY c.relname`, tables, keep)
+		UNION ALL
+		SELECT 2, k.conname, 'ALTER TABLE ' || quote_ident(t.relname) || ' DROP CONSTRAINT ' || quote_ident(k.conname),
+		'ALTER TABLE ' || quote_ident(t.relname) || ' ADD CONSTRAINT ' || quote_ident(k.conname) || ' ' || pg_get_constraintdef(k.oid)
+		FROM pg_constraint k JOIN pg_class t ON t.oid = k.conrelid
+		WHERE k.contype = 'f' AND t.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema()) AND t.relname = ANY($1::text[])
+	) d ORDER BY kind, name`, tables)
 }

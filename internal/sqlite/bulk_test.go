@@ -65,17 +65,17 @@ func TestFirstLoad(t *testing.T) {
 	storetest.FirstLoad(t, openCompared, `SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name`)
 }
 
-// TestDeferIndexes checks which indexes a first load builds at its end:
-// every secondary index of the loaded tables but the lookups' (and the
-// primary keys, which SQLite's schema holds no text for).
-func TestDeferIndexes(t *testing.T) {
+// TestDeferUpkeep checks what a first load builds at its end: every
+// secondary index of the loaded tables (not the primary keys, which
+// SQLite's schema holds no text for).
+func TestDeferUpkeep(t *testing.T) {
 	s, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "kb.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	storetest.DeferredIndexes(t, func(tables, keep []string) ([]string, error) { return sqlite.DeferIndexes(s, tables, keep) },
-		[]string{"resources_by_title", "resources_package_sort", "titles_custom", "titles_sort"})
+	storetest.DeferredUpkeep(t, func(tables []string) ([]string, error) { return sqlite.DeferUpkeep(s, tables) },
+		[]string{"resources_by_title", "resources_package_sort", "resources_provider", "title_identifiers_norm", "titles_custom", "titles_match", "titles_sort"})
 }
 
 // openCompared opens a new store for the comparisons of storetest

@@ -12,15 +12,15 @@ import (
 // opened with, for the benchmarks that write around the store's code.
 func (s *Store) Writer() *sql.DB { return s.w }
 
-// DeferIndexes runs the import engine's DeferIndexes in a transaction
-// that it rolls back, and returns the definitions of the indexes it
+// DeferUpkeep runs the import engine's DeferUpkeep in a transaction
+// that it rolls back, and returns the statements that would build what it
 // dropped.
-func DeferIndexes(s *Store, tables, keep []string) ([]string, error) {
+func DeferUpkeep(s *Store, tables []string) ([]string, error) {
 	var defs []string
 	errRollback := errors.New("roll back")
 	err := engine{s}.Write(context.Background(), "", func(tx kbsql.Tx) error {
 		var err error
-		if defs, err = (importEngine{s}).DeferIndexes(context.Background(), tx, tables, keep); err != nil {
+		if defs, err = (importEngine{s}).DeferUpkeep(context.Background(), tx, tables); err != nil {
 			return err
 		}
 		return errRollback

@@ -85,13 +85,15 @@ func (ie importEngine) TitleIDs(ctx context.Context, tx kbsql.Tx, n int) ([]int6
 	return ids, nil
 }
 
-// DeferIndexes drops the tables' indexes made by CREATE INDEX (origin
-// "c": not a primary key's or a UNIQUE constraint's), not unique, but the
-// kept ones, and returns the text the schema holds of them to build them
-// again.
-func (importEngine) DeferIndexes(ctx context.Context, tx kbsql.Tx, tables, keep []string) ([]string, error) {
-	return kbsql.DeferIndexes(ctx, tx, `SELECT m.name, m.sql FROM sqlite_master m JOIN pragma_index_list(m.tbl_name) l ON l.name = m.name
+// DeferUpkeep drops the tables' indexes made by CREATE INDEX (origin
+// "c": not a primary key's or a UNIQUE constraint's) that are not unique,
+// and returns the text the schema holds of them to build them again.
+// SQLite checks a foreign key by a lookup of the parent's key, which a
+// load keeps (and it cannot drop one without rebuilding its table).
+func (importEngine) DeferUpkeep(ctx context.Context, tx kbsql.Tx, tables []string) ([]string, error) {
+	return kbsql.DeferUpkeep(ctx, tx, `SELECT m.name, 'DROP INDEX "' || replace(m.name, '"', '""') || '"', m.sql
+		FROM sqlite_master m JOIN pragma_index_list(m.tbl_name) l ON l.name = m.name
 		WHERE m.type = 'index' AND l.origin = 'c' AND NOT l."unique" AND m.sql IS NOT NULL
-		AND m.tbl_name IN (SELECT value FROM json_each($1)) AND m.name NOT IN (SELECT value FROM json_each($2))
-		ORDER BY m.name`, tables, keep)
+		AND m.tbl_name IN (SELECT value FROM json_each($1))
+		ORDER BY m.name`, tables)
 }
