@@ -18,17 +18,14 @@ import (
 // customer has state on it, nothing of it was retired. So the diff has
 // nothing to do, and the staging tables only carry rows from one place to
 // another. The bulk path matches the rows as the staged path does (the
-// same lookup, rules and batches), but writes each batch straight into the
-// final tables, in one transaction from the first row to the last: readers
-// see the package whole or not at all. What the staged path reads back
-// from its staging tables (this import's titles, identifiers and rows so
-// far) it reads from that transaction: the new package's resources keep
-// each title's first row's provider title_id and URL, as the staged rows
-// would give them. Its memory stays bounded by a batch: beyond it, it
-// keeps only the provider title_ids of a title's later rows that differ
-// from its first's, and the rows of the titles it claims (titles whose
-// source package no longer lists them, whose names and identifiers it may
-// change at its end).
+// same lookup, rules and batches, and the import's own keys in memory,
+// ownKeys), but writes each batch straight into the final tables, in one
+// transaction from the first row to the last: readers see the package
+// whole or not at all. The new package's resources keep each title's
+// first row's provider title_id and URL, as the staged rows would give
+// them. Beside the import's keys it keeps the rows of the titles it
+// claims (titles whose source package no longer lists them, whose names
+// and identifiers it may change at its end).
 
 // bulkLoad is the state of a bulk load.
 type bulkLoad struct {
@@ -39,19 +36,14 @@ type bulkLoad struct {
 	// one at a time; customers' titles may take ids between, but the
 	// lookups never return one).
 	firstNew int64
-	// extraPIDs maps the provider title_ids of rows that are not their
-	// title's first row, and differ from its, to the title.
-	extraPIDs map[string]int64
 	// claimed holds the rows of the titles without a source package that
 	// the load lists, in file order: the package becomes their source.
 	claimed map[int64][]stagedRow
 	// first says the load is a first load (kb.PackageSpec.FirstLoad)
 	// into a knowledge base with no title: no row can match a title the
-	// load did not create, so it matches against keys, which it keeps in
-	// memory, and the indexes of the tables it writes are built once, at
-	// its end (loadTables).
+	// load did not create, which its keys in memory hold (ownKeys), so the
+	// tables it writes need no index until its end (loadTables).
 	first bool
-	keys  *firstKeys
 }
 
 // loadTables are the tables a load writes row by row: a first load
@@ -107,7 +99,7 @@ func (imp *importer) mayLoadFirst(ctx context.Context) (bool, error) {
 // runBulk imports the rows of a new package by the bulk path.
 func (imp *importer) runBulk(ctx context.Context, next func() (kb.ImportRow, error)) (kb.ImportResult, error) {
 	err := imp.s.e.Write(ctx, "", func(tx kbsql.Tx) (err error) {
-		imp.bulk = &bulkLoad{tx: tx, extraPIDs: map[string]int64{}, claimed: map[int64][]stagedRow{}}
+		imp.bulk = &bulkLoad{tx: tx, claimed: map[int64][]stagedRow{}}
 		defer func() { imp.bulk = nil }()
 		done, err := imp.ie.BulkBegin(ctx, tx)
 		if err != nil {
@@ -128,7 +120,6 @@ func (imp *importer) runBulk(ctx context.Context, next func() (kb.ImportRow, err
 		imp.bulk.first = imp.firstLoad
 		var rebuild []string
 		if imp.bulk.first {
-			imp.bulk.keys = newFirstKeys()
 			if rebuild, err = imp.ie.DeferUpkeep(ctx, tx, loadTables); err != nil {
 				return err
 			}
@@ -138,7 +129,7 @@ func (imp *importer) runBulk(ctx context.Context, next func() (kb.ImportRow, err
 		// lease itself (renewLease), last just before its commit.
 		_, renew := imp.ie.Bulk()
 		renewed := time.Now()
-		err = ImportBatches(ctx, imp.ie.BatchSize(), next, readyRows, func(rows readyBatch) error {
+		err = ImportBatches(ctx, imp.s.batchSize(imp.ie), next, readyRows, func(rows readyBatch) error {
 			if renew && time.Since(renewed) > importRenew {
 				if err := renewLease(ctx, tx, imp.holder); err != nil {
 					return err
@@ -172,35 +163,6 @@ func (imp *importer) runBulk(ctx context.Context, next func() (kb.ImportRow, err
 	return imp.res, nil
 }
 
-// lookups are the queries by which lookup finds what the load wrote so
-// far, in its transaction: the titles by the provider title_ids of their
-// first rows, by valid identifier and, for the titles it created, by
-// match hash. (lookup adds extraPIDs.)
-func (bl *bulkLoad) lookups(d kbsql.Dialect, P int64, pids, norms []string, hashes []int64, addPID, addNorm, addHash func(kbsql.Rows) error) []lookupStep {
-	return []lookupStep{
-		{len(pids) > 0, `SELECT provider_id, title_id FROM resources WHERE package_id = $1 AND provider_id <> '' AND ` + d.InTexts("provider_id", "$2"),
-			[]any{P, pids}, addPID},
-		{len(norms) > 0, `SELECT ti.norm, ti.title_id FROM title_identifiers ti WHERE ` + d.InTexts("ti.norm", "$2") + ` AND ti.valid = TRUE
-			AND EXISTS (SELECT 1 FROM resources r WHERE r.title_id = ti.title_id AND r.package_id = $1) ORDER BY ti.title_id`, []any{P, norms}, addNorm},
-		// (+id: by match hash, not by id, which would pass over every
-		// title the load created so far.)
-		{len(hashes) > 0 && bl.firstNew != 0, `SELECT match_hash, id FROM titles WHERE ` + d.InIDs("match_hash", "$3") +
-			` AND source_package_id = $1 AND +id >= $2 ORDER BY id`, []any{P, bl.firstNew, hashes}, addHash},
-	}
-}
-
-// addExtraPIDs adds to byPID the titles of the later rows' provider
-// title_ids among pids.
-func (bl *bulkLoad) addExtraPIDs(pids []string, byPID map[string]int64) {
-	for _, p := range pids {
-		if t, ok := bl.extraPIDs[p]; ok {
-			if _, ok := byPID[p]; !ok {
-				byPID[p] = t
-			}
-		}
-	}
-}
-
 // titleColumns are the columns of a new title, as a batch stages it
 // (import_titles without the import's id) and then its source package.
 var titleColumns = []string{"id", "name", "sort_name", "publisher", "sort_publisher", "pub_type", "description", "peer_reviewed",
@@ -229,9 +191,6 @@ func (bl *bulkLoad) write(ctx context.Context, imp *importer, b *stagedBatch) er
 		}
 		keys[id] = titleKeys{t[3].(string), t[6].(int)}
 		titles[i] = append(slices.Clone(t[1:]), P)
-		if bl.keys != nil {
-			bl.keys.addTitle(id, t[11].(int64))
-		}
 	}
 	if err := tx.CopyRows(ctx, "titles", titleColumns, titles); err != nil {
 		return fmt.Errorf("create titles: %w", err)
@@ -240,9 +199,6 @@ func (bl *bulkLoad) write(ctx context.Context, imp *importer, b *stagedBatch) er
 	// or the store had may be there already.
 	var fresh, more [][]any
 	for _, x := range b.idents {
-		if bl.keys != nil && x[6].(bool) {
-			bl.keys.addNorm(x[1].(int64), x[5].(string))
-		}
 		if _, ok := keys[x[1].(int64)]; ok {
 			fresh = append(fresh, x[1:])
 		} else {
@@ -324,13 +280,6 @@ func (bl *bulkLoad) write(ctx context.Context, imp *importer, b *stagedBatch) er
 			rs = append(prev, rs...)
 		}
 		res := aggregate(rs)
-		for _, r := range rs[1:] {
-			if r.providerID != "" && r.providerID != res.providerID {
-				if _, ok := bl.extraPIDs[r.providerID]; !ok {
-					bl.extraPIDs[r.providerID] = t
-				}
-			}
-		}
 		if ok {
 			updates = append(updates, kbsql.Stmt{SQL: `UPDATE resources SET coverage = $3, embargo_unit = $4, embargo_value = $5, kbart = $6, kbart_hash = $7
 				WHERE package_id = $1 AND title_id = $2`, Args: []any{P, t, res.coverageJSON(), int(res.embargoUnit), res.embargoValue,
@@ -338,9 +287,6 @@ func (bl *bulkLoad) write(ctx context.Context, imp *importer, b *stagedBatch) er
 			continue
 		}
 		k := keys[t]
-		if bl.keys != nil {
-			bl.keys.addResource(t, res.providerID)
-		}
 		added = append(added, []any{P, t, k.sortName, k.pubType, res.url, res.coverageJSON(), int(res.embargoUnit), res.embargoValue,
 			strings.Join(res.lines, "\n"), int64(res.hash), 0, res.providerID})
 	}

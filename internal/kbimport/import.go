@@ -50,8 +50,32 @@ import (
 // Importer imports title lists over an engine. It keeps no state of its
 // own: the import lock and the staging tables are the database's.
 type Importer struct {
-	e kbsql.Engine
-	d kbsql.Dialect
+	e     kbsql.Engine
+	d     kbsql.Dialect
+	batch int // rows a batch, 0 for the engine's (SetImportBatch)
+	// reference reads a staged import's own keys from the staging tables
+	// (SetReference).
+	reference bool
+}
+
+// SetReference makes the staged imports read what they staged so far
+// back from the staging tables a batch at a time, as they did before
+// they kept it in memory (ownKeys): a slow reference that tests compare
+// the kept keys with. Call it before any import runs.
+func (s *Importer) SetReference(on bool) { s.reference = on }
+
+// SetImportBatch sets how many rows the imports match and write at a
+// time, 0 for the engine's choice (kbsql.ImportEngine.BatchSize). It is
+// for tests, which check that a result does not depend on it; call it
+// before any import runs.
+func (s *Importer) SetImportBatch(n int) { s.batch = n }
+
+// batchSize returns how many rows an import matches and writes at a time.
+func (s *Importer) batchSize(ie kbsql.ImportEngine) int {
+	if s.batch > 0 {
+		return s.batch
+	}
+	return ie.BatchSize()
 }
 
 // New returns the importer over an engine.
@@ -71,7 +95,7 @@ func (s *Importer) ImportPackage(ctx context.Context, spec kb.PackageSpec, next 
 		return kb.ImportResult{}, fmt.Errorf("import %s / %s: %w", spec.VendorName, spec.PackageName, err)
 	}
 	defer unlock()
-	imp := &importer{s: s, ie: s.e.Import(), spec: spec, id: newImportID(), holder: holder}
+	imp := &importer{s: s, ie: s.e.Import(), spec: spec, id: newImportID(), holder: holder, own: newOwnKeys()}
 	res, err := imp.run(ctx, next)
 	if cerr := imp.clearStage(context.WithoutCancel(ctx)); err == nil && cerr != nil {
 		err = cerr
@@ -155,6 +179,7 @@ type importer struct {
 	marksChange bool
 	backfilled  int64     // the last title whose provider id backfillProviderIDs read
 	bulk        *bulkLoad // set while a bulk load runs (bulk.go)
+	own         *ownKeys  // the keys of what the import staged or loaded so far
 	holder      string    // the holder of the import lock's lease
 	newNames    bool      // the import created its package (and maybe its vendor)
 	firstLoad   bool      // a first load (kb.PackageSpec.FirstLoad) into an empty knowledge base, as the import began
@@ -177,7 +202,7 @@ func (imp *importer) run(ctx context.Context, next func() (kb.ImportRow, error))
 	if err := imp.backfillProviderIDs(ctx); err != nil {
 		return kb.ImportResult{}, err
 	}
-	if err := ImportBatches(ctx, imp.ie.BatchSize(), next, readyRows, func(rows readyBatch) error { return imp.stage(ctx, rows) }); err != nil {
+	if err := ImportBatches(ctx, imp.s.batchSize(imp.ie), next, readyRows, func(rows readyBatch) error { return imp.stage(ctx, rows) }); err != nil {
 		return kb.ImportResult{}, err
 	}
 	if err := imp.diff(ctx); err != nil {

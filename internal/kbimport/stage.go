@@ -3,6 +3,8 @@ package kbimport
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/kbserver/kbserver/internal/kb"
@@ -150,8 +152,29 @@ func (imp *importer) stage(ctx context.Context, rb readyBatch) error {
 	if err := imp.keep(ctx, rejected, &b); err != nil {
 		return err
 	}
+	if err := imp.write(ctx, &b); err != nil {
+		return err
+	}
+	// What the batch wrote, the later batches' rows may match.
+	for _, nt := range created {
+		imp.own.addTitle(nt.id, nt.p.Match)
+	}
+	for _, x := range b.idents {
+		if x[6].(bool) {
+			imp.own.addNorm(x[1].(int64), x[5].(string))
+		}
+	}
+	for i := range ps {
+		imp.own.addRow(real(titleOf[i]), ps[i].Key())
+	}
+	return nil
+}
+
+// write writes a matched batch: staged, or on the bulk path into the
+// final tables.
+func (imp *importer) write(ctx context.Context, b *stagedBatch) error {
 	if imp.bulk != nil {
-		return imp.bulk.write(ctx, imp, &b)
+		return imp.bulk.write(ctx, imp, b)
 	}
 	return imp.s.e.Write(ctx, "", func(tx kbsql.Tx) error {
 		for _, t := range []struct {
@@ -240,7 +263,9 @@ func hasKey(t int64, norm string) string { return fmt.Sprint(t) + "|" + norm }
 // titles this import staged, the package's and its retired ones; by
 // identifier and by hash the knowledge base's managed titles, this
 // import's new titles and the package's retired ones; and for every
-// candidate, the item the package holds as it.
+// candidate, the item the package holds as it. What this import staged
+// (or a bulk load wrote) comes from its keys in memory (ownKeys), in its
+// place in that order.
 func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, error) {
 	m := &batchMatch{byPID: map[string]int64{}, byNorm: map[string][]int64{}, byHash: map[int64][]int64{},
 		has: map[string]bool{}, holders: map[int64]holder{}, gone: map[int64]bool{}, created: map[int64]bool{}}
@@ -259,11 +284,13 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 			hashes = append(hashes, p.Match)
 		}
 	}
-	q, d, P, I := imp.s.e.Read(), imp.s.d, imp.packageID, imp.id
-	// A bulk load's package is new: what it holds is this import's, read
-	// from its transaction (bulk) instead of the staging tables; it has
-	// no retired titles.
+	q, d, P, I, own := imp.s.e.Read(), imp.s.d, imp.packageID, imp.id, imp.own
+	// A bulk load's package is new: all it holds is this import's; it
+	// has no retired titles.
 	bulk := imp.bulk != nil
+	// The staged path of an importer set to read the import's keys back
+	// from the staging tables, as a reference for tests (SetReference).
+	ref := imp.s.reference && !bulk
 	held := P != 0 && !bulk
 	// The knowledge base's titles, but in a first load, which created
 	// every title its rows can match. (A first load on PostgreSQL has
@@ -300,12 +327,13 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 		return nil
 	}
 	steps := []lookupStep{
-		{len(pids) > 0 && !bulk, `SELECT provider_id, title_id FROM import_rows WHERE import_id = $1 AND provider_id <> '' AND keep = FALSE AND ` + d.InTexts("provider_id", "$2"),
-			[]any{I, pids}, addPID},
-		{len(pids) > 0 && held, `SELECT provider_id, title_id FROM resources WHERE package_id = $1 AND provider_id <> '' AND ` + d.InTexts("provider_id", "$2"),
-			[]any{P, pids}, addPID},
-		{len(pids) > 0 && held, `SELECT provider_id, title_id, url FROM retired_resources WHERE package_id = $1 AND provider_id <> '' AND ` + d.InTexts("provider_id", "$2"),
-			[]any{P, pids}, func(r kbsql.Rows) error {
+		{on: len(pids) > 0 && !ref, mem: func() { own.pids(m, pids) }},
+		{on: len(pids) > 0 && ref, sql: `SELECT provider_id, title_id FROM import_rows WHERE import_id = $1 AND provider_id <> '' AND keep = FALSE AND ` +
+			d.InTexts("provider_id", "$2") + ` ORDER BY seq`, args: []any{I, pids}, scan: addPID},
+		{on: len(pids) > 0 && held, sql: `SELECT provider_id, title_id FROM resources WHERE package_id = $1 AND provider_id <> '' AND ` + d.InTexts("provider_id", "$2"),
+			args: []any{P, pids}, scan: addPID},
+		{on: len(pids) > 0 && held, sql: `SELECT provider_id, title_id, url FROM retired_resources WHERE package_id = $1 AND provider_id <> '' AND ` + d.InTexts("provider_id", "$2"),
+			args: []any{P, pids}, scan: func(r kbsql.Rows) error {
 				if err := r.Scan(&pid, &t, &key.URL); err != nil {
 					return err
 				}
@@ -315,14 +343,15 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 				}
 				return nil
 			}},
-		{len(norms) > 0 && store, `SELECT ti.norm, t.id FROM title_identifiers ti JOIN titles t ON t.id = ti.title_id
-			WHERE ` + d.InTexts("ti.norm", "$1") + ` AND ti.valid = TRUE AND t.customer_id IS NULL ORDER BY t.id`, []any{norms}, addNorm},
+		{on: len(norms) > 0 && store, sql: `SELECT ti.norm, t.id FROM title_identifiers ti JOIN titles t ON t.id = ti.title_id
+			WHERE ` + d.InTexts("ti.norm", "$1") + ` AND ti.valid = TRUE AND t.customer_id IS NULL ORDER BY t.id`, args: []any{norms}, scan: addNorm},
 		// This import's candidates in title order, after the store's (the
-		// oldest first, as there): the bulk path's order too.
-		{len(norms) > 0 && !bulk, `SELECT norm, title_id FROM import_idents WHERE import_id = $1 AND valid = TRUE AND ` + d.InTexts("norm", "$2") +
-			` ORDER BY title_id`, []any{I, norms}, addNorm},
-		{len(norms) > 0 && held, `SELECT norm, title_id, provider_id, url FROM retired_resources WHERE package_id = $1 AND norm <> '' AND ` + d.InTexts("norm", "$2"),
-			[]any{P, norms}, func(r kbsql.Rows) error {
+		// oldest first, as there).
+		{on: len(norms) > 0 && !ref, mem: func() { own.norms(m, norms) }},
+		{on: len(norms) > 0 && ref, sql: `SELECT DISTINCT norm, title_id FROM import_idents WHERE import_id = $1 AND valid = TRUE AND ` + d.InTexts("norm", "$2") +
+			` ORDER BY title_id`, args: []any{I, norms}, scan: addNorm},
+		{on: len(norms) > 0 && held, sql: `SELECT norm, title_id, provider_id, url FROM retired_resources WHERE package_id = $1 AND norm <> '' AND ` + d.InTexts("norm", "$2"),
+			args: []any{P, norms}, scan: func(r kbsql.Rows) error {
 				if err := r.Scan(&norm, &t, &key.ProviderID, &key.URL); err != nil {
 					return err
 				}
@@ -333,12 +362,13 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 				}
 				return nil
 			}},
-		{len(hashes) > 0 && store, `SELECT match_hash, id FROM titles WHERE ` + d.InIDs("match_hash", "$1") + ` AND customer_id IS NULL ORDER BY id`,
-			[]any{hashes}, addHash},
-		{len(hashes) > 0 && !bulk, `SELECT match_hash, id FROM import_titles WHERE import_id = $1 AND ` + d.InIDs("match_hash", "$2") +
-			` ORDER BY id`, []any{I, hashes}, addHash},
-		{len(hashes) > 0 && held, `SELECT match_hash, title_id, provider_id, url FROM retired_resources WHERE package_id = $1 AND ` + d.InIDs("match_hash", "$2"),
-			[]any{P, hashes}, func(r kbsql.Rows) error {
+		{on: len(hashes) > 0 && store, sql: `SELECT match_hash, id FROM titles WHERE ` + d.InIDs("match_hash", "$1") + ` AND customer_id IS NULL ORDER BY id`,
+			args: []any{hashes}, scan: addHash},
+		{on: len(hashes) > 0 && !ref, mem: func() { own.hashes(m, hashes) }},
+		{on: len(hashes) > 0 && ref, sql: `SELECT match_hash, id FROM import_titles WHERE import_id = $1 AND ` + d.InIDs("match_hash", "$2") +
+			` ORDER BY id`, args: []any{I, hashes}, scan: addHash},
+		{on: len(hashes) > 0 && held, sql: `SELECT match_hash, title_id, provider_id, url FROM retired_resources WHERE package_id = $1 AND ` + d.InIDs("match_hash", "$2"),
+			args: []any{P, hashes}, scan: func(r kbsql.Rows) error {
 				if err := r.Scan(&hash, &t, &key.ProviderID, &key.URL); err != nil {
 					return err
 				}
@@ -353,16 +383,9 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 	if err := runLookups(ctx, q, steps); err != nil {
 		return nil, err
 	}
-	if bulk {
-		imp.bulk.addExtraPIDs(pids, m.byPID)
-		if imp.bulk.keys != nil {
-			imp.bulk.keys.lookup(m, pids, norms, hashes)
-		} else if err := runLookups(ctx, imp.bulk.tx, imp.bulk.lookups(d, P, pids, norms, hashes, addPID, addNorm, addHash)); err != nil {
-			return nil, err
-		}
-	}
 	// The items the package holds as the candidates: this import's rows
-	// first (read last, so they win), then the package's resources.
+	// first (set last, so they win), then the package's resources (a bulk
+	// load's package has none but its rows).
 	var cands []int64
 	seen := map[int64]bool{}
 	for _, ts := range m.byNorm {
@@ -371,37 +394,44 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 	for _, ts := range m.byHash {
 		cands = appendNew(cands, seen, ts)
 	}
-	if len(cands) > 0 {
-		if P != 0 {
-			// A bulk load's resources are its rows so far: each keeps its
-			// title's first row's key, as the staged rows would.
-			rq := q
-			if bulk {
-				rq = imp.bulk.tx
-			}
-			err := kbsql.EachRow(ctx, rq, `SELECT title_id, provider_id, url FROM resources WHERE package_id = $1 AND `+d.InIDs("title_id", "$2"),
-				[]any{P, cands}, func(r kbsql.Rows) error {
-					if err := r.Scan(&t, &key.ProviderID, &key.URL); err != nil {
-						return err
-					}
-					m.holders[t] = holder{key: key, staged: bulk}
-					return nil
-				})
-			if err != nil {
-				return nil, fmt.Errorf("match rows: %w", err)
-			}
-		}
-		if !bulk {
-			firstStaged := map[int64]bool{}
-			err := kbsql.EachRow(ctx, q, `SELECT title_id, provider_id, url FROM import_rows WHERE import_id = $1 AND keep = FALSE AND `+d.InIDs("title_id", "$2")+
-				` ORDER BY title_id, seq`, []any{I, cands}, func(r kbsql.Rows) error {
+	if len(cands) > 0 && held {
+		err := kbsql.EachRow(ctx, q, `SELECT title_id, provider_id, url FROM resources WHERE package_id = $1 AND `+d.InIDs("title_id", "$2"),
+			[]any{P, cands}, func(r kbsql.Rows) error {
 				if err := r.Scan(&t, &key.ProviderID, &key.URL); err != nil {
 					return err
 				}
-				if !firstStaged[t] {
-					firstStaged[t] = true
-					m.holders[t] = holder{key: key, staged: true}
+				m.holders[t] = holder{key: key}
+				return nil
+			})
+		if err != nil {
+			return nil, fmt.Errorf("match rows: %w", err)
+		}
+	}
+	if ref {
+		own = newOwnKeys() // the first staged row of each candidate, and which the import created
+	}
+	if ref && len(cands) > 0 {
+		err := kbsql.EachRow(ctx, q, `SELECT title_id, provider_id, url FROM import_rows WHERE import_id = $1 AND keep = FALSE AND `+d.InIDs("title_id", "$2")+
+			` ORDER BY title_id, seq`, []any{I, cands}, func(r kbsql.Rows) error {
+			if err := r.Scan(&t, &key.ProviderID, &key.URL); err != nil {
+				return err
+			}
+			own.addRow(t, key)
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("match rows: %w", err)
+		}
+	}
+	if ref {
+		ids := slices.AppendSeq(slices.Clone(cands), maps.Values(m.byPID))
+		ids = slices.AppendSeq(ids, maps.Keys(retiredCands))
+		if len(ids) > 0 {
+			err := kbsql.EachRow(ctx, q, `SELECT id FROM import_titles WHERE import_id = $1 AND `+d.InIDs("id", "$2"), []any{I, ids}, func(r kbsql.Rows) error {
+				if err := r.Scan(&t); err != nil {
+					return err
 				}
+				own.created[t] = true
 				return nil
 			})
 			if err != nil {
@@ -409,15 +439,21 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 			}
 		}
 	}
+	for _, t := range cands {
+		if k, ok := own.first[t]; ok {
+			m.holders[t] = holder{key: k, staged: true}
+		}
+	}
 	// Retired titles that no longer exist come back with their ids.
 	if len(retiredCands) > 0 {
 		ids := make([]int64, 0, len(retiredCands))
 		for id := range retiredCands {
 			ids = append(ids, id)
-			m.gone[id] = true
+			if !own.created[id] {
+				m.gone[id] = true
+			}
 		}
-		err := kbsql.EachRow(ctx, q, `SELECT id FROM titles WHERE `+d.InIDs("id", "$1")+` UNION ALL
-			SELECT id FROM import_titles WHERE import_id = $2 AND `+d.InIDs("id", "$1"), []any{ids, I}, func(r kbsql.Rows) error {
+		err := kbsql.EachRow(ctx, q, `SELECT id FROM titles WHERE `+d.InIDs("id", "$1"), []any{ids}, func(r kbsql.Rows) error {
 			if err := r.Scan(&t); err != nil {
 				return err
 			}
@@ -429,42 +465,37 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 		}
 	}
 	// Which of the titles the rows may be are this import's new ones.
-	ids := make([]int64, 0, len(m.byPID)+len(cands))
 	for _, t := range m.byPID {
-		ids = append(ids, t)
-	}
-	ids = append(ids, cands...)
-	if bulk {
-		for _, t := range ids {
-			m.created[t] = imp.bulk.created(t)
-		}
-	} else if len(ids) > 0 {
-		err := kbsql.EachRow(ctx, q, `SELECT id FROM import_titles WHERE import_id = $1 AND `+d.InIDs("id", "$2"), []any{I, ids}, func(r kbsql.Rows) error {
-			if err := r.Scan(&t); err != nil {
-				return err
-			}
+		if own.created[t] {
 			m.created[t] = true
-			return nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("match rows: %w", err)
+		}
+	}
+	for _, t := range cands {
+		if own.created[t] {
+			m.created[t] = true
 		}
 	}
 	return m, nil
 }
 
-// lookupStep is one query of lookup, run when on.
+// lookupStep is one step of lookup, run when on: a query, or mem,
+// which reads the import's own keys.
 type lookupStep struct {
 	on   bool
 	sql  string
 	args []any
 	scan func(kbsql.Rows) error
+	mem  func()
 }
 
 // runLookups runs the steps that are on, in order.
 func runLookups(ctx context.Context, q kbsql.Querier, steps []lookupStep) error {
 	for _, s := range steps {
 		if !s.on {
+			continue
+		}
+		if s.mem != nil {
+			s.mem()
 			continue
 		}
 		if err := kbsql.EachRow(ctx, q, s.sql, s.args, s.scan); err != nil {

@@ -21,6 +21,12 @@ func TestBulkLoad(t *testing.T) {
 	storetest.BulkLoad(t, openCompared)
 }
 
+// TestOwnKeys checks that the keys an import keeps of what it staged
+// match its rows as reading them back from the staging tables does.
+func TestOwnKeys(t *testing.T) {
+	storetest.OwnKeys(t, openCompared)
+}
+
 // TestFirstLoad checks that a load into an empty knowledge base, whose
 // indexes and foreign keys are built at its end, leaves the store as the
 // staged import does, indexes and constraints all.

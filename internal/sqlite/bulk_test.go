@@ -18,6 +18,12 @@ func TestBulkLoad(t *testing.T) {
 	storetest.BulkLoad(t, openCompared)
 }
 
+// TestOwnKeys checks that the keys an import keeps of what it staged
+// match its rows as reading them back from the staging tables does.
+func TestOwnKeys(t *testing.T) {
+	storetest.OwnKeys(t, openCompared)
+}
+
 // rawDB is storetest.DB over a second handle of the store's file.
 type rawDB struct{ db *sql.DB }
 

@@ -1,0 +1,140 @@
+package kbimport
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// ownKeys are the keys of what an import staged or loaded so far, which
+// its later batches' rows may match (lookup): kept in memory as each
+// batch is written, instead of read back from the staging tables (or, on
+// the bulk path, from the load's own transaction) a batch at a time, which
+// the profiles of both paths showed to be the largest part of matching.
+// They cost memory in proportion to the file: for each row its provider
+// title_id, for each title its first row's provider title_id and URL,
+// and each valid identifier (about 400 bytes a row; measured in
+// BENCHMARKS.md).
+type ownKeys struct {
+	// byPID maps the provider title_id of every row to its title (the
+	// first row's, where rows disagree).
+	byPID map[string]int64
+	// byNorm maps a valid identifier to the first title (the smallest
+	// id) staged with it, and moreNorm to the others, ascending.
+	byNorm   map[string]int64
+	moreNorm map[string][]int64
+	// byHash maps a match hash to the first title (the smallest id) the
+	// import created with it, and moreHash to the others, ascending.
+	byHash   map[int64]int64
+	moreHash map[int64][]int64
+	// first is the key of each title's first row: the item the package
+	// holds as the title after the import.
+	first map[int64]kb.ItemKey
+	// created holds the titles the import creates.
+	created map[int64]bool
+}
+
+func newOwnKeys() *ownKeys {
+	return &ownKeys{byPID: map[string]int64{}, byNorm: map[string]int64{}, moreNorm: map[string][]int64{},
+		byHash: map[int64]int64{}, moreHash: map[int64][]int64{}, first: map[int64]kb.ItemKey{}, created: map[int64]bool{}}
+}
+
+// addFirst records t under k in byK and moreK: the smallest title first,
+// then the others ascending, each once.
+func addFirst[K comparable](byK map[K]int64, moreK map[K][]int64, k K, t int64) {
+	first, ok := byK[k]
+	switch {
+	case !ok:
+		byK[k] = t
+		return
+	case first == t:
+		return
+	case t < first:
+		byK[k] = t
+		t = first
+	}
+	more := moreK[k]
+	if i, found := slices.BinarySearch(more, t); !found {
+		moreK[k] = slices.Insert(more, i, t)
+	}
+}
+
+// each calls fn with the titles under k, ascending.
+func each[K comparable](byK map[K]int64, moreK map[K][]int64, k K, fn func(int64)) {
+	t, ok := byK[k]
+	if !ok {
+		return
+	}
+	fn(t)
+	for _, t := range moreK[k] {
+		fn(t)
+	}
+}
+
+// addTitle records a title the import creates, with its match hash.
+func (k *ownKeys) addTitle(t, hash int64) {
+	k.created[t] = true
+	addFirst(k.byHash, k.moreHash, hash, t)
+}
+
+// addNorm records that title t has the valid identifier norm.
+func (k *ownKeys) addNorm(t int64, norm string) {
+	if _, ok := k.byNorm[norm]; !ok {
+		norm = strings.Clone(norm) // not the row's text it is cut from
+	}
+	addFirst(k.byNorm, k.moreNorm, norm, t)
+}
+
+// addRow records a row of title t, in file order.
+func (k *ownKeys) addRow(t int64, key kb.ItemKey) {
+	if key.ProviderID != "" {
+		if _, ok := k.byPID[key.ProviderID]; !ok {
+			k.byPID[strings.Clone(key.ProviderID)] = t
+		}
+	}
+	if _, ok := k.first[t]; !ok {
+		k.first[t] = kb.ItemKey{ProviderID: strings.Clone(key.ProviderID), URL: strings.Clone(key.URL)}
+	}
+}
+
+// pids adds to m the titles of the batch's provider title_ids, where m
+// has none yet.
+func (k *ownKeys) pids(m *batchMatch, pids []string) {
+	for _, p := range pids {
+		if t, ok := k.byPID[p]; ok {
+			if _, ok := m.byPID[p]; !ok {
+				m.byPID[p] = t
+			}
+		}
+	}
+}
+
+// norms adds to m the titles with the batch's valid identifiers, after
+// those m has (each once, ascending), noting that they have them.
+func (k *ownKeys) norms(m *batchMatch, norms []string) {
+	seen := map[string]bool{}
+	for _, n := range norms {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		each(k.byNorm, k.moreNorm, n, func(t int64) {
+			m.byNorm[n] = append(m.byNorm[n], t)
+			m.has[hasKey(t, n)] = true
+		})
+	}
+}
+
+// hashes adds to m the titles created with the batch's match hashes,
+// after those m has.
+func (k *ownKeys) hashes(m *batchMatch, hashes []int64) {
+	seen := map[int64]bool{}
+	for _, h := range hashes {
+		if seen[h] {
+			continue
+		}
+		seen[h] = true
+		each(k.byHash, k.moreHash, h, func(t int64) { m.byHash[h] = append(m.byHash[h], t) })
+	}
+}

@@ -1,0 +1,52 @@
+package kbimport
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kbserver/kbserver/internal/kb"
+)
+
+// TestOwnKeys checks that an import's keys answer as the lookups of its
+// staged rows in SQL did: each title of an identifier or match hash once,
+// ascending, whatever order they came in, after what the batch has; the
+// first row's title of a provider title_id, unless the batch has one; the
+// first row's key of each title; the titles it created.
+func TestOwnKeys(t *testing.T) {
+	k := newOwnKeys()
+	for _, x := range []struct {
+		t    int64
+		norm string
+	}{{5, "A"}, {3, "A"}, {5, "A"}, {9, "A"}, {4, "A"}, {3, "A"}, {7, "B"}} {
+		k.addNorm(x.t, x.norm)
+	}
+	k.addTitle(4, 100)
+	k.addTitle(3, 100) // a retired title that comes back keeps its smaller id
+	k.addTitle(5, 200)
+	k.addRow(3, kb.ItemKey{ProviderID: "p1", URL: "u1"})
+	k.addRow(4, kb.ItemKey{ProviderID: "p1"}) // a later row does not take p1
+	k.addRow(3, kb.ItemKey{ProviderID: "p9", URL: "u2"})
+	k.addRow(5, kb.ItemKey{URL: "u5"})
+	k.addRow(6, kb.ItemKey{ProviderID: "p2"})
+	m := &batchMatch{byPID: map[string]int64{"p2": 8}, byNorm: map[string][]int64{"A": {1}}, byHash: map[int64][]int64{}, has: map[string]bool{}}
+	k.pids(m, []string{"p1", "p2", "p3", "p9"})
+	k.norms(m, []string{"A", "A", "C"})
+	k.hashes(m, []int64{100, 100, 300})
+	want := &batchMatch{
+		byPID:  map[string]int64{"p1": 3, "p2": 8, "p9": 3},
+		byNorm: map[string][]int64{"A": {1, 3, 4, 5, 9}},
+		byHash: map[int64][]int64{100: {3, 4}},
+		has:    map[string]bool{"3|A": true, "4|A": true, "5|A": true, "9|A": true},
+	}
+	if diff := cmp.Diff(want, m, cmp.AllowUnexported(batchMatch{})); diff != "" {
+		t.Errorf("lookup (-want +got):\n%s", diff)
+	}
+	wantFirst := map[int64]kb.ItemKey{3: {ProviderID: "p1", URL: "u1"}, 4: {ProviderID: "p1"}, 5: {URL: "u5"}, 6: {ProviderID: "p2"}}
+	if diff := cmp.Diff(wantFirst, k.first); diff != "" {
+		t.Errorf("first rows' keys (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[int64]bool{3: true, 4: true, 5: true}, k.created); diff != "" {
+		t.Errorf("created (-want +got):\n%s", diff)
+	}
+}
