@@ -158,13 +158,14 @@ type PackageSpec struct {
 	Bulk BulkMode
 	// FirstLoad lets the import of a new package into a knowledge base
 	// with no title at all load it as databases load: by the bulk path
-	// (SQLite too, unless Bulk is BulkOff), with the tables' indexes
-	// that the load does not read built once, after its last row. Its
-	// transaction then holds SQLite's one writer, and on PostgreSQL
-	// locks the titles, identifiers and resources until it commits (the
-	// requests that read them wait). The commands that fill a knowledge
-	// base (import kbart, gen, serve --demo before it serves) set it; a
-	// running server's imports (feeds) do not.
+	// (SQLite too, unless Bulk is BulkOff), matching its rows against
+	// its own titles in memory, with the tables' secondary indexes (and
+	// on PostgreSQL their foreign keys) built once, after its last row.
+	// Its transaction then holds SQLite's one writer, and on PostgreSQL
+	// locks the titles, identifiers, resources and packages until it
+	// commits (the requests that read them wait). The commands that fill
+	// a knowledge base (import kbart, gen, serve --demo before it serves)
+	// set it; a running server's imports (feeds) do not.
 	FirstLoad bool
 	// FeedID is the feed whose run imports the file: the import's
 	// changes are recorded as the feed's. 0 for none.

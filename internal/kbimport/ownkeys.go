@@ -3,8 +3,6 @@ package kbimport
 import (
 	"slices"
 	"strings"
-
-	"github.com/kbserver/kbserver/internal/kb"
 )
 
 // ownKeys are the keys of what an import staged or loaded so far, which
@@ -12,10 +10,10 @@ import (
 // batch is written, instead of read back from the staging tables (or, on
 // the bulk path, from the load's own transaction) a batch at a time, which
 // the profiles of both paths showed to be the largest part of matching.
-// They cost memory in proportion to the file: for each row its provider
-// title_id, for each title its first row's provider title_id and URL,
-// and each valid identifier (about 400 bytes a row; measured in
-// BENCHMARKS.md).
+// They cost memory in proportion to the file: each row's provider
+// title_id, each valid identifier and each new title's hash (measured in
+// BENCHMARKS.md). What the package holds as a candidate (its first row's
+// key) is still read for the batch's candidates only.
 type ownKeys struct {
 	// byPID maps the provider title_id of every row to its title (the
 	// first row's, where rows disagree).
@@ -28,16 +26,13 @@ type ownKeys struct {
 	// import created with it, and moreHash to the others, ascending.
 	byHash   map[int64]int64
 	moreHash map[int64][]int64
-	// first is the key of each title's first row: the item the package
-	// holds as the title after the import.
-	first map[int64]kb.ItemKey
 	// created holds the titles the import creates.
 	created map[int64]bool
 }
 
 func newOwnKeys() *ownKeys {
 	return &ownKeys{byPID: map[string]int64{}, byNorm: map[string]int64{}, moreNorm: map[string][]int64{},
-		byHash: map[int64]int64{}, moreHash: map[int64][]int64{}, first: map[int64]kb.ItemKey{}, created: map[int64]bool{}}
+		byHash: map[int64]int64{}, moreHash: map[int64][]int64{}, created: map[int64]bool{}}
 }
 
 // addFirst records t under k in byK and moreK: the smallest title first,
@@ -81,20 +76,19 @@ func (k *ownKeys) addTitle(t, hash int64) {
 // addNorm records that title t has the valid identifier norm.
 func (k *ownKeys) addNorm(t int64, norm string) {
 	if _, ok := k.byNorm[norm]; !ok {
-		norm = strings.Clone(norm) // not the row's text it is cut from
+		norm = strings.Clone(norm)
 	}
 	addFirst(k.byNorm, k.moreNorm, norm, t)
 }
 
-// addRow records a row of title t, in file order.
-func (k *ownKeys) addRow(t int64, key kb.ItemKey) {
-	if key.ProviderID != "" {
-		if _, ok := k.byPID[key.ProviderID]; !ok {
-			k.byPID[strings.Clone(key.ProviderID)] = t
-		}
+// addRow records a row of title t, in file order, by its provider
+// title_id.
+func (k *ownKeys) addRow(t int64, providerID string) {
+	if providerID == "" {
+		return
 	}
-	if _, ok := k.first[t]; !ok {
-		k.first[t] = kb.ItemKey{ProviderID: strings.Clone(key.ProviderID), URL: strings.Clone(key.URL)}
+	if _, ok := k.byPID[providerID]; !ok {
+		k.byPID[strings.Clone(providerID)] = t // not the row's text it is cut from
 	}
 }
 

@@ -165,7 +165,7 @@ func (imp *importer) stage(ctx context.Context, rb readyBatch) error {
 		}
 	}
 	for i := range ps {
-		imp.own.addRow(real(titleOf[i]), ps[i].Key())
+		imp.own.addRow(real(titleOf[i]), ps[i].ProviderID)
 	}
 	return nil
 }
@@ -384,8 +384,8 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 		return nil, err
 	}
 	// The items the package holds as the candidates: this import's rows
-	// first (set last, so they win), then the package's resources (a bulk
-	// load's package has none but its rows).
+	// first (read last, so they win), then the package's resources (a
+	// bulk load's package has none but its rows).
 	var cands []int64
 	seen := map[int64]bool{}
 	for _, ts := range m.byNorm {
@@ -394,29 +394,38 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 	for _, ts := range m.byHash {
 		cands = appendNew(cands, seen, ts)
 	}
-	if len(cands) > 0 && held {
-		err := kbsql.EachRow(ctx, q, `SELECT title_id, provider_id, url FROM resources WHERE package_id = $1 AND `+d.InIDs("title_id", "$2"),
-			[]any{P, cands}, func(r kbsql.Rows) error {
-				if err := r.Scan(&t, &key.ProviderID, &key.URL); err != nil {
-					return err
-				}
-				m.holders[t] = holder{key: key}
-				return nil
-			})
-		if err != nil {
-			return nil, fmt.Errorf("match rows: %w", err)
+	if len(cands) > 0 {
+		if held {
+			err := kbsql.EachRow(ctx, q, `SELECT title_id, provider_id, url FROM resources WHERE package_id = $1 AND `+d.InIDs("title_id", "$2"),
+				[]any{P, cands}, func(r kbsql.Rows) error {
+					if err := r.Scan(&t, &key.ProviderID, &key.URL); err != nil {
+						return err
+					}
+					m.holders[t] = holder{key: key}
+					return nil
+				})
+			if err != nil {
+				return nil, fmt.Errorf("match rows: %w", err)
+			}
 		}
-	}
-	if ref {
-		own = newOwnKeys() // the first staged row of each candidate, and which the import created
-	}
-	if ref && len(cands) > 0 {
-		err := kbsql.EachRow(ctx, q, `SELECT title_id, provider_id, url FROM import_rows WHERE import_id = $1 AND keep = FALSE AND `+d.InIDs("title_id", "$2")+
-			` ORDER BY title_id, seq`, []any{I, cands}, func(r kbsql.Rows) error {
+		// The first row's key of each candidate this import has rows of:
+		// a bulk load's resources keep it, as the staged rows would give
+		// it.
+		sql, args := `SELECT title_id, provider_id, url FROM import_rows WHERE import_id = $1 AND keep = FALSE AND `+d.InIDs("title_id", "$2")+
+			` ORDER BY title_id, seq`, []any{I, cands}
+		rq := q
+		if bulk {
+			sql, args, rq = `SELECT title_id, provider_id, url FROM resources WHERE package_id = $1 AND `+d.InIDs("title_id", "$2"), []any{P, cands}, imp.bulk.tx
+		}
+		first := map[int64]bool{}
+		err := kbsql.EachRow(ctx, rq, sql, args, func(r kbsql.Rows) error {
 			if err := r.Scan(&t, &key.ProviderID, &key.URL); err != nil {
 				return err
 			}
-			own.addRow(t, key)
+			if !first[t] {
+				first[t] = true
+				m.holders[t] = holder{key: key, staged: true}
+			}
 			return nil
 		})
 		if err != nil {
@@ -424,6 +433,8 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 		}
 	}
 	if ref {
+		// Which titles the import created, from its staging tables.
+		own = newOwnKeys()
 		ids := slices.AppendSeq(slices.Clone(cands), maps.Values(m.byPID))
 		ids = slices.AppendSeq(ids, maps.Keys(retiredCands))
 		if len(ids) > 0 {
@@ -437,11 +448,6 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 			if err != nil {
 				return nil, fmt.Errorf("match rows: %w", err)
 			}
-		}
-	}
-	for _, t := range cands {
-		if k, ok := own.first[t]; ok {
-			m.holders[t] = holder{key: k, staged: true}
 		}
 	}
 	// Retired titles that no longer exist come back with their ids.
