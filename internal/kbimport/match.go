@@ -34,6 +34,11 @@ func ImportBatches[B any](ctx context.Context, size int, next func() (kb.ImportR
 			var b batch
 			rows := make([]kb.ImportRow, 0, size)
 			for len(rows) < size {
+				select {
+				case <-stop:
+					return // fn failed: read no further
+				default:
+				}
 				if b.err = ctx.Err(); b.err != nil {
 					break
 				}
