@@ -30,12 +30,6 @@ import (
 // bulkLoad is the state of a bulk load.
 type bulkLoad struct {
 	tx kbsql.Tx
-	// firstNew is the smallest title id the load reserved, 0 until it
-	// reserves one: the managed titles with larger ids in its package
-	// are its own (ids are reserved in ascending order and imports run
-	// one at a time; customers' titles may take ids between, but the
-	// lookups never return one).
-	firstNew int64
 	// claimed holds the rows of the titles without a source package that
 	// the load lists, in file order: the package becomes their source.
 	claimed map[int64][]stagedRow
@@ -67,9 +61,6 @@ func (imp *importer) bulkTx() kbsql.Tx {
 	}
 	return imp.bulk.tx
 }
-
-// created reports whether title t is one the load created.
-func (bl *bulkLoad) created(t int64) bool { return bl.firstNew != 0 && t >= bl.firstNew }
 
 // takesBulk reports whether the import takes the bulk path.
 func (imp *importer) takesBulk() bool {
@@ -186,9 +177,6 @@ func (bl *bulkLoad) write(ctx context.Context, imp *importer, b *stagedBatch) er
 	titles := make([][]any, len(b.titles))
 	for i, t := range b.titles {
 		id := t[1].(int64)
-		if bl.firstNew == 0 || id < bl.firstNew {
-			bl.firstNew = id
-		}
 		keys[id] = titleKeys{t[3].(string), t[6].(int)}
 		titles[i] = append(slices.Clone(t[1:]), P)
 	}
@@ -241,7 +229,7 @@ func (bl *bulkLoad) write(ctx context.Context, imp *importer, b *stagedBatch) er
 				return err
 			}
 			keys[t] = k
-			if owns, _ := kb.TitleSource(source, P); owns && !bl.created(t) {
+			if owns, _ := kb.TitleSource(source, P); owns && !imp.own.created[t] {
 				bl.claimed[t] = append(bl.claimed[t], rows[t]...)
 			}
 			return nil

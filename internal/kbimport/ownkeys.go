@@ -142,12 +142,7 @@ func (k *ownKeys) pids(m *batchMatch, pids []string) {
 // norms adds to m the titles with the batch's valid identifiers, after
 // those m has (each once, ascending), noting that they have them.
 func (k *ownKeys) norms(m *batchMatch, norms []string) {
-	seen := map[string]bool{}
-	for _, n := range norms {
-		if seen[n] {
-			continue
-		}
-		seen[n] = true
+	for _, n := range distinct(norms) {
 		add := func(t int64) {
 			m.byNorm[n] = append(m.byNorm[n], t)
 			m.has[hasKey(t, n)] = true
@@ -163,12 +158,20 @@ func (k *ownKeys) norms(m *batchMatch, norms []string) {
 // hashes adds to m the titles created with the batch's match hashes,
 // after those m has.
 func (k *ownKeys) hashes(m *batchMatch, hashes []int64) {
-	seen := map[int64]bool{}
-	for _, h := range hashes {
-		if seen[h] {
-			continue
-		}
-		seen[h] = true
+	for _, h := range distinct(hashes) {
 		each(k.byHash, k.moreHash, h, func(t int64) { m.byHash[h] = append(m.byHash[h], t) })
 	}
+}
+
+// distinct returns ks without their repeats, in order.
+func distinct[K comparable](ks []K) []K {
+	seen := make(map[K]bool, len(ks))
+	out := ks[:0:0]
+	for _, k := range ks {
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
 }

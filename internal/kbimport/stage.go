@@ -432,17 +432,19 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 			return nil, fmt.Errorf("match rows: %w", err)
 		}
 	}
+	// The titles the rows may be, and which of them the import created.
+	mayBe := slices.AppendSeq(slices.Clone(cands), maps.Values(m.byPID))
+	created := own.created
 	if ref {
-		// Which titles the import created, from its staging tables.
-		own = newOwnKeys()
-		ids := slices.AppendSeq(slices.Clone(cands), maps.Values(m.byPID))
-		ids = slices.AppendSeq(ids, maps.Keys(retiredCands))
+		// Read from its staging tables instead.
+		created = map[int64]bool{}
+		ids := slices.AppendSeq(slices.Clone(mayBe), maps.Keys(retiredCands))
 		if len(ids) > 0 {
 			err := kbsql.EachRow(ctx, q, `SELECT id FROM import_titles WHERE import_id = $1 AND `+d.InIDs("id", "$2"), []any{I, ids}, func(r kbsql.Rows) error {
 				if err := r.Scan(&t); err != nil {
 					return err
 				}
-				own.created[t] = true
+				created[t] = true
 				return nil
 			})
 			if err != nil {
@@ -455,7 +457,7 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 		ids := make([]int64, 0, len(retiredCands))
 		for id := range retiredCands {
 			ids = append(ids, id)
-			if !own.created[id] {
+			if !created[id] {
 				m.gone[id] = true
 			}
 		}
@@ -470,14 +472,8 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 			return nil, fmt.Errorf("match rows: %w", err)
 		}
 	}
-	// Which of the titles the rows may be are this import's new ones.
-	for _, t := range m.byPID {
-		if own.created[t] {
-			m.created[t] = true
-		}
-	}
-	for _, t := range cands {
-		if own.created[t] {
+	for _, t := range mayBe {
+		if created[t] {
 			m.created[t] = true
 		}
 	}
