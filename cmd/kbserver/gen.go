@@ -185,6 +185,9 @@ func (c *cli) genKB(st kb.Store, o gen.Options) error {
 	sum, err := gen.Generate(c.ctx, st, o, progress)
 	finish()
 	if err != nil {
+		if sum.Loaded {
+			return c.interrupted(err, "the load was rolled back: nothing was generated")
+		}
 		return c.interrupted(err, fmt.Sprintf("%d of %d packages generated", len(sum.PackageIDs), sum.Packages))
 	}
 	w := c.stdout

@@ -93,7 +93,10 @@ type Summary struct {
 	Resources  int     // title-package pairs of the packages generated
 	Rows       int     // rows sent to the importer: a resource with two coverage ranges takes two
 	PackageIDs []int64 // the store's ids of the packages generated, in generation order
-	Elapsed    time.Duration
+	// Loaded says the packages went in as one load (kb.Loader): readers
+	// saw none of them until all, and on an error none was kept.
+	Loaded  bool
+	Elapsed time.Duration
 }
 
 // withDefaults fills in the defaults and checks the ranges.
@@ -166,54 +169,68 @@ func Generate(ctx context.Context, imp kb.Importer, opts Options, progress func(
 	}
 	done := 0
 	progress(0, total)
-	for p := range pl.pkgs {
-		if o.Include != nil && !o.Include(p) {
-			continue
-		}
-		if err := ctx.Err(); err != nil {
-			sum.Elapsed = time.Since(start)
-			return sum, err
-		}
-		pp := &pl.pkgs[p]
-		spec := kb.PackageSpec{
-			VendorName:  vendorName(g.seed, pp.vendor),
-			PackageName: packageName(g.seed, p, pp.content),
-			ContentType: pp.content,
-			PackageType: pp.ptype,
-			Bulk:        o.Bulk,
-			FirstLoad:   o.FirstLoad,
-		}
-		it := &pkgRows{
-			g:      g,
-			pl:     pp,
-			rc:     resCtx{pkg: mix(uint64(p) + 0x9ac0000), agg: pp.agg, content: pp.content, line: 1},
-			second: -1,
-			tick: func() error {
-				done++
-				if done%4096 == 0 {
-					progress(done, total)
-					return ctx.Err()
-				}
-				return nil
-			},
-		}
-		res, err := imp.ImportPackage(ctx, spec, it.next)
-		sum.Rows += it.rows
-		if err != nil {
-			sum.Elapsed = time.Since(start)
-			return sum, fmt.Errorf("gen: package %q of %q: %w", spec.PackageName, spec.VendorName, err)
-		}
-		sum.PackageIDs = append(sum.PackageIDs, res.PackageID)
-		if o.Imported != nil {
-			if err := o.Imported(p, res.PackageID); err != nil {
-				sum.Elapsed = time.Since(start)
-				return sum, fmt.Errorf("gen: package %q of %q: %w", spec.PackageName, spec.VendorName, err)
+	genAll := func(importPackage kb.ImportFunc) error {
+		for p := range pl.pkgs {
+			if o.Include != nil && !o.Include(p) {
+				continue
 			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			pp := &pl.pkgs[p]
+			spec := kb.PackageSpec{
+				VendorName:  vendorName(g.seed, pp.vendor),
+				PackageName: packageName(g.seed, p, pp.content),
+				ContentType: pp.content,
+				PackageType: pp.ptype,
+				Bulk:        o.Bulk,
+				FirstLoad:   o.FirstLoad,
+			}
+			it := &pkgRows{
+				g:      g,
+				pl:     pp,
+				rc:     resCtx{pkg: mix(uint64(p) + 0x9ac0000), agg: pp.agg, content: pp.content, line: 1},
+				second: -1,
+				tick: func() error {
+					done++
+					if done%4096 == 0 {
+						progress(done, total)
+						return ctx.Err()
+					}
+					return nil
+				},
+			}
+			res, err := importPackage(ctx, spec, it.next)
+			sum.Rows += it.rows
+			if err != nil {
+				return fmt.Errorf("gen: package %q of %q: %w", spec.PackageName, spec.VendorName, err)
+			}
+			sum.PackageIDs = append(sum.PackageIDs, res.PackageID)
+			if o.Imported != nil {
+				if err := o.Imported(p, res.PackageID); err != nil {
+					return fmt.Errorf("gen: package %q of %q: %w", spec.PackageName, spec.VendorName, err)
+				}
+			}
+			progress(done, total)
 		}
-		progress(done, total)
+		return nil
 	}
+	// A whole knowledge base into an empty store goes in as one load
+	// (kb.Loader): its packages match each other's titles in memory, and
+	// the indexes are built once. Generating in parts, or with work after
+	// each package, imports package by package.
+	if ld, ok := imp.(kb.Loader); ok && o.FirstLoad && o.Include == nil && o.Imported == nil {
+		one, err := ld.LoadPackages(ctx, genAll)
+		if err != nil && one {
+			sum.PackageIDs = sum.PackageIDs[:0] // none was kept
+		}
+		sum.Loaded = one
+		sum.Elapsed = time.Since(start)
+		return sum, err
+	}
+	err = genAll(imp.ImportPackage)
 	sum.Elapsed = time.Since(start)
-	return sum, nil
+	return sum, err
 }
 
 // pkgRows yields the rows of one package.

@@ -457,3 +457,58 @@ func TestGenerateInParts(t *testing.T) {
 		}
 	}
 }
+
+// fakeLoader is a fakeImporter that loads as one (kb.Loader); it fails
+// its load with failAt's error once that many packages are in.
+type fakeLoader struct {
+	fakeImporter
+	loads  int
+	failAt int
+}
+
+func (f *fakeLoader) LoadPackages(ctx context.Context, fn func(kb.ImportFunc) error) (bool, error) {
+	f.loads++
+	return true, fn(func(ctx context.Context, spec kb.PackageSpec, next func() (kb.ImportRow, error)) (kb.ImportResult, error) {
+		if f.failAt > 0 && len(f.pkgs) == f.failAt {
+			return kb.ImportResult{}, errors.New("load failed")
+		}
+		return f.ImportPackage(ctx, spec, next)
+	})
+}
+
+// TestGenerateAsLoad checks that a first load of a whole knowledge base
+// goes through the store's Loader, with the packages Generate sends one by
+// one, and that a part (Include) or work after each package does not; a
+// load that fails reports that none of its packages was kept.
+func TestGenerateAsLoad(t *testing.T) {
+	o := Options{Titles: 3000, FirstLoad: true}
+	whole, _ := generate(t, o)
+	ctx := context.Background()
+	ld := &fakeLoader{}
+	sum, err := Generate(ctx, ld, o, nil)
+	if err != nil || !sum.Loaded || ld.loads != 1 || len(sum.PackageIDs) != len(whole.pkgs) {
+		t.Fatalf("Generate: loaded %v (%d loads), %d packages, %v; want one load of %d", sum.Loaded, ld.loads, len(sum.PackageIDs), err, len(whole.pkgs))
+	}
+	if diff := cmp.Diff(whole.pkgs, ld.pkgs, cmp.AllowUnexported(fakePackage{})); diff != "" {
+		t.Fatalf("the load's packages differ (-one by one +load):\n%s", diff)
+	}
+	for _, c := range []struct {
+		name string
+		o    Options
+	}{
+		{"not a first load", Options{Titles: 3000}},
+		{"a part", Options{Titles: 3000, FirstLoad: true, Include: func(p int) bool { return p%2 == 0 }}},
+		{"work after each", Options{Titles: 3000, FirstLoad: true, Imported: func(int, int64) error { return nil }}},
+	} {
+		ld := &fakeLoader{}
+		sum, err := Generate(ctx, ld, c.o, nil)
+		if err != nil || sum.Loaded || ld.loads != 0 || len(ld.pkgs) == 0 {
+			t.Errorf("%s: loaded %v (%d loads, %d packages), %v; want each package on its own", c.name, sum.Loaded, ld.loads, len(ld.pkgs), err)
+		}
+	}
+	ld = &fakeLoader{failAt: 5}
+	sum, err = Generate(ctx, ld, o, nil)
+	if err == nil || !strings.Contains(err.Error(), "load failed") || !sum.Loaded || len(sum.PackageIDs) != 0 {
+		t.Errorf("a failed load: %v, loaded %v, %d packages kept; want its error, loaded, none kept", err, sum.Loaded, len(sum.PackageIDs))
+	}
+}

@@ -29,6 +29,7 @@ type Store interface {
 	ResolverStatsStore
 	ERMStore
 	Importer
+	Loader
 	RetiredPurger
 	StateWriter
 	OpsStore
@@ -129,6 +130,24 @@ type Importer interface {
 	// With spec.DryRun nothing is changed, and the result counts what the
 	// import would do.
 	ImportPackage(ctx context.Context, spec PackageSpec, next func() (ImportRow, error)) (ImportResult, error)
+}
+
+// ImportFunc imports one package's rows, as Importer.ImportPackage does.
+type ImportFunc func(ctx context.Context, spec PackageSpec, next func() (ImportRow, error)) (ImportResult, error)
+
+// Loader fills an empty knowledge base with many packages as one load.
+type Loader interface {
+	// LoadPackages calls fn with the function that imports each package.
+	// Into a knowledge base with no title and no package, every package fn
+	// imports is loaded as a first load (PackageSpec.FirstLoad) in one
+	// transaction: rows are matched against the titles the load created,
+	// kept in memory, and the tables' secondary indexes are built once,
+	// after fn returns; readers see nothing of the load until all of it,
+	// and when fn or an import fails nothing is kept. There a package may
+	// come only once, and a dry run is refused. Into any other knowledge
+	// base each package is imported as by ImportPackage, committed on its
+	// own. one reports which of the two it was.
+	LoadPackages(ctx context.Context, fn func(importPackage ImportFunc) error) (one bool, err error)
 }
 
 // RetiredPurger forgets what imports kept aside.

@@ -90,8 +90,6 @@ func (imp *importer) mayLoadFirst(ctx context.Context) (bool, error) {
 // runBulk imports the rows of a new package by the bulk path.
 func (imp *importer) runBulk(ctx context.Context, next func() (kb.ImportRow, error)) (kb.ImportResult, error) {
 	err := imp.s.e.Write(ctx, "", func(tx kbsql.Tx) (err error) {
-		imp.bulk = &bulkLoad{tx: tx, claimed: map[int64][]stagedRow{}}
-		defer func() { imp.bulk = nil }()
 		done, err := imp.ie.BulkBegin(ctx, tx)
 		if err != nil {
 			return err
@@ -101,57 +99,84 @@ func (imp *importer) runBulk(ctx context.Context, next func() (kb.ImportRow, err
 				err = derr
 			}
 		}()
-		if err := imp.ensurePackage(ctx, tx); err != nil {
-			return err
-		}
 		// A first load was decided on the committed state (mayLoadFirst):
 		// only imports add the managed titles a load could match, one at
 		// a time, and a customer's title added since is only locked for
 		// the load's length.
-		imp.bulk.first = imp.firstLoad
 		var rebuild []string
-		if imp.bulk.first {
+		if imp.firstLoad {
 			if rebuild, err = imp.ie.DeferUpkeep(ctx, tx, loadTables); err != nil {
 				return err
 			}
 		}
-		imp.res.VendorID, imp.res.PackageID, imp.res.ImportID, imp.res.Bulk = imp.vendorID, imp.packageID, imp.id, true
 		// Where the load holds the one writer, it renews the import lock's
 		// lease itself (renewLease), last just before its commit.
 		_, renew := imp.ie.Bulk()
-		renewed := time.Now()
-		err = ImportBatches(ctx, imp.s.batchSize(imp.ie), next, readyRows, func(rows readyBatch) error {
-			if renew && time.Since(renewed) > importRenew {
-				if err := renewLease(ctx, tx, imp.holder); err != nil {
-					return err
-				}
-				renewed = time.Now()
-			}
-			return imp.stage(ctx, rows)
-		})
-		if err != nil {
+		lease := leaseRenewal(tx, imp.holder, renew)
+		if err := imp.bulkPackage(ctx, tx, next, lease); err != nil {
 			return err
 		}
-		for _, def := range rebuild {
-			if _, err := tx.Exec(ctx, def); err != nil {
-				return fmt.Errorf("bulk load: build: %w", err)
-			}
-		}
-		if err := imp.finishBulk(ctx, tx); err != nil {
-			return err
-		}
-		if err := imp.check(); err != nil {
-			return err // rolled back
-		}
-		if renew {
-			return renewLease(ctx, tx, imp.holder)
-		}
-		return nil
+		return finishLoad(ctx, tx, rebuild, imp.holder, renew)
 	})
 	if err != nil {
 		return imp.res, err
 	}
 	return imp.res, nil
+}
+
+// bulkPackage writes a new package's rows in tx, the bulk load's
+// transaction (or a load's, load.go), and finishes it there: its batches
+// are matched and written, then its marks, change records and the
+// import's log. lease renews the import lock's lease when it is due.
+func (imp *importer) bulkPackage(ctx context.Context, tx kbsql.Tx, next func() (kb.ImportRow, error), lease func(context.Context) error) error {
+	imp.bulk = &bulkLoad{tx: tx, claimed: map[int64][]stagedRow{}, first: imp.firstLoad}
+	defer func() { imp.bulk = nil }()
+	if err := imp.ensurePackage(ctx, tx); err != nil {
+		return err
+	}
+	imp.res.VendorID, imp.res.PackageID, imp.res.ImportID, imp.res.Bulk = imp.vendorID, imp.packageID, imp.id, true
+	err := ImportBatches(ctx, imp.s.batchSize(imp.ie), next, readyRows, func(rows readyBatch) error {
+		if err := lease(ctx); err != nil {
+			return err
+		}
+		return imp.stage(ctx, rows)
+	})
+	if err != nil {
+		return err
+	}
+	if err := imp.finishBulk(ctx, tx); err != nil {
+		return err
+	}
+	return imp.check() // an error rolls back
+}
+
+// leaseRenewal returns the function that renews holder's lease of the
+// import lock in tx when it is due, where the load holds the one writer
+// (renew); else one that does nothing.
+func leaseRenewal(tx kbsql.Tx, holder string, renew bool) func(context.Context) error {
+	renewed := time.Now()
+	return func(ctx context.Context) error {
+		if !renew || time.Since(renewed) < importRenew {
+			return nil
+		}
+		renewed = time.Now()
+		return renewLease(ctx, tx, holder)
+	}
+}
+
+// finishLoad ends a bulk load's transaction: the tables' deferred
+// upkeep is built again (rebuild), and where the load holds the one
+// writer (renew), the lease is renewed just before the commit.
+func finishLoad(ctx context.Context, tx kbsql.Tx, rebuild []string, holder string, renew bool) error {
+	for _, def := range rebuild {
+		if _, err := tx.Exec(ctx, def); err != nil {
+			return fmt.Errorf("bulk load: build: %w", err)
+		}
+	}
+	if renew {
+		return renewLease(ctx, tx, holder)
+	}
+	return nil
 }
 
 // titleColumns are the columns of a new title, as a batch stages it
@@ -333,6 +358,11 @@ func (imp *importer) finishBulk(ctx context.Context, tx kbsql.Tx) error {
 		claimed = append(claimed, t)
 	}
 	slices.Sort(claimed)
+	if len(claimed) > 0 && imp.load != nil {
+		// Every title of a load has its source package, the one that
+		// created it, which lists it.
+		return fmt.Errorf("bulk load: a load claims %d titles without a source package", len(claimed))
+	}
 	if len(claimed) > 0 {
 		// The store's committed state: the titles before the load.
 		titles, err := readTitles(ctx, imp.s.e.Read(), imp.s.d, P, claimed)
@@ -355,9 +385,11 @@ func (imp *importer) finishBulk(ctx context.Context, tx kbsql.Tx) error {
 	if err := addIdents(ctx, tx, idents); err != nil {
 		return err
 	}
-	steps := titleSteps(I)
+	// Only the claimed titles change (titleSteps; their statements read
+	// the resources by title, an index a first load builds at its end).
+	var steps []applyStep
 	if len(claimed) > 0 {
-		steps = append(steps, applyStep{"claim titles", `UPDATE titles SET source_package_id = $1 WHERE source_package_id IS NULL
+		steps = append(titleSteps(I), applyStep{"claim titles", `UPDATE titles SET source_package_id = $1 WHERE source_package_id IS NULL
 			AND customer_id IS NULL AND ` + imp.s.d.InIDs("id", "$2"), []any{P, claimed}})
 	}
 	steps = append(steps, recordSteps(P, I, imp.spec.FeedID, now)...)

@@ -183,6 +183,7 @@ type importer struct {
 	holder      string    // the holder of the import lock's lease
 	newNames    bool      // the import created its package (and maybe its vendor)
 	firstLoad   bool      // a first load (kb.PackageSpec.FirstLoad) into an empty knowledge base, as the import began
+	load        *load     // the load the import is part of (LoadPackages), or nil
 }
 
 func (imp *importer) run(ctx context.Context, next func() (kb.ImportRow, error)) (kb.ImportResult, error) {
@@ -233,7 +234,11 @@ func (imp *importer) run(ctx context.Context, next func() (kb.ImportRow, error))
 // findPackage finds the vendor and the package by folded name; when they
 // do not exist yet, the apply transaction creates them.
 func (imp *importer) findPackage(ctx context.Context) error {
-	q := imp.s.e.Read()
+	return imp.findPackageIn(ctx, imp.s.e.Read())
+}
+
+// findPackageIn is findPackage reading through q.
+func (imp *importer) findPackageIn(ctx context.Context, q kbsql.Querier) error {
 	err := q.QueryRow(ctx, `SELECT id FROM vendors WHERE customer_id IS NULL AND sort_name = $1`, kb.Fold(imp.spec.VendorName)).Scan(&imp.vendorID)
 	if kbsql.NoRows(err) {
 		imp.firstGen = true

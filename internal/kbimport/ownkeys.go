@@ -175,3 +175,25 @@ func distinct[K comparable](ks []K) []K {
 	}
 	return out
 }
+
+// merge adds to k the titles o created, by match hash, and the titles of
+// o's valid identifiers: what a load keeps of each package it loaded
+// (load.go). Provider title_ids are a package's own, and are left out.
+func (k *ownKeys) merge(o *ownKeys) {
+	mergeFirst(k.byHash, k.moreHash, o.byHash, o.moreHash)
+	mergeFirst(k.byCode, k.moreCode, o.byCode, o.moreCode)
+	mergeFirst(k.byNorm, k.moreNorm, o.byNorm, o.moreNorm)
+}
+
+// mergeFirst adds every title of from and moreFrom to byK and moreK
+// (addFirst).
+func mergeFirst[K comparable](byK map[K]int64, moreK map[K][]int64, from map[K]int64, moreFrom map[K][]int64) {
+	for k, t := range from {
+		addFirst(byK, moreK, k, t)
+	}
+	for k, ts := range moreFrom {
+		for _, t := range ts {
+			addFirst(byK, moreK, k, t)
+		}
+	}
+}

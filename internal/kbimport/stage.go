@@ -343,6 +343,9 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 				}
 				return nil
 			}},
+		// In a load, the titles of the packages it loaded before this
+		// one, as the store would hold them had each been committed.
+		{on: len(norms) > 0 && imp.load != nil, mem: func() { imp.load.keys.norms(m, norms) }},
 		{on: len(norms) > 0 && store, sql: `SELECT ti.norm, t.id FROM title_identifiers ti JOIN titles t ON t.id = ti.title_id
 			WHERE ` + d.InTexts("ti.norm", "$1") + ` AND ti.valid = TRUE AND t.customer_id IS NULL ORDER BY t.id`, args: []any{norms}, scan: addNorm},
 		// This import's candidates in title order, after the store's (the
@@ -362,6 +365,7 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 				}
 				return nil
 			}},
+		{on: len(hashes) > 0 && imp.load != nil, mem: func() { imp.load.keys.hashes(m, hashes) }},
 		{on: len(hashes) > 0 && store, sql: `SELECT match_hash, id FROM titles WHERE ` + d.InIDs("match_hash", "$1") + ` AND customer_id IS NULL ORDER BY id`,
 			args: []any{hashes}, scan: addHash},
 		{on: len(hashes) > 0 && !ref, mem: func() { own.hashes(m, hashes) }},

@@ -31,11 +31,23 @@ func TestOwnKeys(t *testing.T) {
 // indexes and foreign keys are built at its end, leaves the store as the
 // staged import does, indexes and constraints all.
 func TestFirstLoad(t *testing.T) {
-	storetest.FirstLoad(t, openCompared, `SELECT name, tbl, def FROM (
-		SELECT indexname AS name, tablename AS tbl, replace(indexdef, schemaname || '.', '') AS def FROM pg_indexes WHERE schemaname = current_schema()
-		UNION ALL
-		SELECT k.conname, t.relname, pg_get_constraintdef(k.oid) FROM pg_constraint k JOIN pg_class t ON t.oid = k.conrelid
-		WHERE k.connamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())) d ORDER BY name, tbl, def`)
+	storetest.FirstLoad(t, openCompared, indexesQuery)
+}
+
+// indexesQuery lists the store's indexes and constraints, for the
+// comparisons.
+const indexesQuery = `SELECT name, tbl, def FROM (
+	SELECT indexname AS name, tablename AS tbl, replace(indexdef, schemaname || '.', '') AS def FROM pg_indexes WHERE schemaname = current_schema()
+	UNION ALL
+	SELECT k.conname, t.relname, pg_get_constraintdef(k.oid) FROM pg_constraint k JOIN pg_class t ON t.oid = k.conrelid
+	WHERE k.connamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())) d ORDER BY name, tbl, def`
+
+// TestLoad checks that a load of many packages into an empty knowledge
+// base (kb.Loader) leaves the store as importing them one at a time
+// does, indexes and constraints all, and that a failed load keeps
+// nothing.
+func TestLoad(t *testing.T) {
+	storetest.Load(t, openCompared, indexesQuery)
 }
 
 // rawDB is storetest.DB over a connection of its own to the store's schema.

@@ -74,3 +74,23 @@ func (importEngine) DeferUpkeep(ctx context.Context, tx kbsql.Tx, tables []strin
 		WHERE k.contype = 'f' AND t.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema()) AND t.relname = ANY($1::text[])
 	) d ORDER BY kind, name`, tables)
 }
+
+// LoadPackages loads packages (kbimport.Importer.Load), each imported by
+// ImportPackage into a knowledge base that is not empty; after one load it
+// refreshes the planner's statistics, as after an import that changed as
+// many rows (analyze.go).
+func (s *Store) LoadPackages(ctx context.Context, fn func(kb.ImportFunc) error) (bool, error) {
+	var res kb.ImportResult
+	one, err := s.Importer.Load(ctx, func(importPackage kb.ImportFunc) error {
+		return fn(func(ctx context.Context, spec kb.PackageSpec, next func() (kb.ImportRow, error)) (kb.ImportResult, error) {
+			r, err := importPackage(ctx, spec, next)
+			res.TitlesCreated += r.TitlesCreated
+			res.ResourcesAdded += r.ResourcesAdded
+			return r, err
+		})
+	}, s.ImportPackage)
+	if one && err == nil {
+		s.analyzeAfterImport(ctx, res)
+	}
+	return one, err
+}

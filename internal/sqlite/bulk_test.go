@@ -68,7 +68,17 @@ func (r rawDB) Dump(q string) ([]string, error) {
 // indexes are built at its end, leaves the store as the staged import
 // does, indexes and all.
 func TestFirstLoad(t *testing.T) {
-	storetest.FirstLoad(t, openCompared, `SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name`)
+	storetest.FirstLoad(t, openCompared, indexesQuery)
+}
+
+// indexesQuery lists the store's indexes, for the comparisons.
+const indexesQuery = `SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name`
+
+// TestLoad checks that a load of many packages into an empty knowledge
+// base (kb.Loader) leaves the store as importing them one at a time
+// does, indexes and all, and that a failed load keeps nothing.
+func TestLoad(t *testing.T) {
+	storetest.Load(t, openCompared, indexesQuery)
 }
 
 // TestDeferUpkeep checks what a first load builds at its end: every
