@@ -142,9 +142,11 @@ type Loader interface {
 	// imports is loaded as a first load (PackageSpec.FirstLoad) in one
 	// transaction: rows are matched against the titles the load created,
 	// kept in memory, and the tables' secondary indexes are built once,
-	// after fn returns; readers see nothing of the load until all of it,
-	// and when fn or an import fails nothing is kept. There a package may
-	// come only once, and a dry run is refused. Into any other knowledge
+	// after fn returns. Readers see nothing of the load until it commits
+	// (on PostgreSQL they wait for the commit, as for a first load), and
+	// when fn or any of its imports fails nothing is kept, even if fn
+	// returned nil. There a package may come only once, and a dry run is
+	// refused; fn's imports run one at a time. Into any other knowledge
 	// base each package is imported as by ImportPackage, committed on its
 	// own. one reports which of the two it was.
 	LoadPackages(ctx context.Context, fn func(importPackage ImportFunc) error) (one bool, err error)

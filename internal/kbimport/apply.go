@@ -107,7 +107,9 @@ func (imp *importer) finishApply(ctx context.Context, tx kbsql.Tx, now time.Time
 	}
 	// The counters move at the end: a bulk load's transaction, which
 	// created the package at its start, holds their rows from here to its
-	// commit only, not for the whole load. The names counter comes before
+	// commit only, not for the whole load (a load of many packages,
+	// load.go, holds them from its first package's end, on an empty
+	// knowledge base). The names counter comes before
 	// the titles counter, as in a custom package's deletion: two writes
 	// that take both rows take them in one order.
 	if imp.newNames {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/kbserver/kbserver/internal/kb"
 	"github.com/kbserver/kbserver/internal/kbsql"
@@ -27,6 +28,10 @@ type load struct {
 	// hash, and the titles of their valid identifiers (ownKeys.merge).
 	keys  *ownKeys
 	lease func(context.Context) error
+	mu    sync.Mutex // one package at a time
+	// err is the first package's failure: the load then fails, whatever
+	// fn does with the error, and imports nothing more.
+	err error
 }
 
 // LoadPackages implements kb.Loader; into a knowledge base that is not
@@ -77,9 +82,20 @@ func (s *Importer) Load(ctx context.Context, fn func(kb.ImportFunc) error, each 
 			return err
 		}
 		ld := &load{tx: tx, holder: holder, keys: newOwnKeys(), lease: leaseRenewal(tx, holder, renew)}
-		if err := fn(func(ctx context.Context, spec kb.PackageSpec, next func() (kb.ImportRow, error)) (kb.ImportResult, error) {
-			return s.loadPackage(ctx, ld, ie, spec, next)
-		}); err != nil {
+		err = fn(func(ctx context.Context, spec kb.PackageSpec, next func() (kb.ImportRow, error)) (kb.ImportResult, error) {
+			ld.mu.Lock()
+			defer ld.mu.Unlock()
+			if ld.err != nil {
+				return kb.ImportResult{}, fmt.Errorf("import %s / %s: an earlier package of the load failed: %w", spec.VendorName, spec.PackageName, ld.err)
+			}
+			res, err := s.loadPackage(ctx, ld, ie, spec, next)
+			ld.err = err
+			return res, err
+		})
+		if err == nil {
+			err = ld.err // what one of its packages wrote is rolled back
+		}
+		if err != nil {
 			return err
 		}
 		return finishLoad(ctx, tx, rebuild, holder, renew)

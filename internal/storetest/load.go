@@ -191,7 +191,9 @@ func sameIndexes(t *testing.T, sides [2]side, indexes, step string) {
 
 // loadFails checks that a load that fails, after some packages, keeps
 // nothing, and that an import can run after it: when fn fails, when an
-// import's rows fail, and when a package comes twice.
+// import's rows fail (also when fn goes on as if they had not), when a
+// package's check refuses it, when a package comes twice, and when one
+// asks for a dry run.
 func loadFails(t *testing.T, open func(t *testing.T) (kb.Store, DB)) {
 	ctx := context.Background()
 	g := bulkGen{r: rand.New(rand.NewPCG(6, 1)), issns: 600, ids: 2000}
@@ -216,6 +218,19 @@ func loadFails(t *testing.T, open func(t *testing.T) (kb.Store, DB)) {
 			})
 			return err
 		}, "stop"},
+		{"fn ignores a failure", func(imp kb.ImportFunc) error {
+			imp(ctx, kb.PackageSpec{VendorName: "V", PackageName: "Third"}, func() (kb.ImportRow, error) { return kb.ImportRow{}, errStop })
+			_, err := imp(ctx, kb.PackageSpec{VendorName: "V", PackageName: "Fourth"}, of(rows[600:700]))
+			if err == nil || !strings.Contains(err.Error(), "an earlier package of the load failed") {
+				return fmt.Errorf("an import after a failed one: %v", err)
+			}
+			return nil
+		}, "stop"},
+		{"a check refuses", func(imp kb.ImportFunc) error {
+			refuse := func(kb.ImportResult) error { return errors.New("refused") }
+			_, err := imp(ctx, kb.PackageSpec{VendorName: "V", PackageName: "Third", Check: refuse}, of(rows[600:]))
+			return err
+		}, "refused"},
 		{"a package twice", func(imp kb.ImportFunc) error {
 			_, err := imp(ctx, kb.PackageSpec{VendorName: "v", PackageName: " first "}, of(rows[:10]))
 			return err
