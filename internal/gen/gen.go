@@ -217,9 +217,9 @@ func Generate(ctx context.Context, imp kb.Importer, opts Options, progress func(
 	}
 	// A whole knowledge base into an empty store goes in as one load
 	// (kb.Loader): its packages match each other's titles in memory, and
-	// the indexes are built once. Generating in parts, or with work after
-	// each package, imports package by package.
-	if ld, ok := imp.(kb.Loader); ok && o.FirstLoad && o.Include == nil && o.Imported == nil {
+	// the indexes are built once. Generating in parts, with work after
+	// each package, or staged (kb.BulkOff) imports package by package.
+	if ld, ok := imp.(kb.Loader); ok && o.FirstLoad && o.Bulk != kb.BulkOff && o.Include == nil && o.Imported == nil {
 		one, err := ld.LoadPackages(ctx, genAll)
 		if err != nil && one {
 			sum.PackageIDs = sum.PackageIDs[:0] // none was kept

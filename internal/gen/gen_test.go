@@ -478,7 +478,8 @@ func (f *fakeLoader) LoadPackages(ctx context.Context, fn func(kb.ImportFunc) er
 
 // TestGenerateAsLoad checks that a first load of a whole knowledge base
 // goes through the store's Loader, with the packages Generate sends one by
-// one, and that a part (Include) or work after each package does not; a
+// one, and that a part (Include), work after each package or the staged
+// path (BulkOff) does not; a
 // load that fails reports that none of its packages was kept.
 func TestGenerateAsLoad(t *testing.T) {
 	o := Options{Titles: 3000, FirstLoad: true}
@@ -499,6 +500,7 @@ func TestGenerateAsLoad(t *testing.T) {
 		{"not a first load", Options{Titles: 3000}},
 		{"a part", Options{Titles: 3000, FirstLoad: true, Include: func(p int) bool { return p%2 == 0 }}},
 		{"work after each", Options{Titles: 3000, FirstLoad: true, Imported: func(int, int64) error { return nil }}},
+		{"staged", Options{Titles: 3000, FirstLoad: true, Bulk: kb.BulkOff}},
 	} {
 		ld := &fakeLoader{}
 		sum, err := Generate(ctx, ld, c.o, nil)
