@@ -13,8 +13,11 @@ import (
 
 // OwnKeys checks that the keys an import keeps in memory of what it
 // staged so far (kbimport's ownKeys) match its rows as reading them back
-// from the staging tables did: two stores import the same rows by the
-// staged path, one set to read them back (setReference), 7 rows a batch
+// from the staging tables did, and that reading the store's titles only
+// for the rows their provider title_id did not match (and the
+// identifiers of the titles it did) matches them as reading them for
+// every row did: two stores import the same rows by the staged path, one
+// set as the reference (SetReference), 7 rows a batch
 // on both so that nearly every match among the import's own rows crosses
 // a batch. The rows are generated from small spaces of ISSNs and
 // provider title_ids, and real publishers' files; the steps a new
