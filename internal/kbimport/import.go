@@ -60,10 +60,8 @@ type Importer struct {
 
 // SetReference makes the staged imports read what they staged so far
 // back from the staging tables a batch at a time, as they did before
-// they kept it in memory (ownKeys), and read the store's titles by the
-// identifiers and hashes of every row, also of those their provider
-// title_id already matched (lookup): a slow reference that tests compare
-// the importer with. Call it before any import runs.
+// they kept it in memory (ownKeys): a slow reference that tests compare
+// the kept keys with. Call it before any import runs.
 func (s *Importer) SetReference(on bool) { s.reference = on }
 
 // SetImportBatch sets how many rows the imports match and write at a

@@ -275,25 +275,15 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 		if p.ProviderID != "" {
 			pids = append(pids, p.ProviderID)
 		}
-	}
-	rowKeys := func(skip func(p *ImportRow) bool) (norms []string, hashes []int64) {
-		for i := range ps {
-			p := &ps[i]
-			if skip(p) {
-				continue
-			}
-			for _, id := range p.Idents {
-				if id.Valid {
-					norms = append(norms, id.Norm)
-				}
-			}
-			if !p.HasValid {
-				hashes = append(hashes, p.Match)
+		for _, id := range p.Idents {
+			if id.Valid {
+				norms = append(norms, id.Norm)
 			}
 		}
-		return norms, hashes
+		if !p.HasValid {
+			hashes = append(hashes, p.Match)
+		}
 	}
-	norms, hashes = rowKeys(func(*ImportRow) bool { return false })
 	q, d, P, I, own := imp.s.e.Read(), imp.s.d, imp.packageID, imp.id, imp.own
 	// A bulk load's package is new: all it holds is this import's; it
 	// has no retired titles.
@@ -336,7 +326,7 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 		m.byHash[hash] = append(m.byHash[hash], t)
 		return nil
 	}
-	pidSteps := []lookupStep{
+	steps := []lookupStep{
 		{on: len(pids) > 0 && !ref, mem: func() { own.pids(m, pids) }},
 		{on: len(pids) > 0 && ref, sql: `SELECT provider_id, title_id FROM import_rows WHERE import_id = $1 AND provider_id <> '' AND keep = FALSE AND ` +
 			d.InTexts("provider_id", "$2") + ` ORDER BY seq`, args: []any{I, pids}, scan: addPID},
@@ -353,49 +343,11 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 				}
 				return nil
 			}},
-	}
-	if err := runLookups(ctx, q, pidSteps); err != nil {
-		return nil, err
-	}
-	// A staged import's row whose provider title_id the lookups found is
-	// that title (match), whatever its identifiers and hash say: the
-	// store's titles by its keys are read only for the other rows (a
-	// package's update: nearly all are found so). What the batch then
-	// needs of the titles so found is which valid identifiers they have
-	// (noteRow stages the others), read by title. The importer set as a
-	// reference (SetReference) reads every row's keys.
-	storeNorms, storeHashes := norms, hashes
-	var byPIDTitles []int64
-	if store && !bulk && !ref {
-		storeNorms, storeHashes = rowKeys(func(p *ImportRow) bool {
-			if p.ProviderID == "" {
-				return false
-			}
-			_, ok := m.byPID[p.ProviderID]
-			return ok
-		})
-		seen := map[int64]bool{}
-		for _, t := range m.byPID {
-			if !seen[t] {
-				seen[t] = true
-				byPIDTitles = append(byPIDTitles, t)
-			}
-		}
-	}
-	steps := []lookupStep{
-		{on: len(byPIDTitles) > 0, sql: `SELECT norm, title_id FROM title_identifiers WHERE ` + d.InIDs("title_id", "$1") + ` AND valid = TRUE`,
-			args: []any{byPIDTitles}, scan: func(r kbsql.Rows) error {
-				if err := r.Scan(&norm, &t); err != nil {
-					return err
-				}
-				m.has[hasKey(t, norm)] = true
-				return nil
-			}},
 		// In a load, the titles of the packages it loaded before this
 		// one, as the store would hold them had each been committed.
 		{on: len(norms) > 0 && imp.load != nil, mem: func() { imp.load.keys.norms(m, norms) }},
-		{on: len(storeNorms) > 0 && store, sql: `SELECT ti.norm, t.id FROM title_identifiers ti JOIN titles t ON t.id = ti.title_id
-			WHERE ` + d.InTexts("ti.norm", "$1") + ` AND ti.valid = TRUE AND t.customer_id IS NULL ORDER BY t.id`, args: []any{storeNorms}, scan: addNorm},
+		{on: len(norms) > 0 && store, sql: `SELECT ti.norm, t.id FROM title_identifiers ti JOIN titles t ON t.id = ti.title_id
+			WHERE ` + d.InTexts("ti.norm", "$1") + ` AND ti.valid = TRUE AND t.customer_id IS NULL ORDER BY t.id`, args: []any{norms}, scan: addNorm},
 		// This import's candidates in title order, after the store's (the
 		// oldest first, as there).
 		{on: len(norms) > 0 && !ref, mem: func() { own.norms(m, norms) }},
@@ -414,8 +366,8 @@ func (imp *importer) lookup(ctx context.Context, ps []ImportRow) (*batchMatch, e
 				return nil
 			}},
 		{on: len(hashes) > 0 && imp.load != nil, mem: func() { imp.load.keys.hashes(m, hashes) }},
-		{on: len(storeHashes) > 0 && store, sql: `SELECT match_hash, id FROM titles WHERE ` + d.InIDs("match_hash", "$1") + ` AND customer_id IS NULL ORDER BY id`,
-			args: []any{storeHashes}, scan: addHash},
+		{on: len(hashes) > 0 && store, sql: `SELECT match_hash, id FROM titles WHERE ` + d.InIDs("match_hash", "$1") + ` AND customer_id IS NULL ORDER BY id`,
+			args: []any{hashes}, scan: addHash},
 		{on: len(hashes) > 0 && !ref, mem: func() { own.hashes(m, hashes) }},
 		{on: len(hashes) > 0 && ref, sql: `SELECT match_hash, id FROM import_titles WHERE import_id = $1 AND ` + d.InIDs("match_hash", "$2") +
 			` ORDER BY id`, args: []any{I, hashes}, scan: addHash},
