@@ -87,10 +87,30 @@ func (imp *importer) mayLoadFirst(ctx context.Context) (bool, error) {
 	return emptyKB(ctx, imp.s.e.Read())
 }
 
-// runBulk imports the rows of a new package by the bulk path.
+// runBulk imports the rows of a new package by the bulk path. A first
+// load was decided on the committed state (mayLoadFirst): only imports
+// add the managed titles a load could match, one at a time, and a
+// customer's title added since is only locked for the load's length.
 func (imp *importer) runBulk(ctx context.Context, next func() (kb.ImportRow, error)) (kb.ImportResult, error) {
-	err := imp.s.e.Write(ctx, "", func(tx kbsql.Tx) (err error) {
-		done, err := imp.ie.BulkBegin(ctx, tx)
+	err := imp.s.inBulkTx(ctx, imp.ie, imp.holder, imp.firstLoad, func(tx kbsql.Tx, lease func(context.Context) error) error {
+		return imp.bulkPackage(ctx, tx, next, lease)
+	})
+	if err != nil {
+		return imp.res, err
+	}
+	return imp.res, nil
+}
+
+// inBulkTx runs fn in the one transaction of a bulk load (runBulk's of
+// one package, Load's of many), readied for it (BulkBegin). With first,
+// the loaded tables' upkeep is deferred (DeferUpkeep) and built again
+// after fn. Where the load holds the one writer, it renews the import
+// lock's lease itself (renewLease): fn calls lease as it goes, and the
+// lease is renewed last just before the commit.
+func (s *Importer) inBulkTx(ctx context.Context, ie kbsql.ImportEngine, holder string, first bool, fn func(tx kbsql.Tx, lease func(context.Context) error) error) error {
+	_, renew := ie.Bulk()
+	return s.e.Write(ctx, "", func(tx kbsql.Tx) (err error) {
+		done, err := ie.BulkBegin(ctx, tx)
 		if err != nil {
 			return err
 		}
@@ -99,29 +119,25 @@ func (imp *importer) runBulk(ctx context.Context, next func() (kb.ImportRow, err
 				err = derr
 			}
 		}()
-		// A first load was decided on the committed state (mayLoadFirst):
-		// only imports add the managed titles a load could match, one at
-		// a time, and a customer's title added since is only locked for
-		// the load's length.
 		var rebuild []string
-		if imp.firstLoad {
-			if rebuild, err = imp.ie.DeferUpkeep(ctx, tx, loadTables); err != nil {
+		if first {
+			if rebuild, err = ie.DeferUpkeep(ctx, tx, loadTables); err != nil {
 				return err
 			}
 		}
-		// Where the load holds the one writer, it renews the import lock's
-		// lease itself (renewLease), last just before its commit.
-		_, renew := imp.ie.Bulk()
-		lease := leaseRenewal(tx, imp.holder, renew)
-		if err := imp.bulkPackage(ctx, tx, next, lease); err != nil {
+		if err := fn(tx, leaseRenewal(tx, holder, renew)); err != nil {
 			return err
 		}
-		return finishLoad(ctx, tx, rebuild, imp.holder, renew)
+		for _, def := range rebuild {
+			if _, err := tx.Exec(ctx, def); err != nil {
+				return fmt.Errorf("bulk load: build: %w", err)
+			}
+		}
+		if renew {
+			return renewLease(ctx, tx, holder)
+		}
+		return nil
 	})
-	if err != nil {
-		return imp.res, err
-	}
-	return imp.res, nil
 }
 
 // bulkPackage writes a new package's rows in tx, the bulk load's
@@ -162,21 +178,6 @@ func leaseRenewal(tx kbsql.Tx, holder string, renew bool) func(context.Context) 
 		renewed = time.Now()
 		return renewLease(ctx, tx, holder)
 	}
-}
-
-// finishLoad ends a bulk load's transaction: the tables' deferred
-// upkeep is built again (rebuild), and where the load holds the one
-// writer (renew), the lease is renewed just before the commit.
-func finishLoad(ctx context.Context, tx kbsql.Tx, rebuild []string, holder string, renew bool) error {
-	for _, def := range rebuild {
-		if _, err := tx.Exec(ctx, def); err != nil {
-			return fmt.Errorf("bulk load: build: %w", err)
-		}
-	}
-	if renew {
-		return renewLease(ctx, tx, holder)
-	}
-	return nil
 }
 
 // titleColumns are the columns of a new title, as a batch stages it

@@ -97,7 +97,7 @@ func (s *Importer) ImportPackage(ctx context.Context, spec kb.PackageSpec, next 
 	defer unlock()
 	imp := &importer{s: s, ie: s.e.Import(), spec: spec, id: newImportID(), holder: holder, own: newOwnKeys()}
 	res, err := imp.run(ctx, next)
-	if cerr := imp.clearStage(context.WithoutCancel(ctx)); err == nil && cerr != nil {
+	if cerr := imp.s.clearStage(context.WithoutCancel(ctx)); err == nil && cerr != nil {
 		err = cerr
 	}
 	if err != nil {
@@ -187,7 +187,7 @@ type importer struct {
 }
 
 func (imp *importer) run(ctx context.Context, next func() (kb.ImportRow, error)) (kb.ImportResult, error) {
-	if err := imp.clearStage(ctx); err != nil {
+	if err := imp.s.clearStage(ctx); err != nil {
 		return kb.ImportResult{}, err
 	}
 	if err := imp.findPackage(ctx); err != nil {
@@ -266,8 +266,8 @@ func (imp *importer) findPackageIn(ctx context.Context, q kbsql.Querier) error {
 
 // clearStage empties the staging tables: only one import runs at a time,
 // so what they hold is this import's or a crashed one's.
-func (imp *importer) clearStage(ctx context.Context) error {
-	return imp.s.e.Write(ctx, "", func(tx kbsql.Tx) error {
+func (s *Importer) clearStage(ctx context.Context) error {
+	return s.e.Write(ctx, "", func(tx kbsql.Tx) error {
 		for _, t := range []string{"import_rows", "import_titles", "import_idents", "import_delta"} {
 			if _, err := tx.Exec(ctx, `DELETE FROM `+t); err != nil {
 				return fmt.Errorf("clear %s: %w", t, err)

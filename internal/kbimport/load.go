@@ -44,8 +44,7 @@ func (s *Importer) LoadPackages(ctx context.Context, fn func(kb.ImportFunc) erro
 // base that is not empty (an engine's store gives its own ImportPackage).
 func (s *Importer) Load(ctx context.Context, fn func(kb.ImportFunc) error, each kb.ImportFunc) (bool, error) {
 	ie := s.e.Import()
-	possible, renew := ie.Bulk()
-	if !possible {
+	if possible, _ := ie.Bulk(); !possible {
 		return false, fn(each)
 	}
 	holder, unlock, err := s.lockImports(ctx)
@@ -62,27 +61,13 @@ func (s *Importer) Load(ctx context.Context, fn func(kb.ImportFunc) error, each 
 	defer unlock()
 	// The staging tables are emptied before the load (a crashed import's
 	// rows) and after it; within it, each package empties what it staged.
-	clear := &importer{s: s}
-	if err := clear.clearStage(ctx); err != nil {
+	if err := s.clearStage(ctx); err != nil {
 		return false, fmt.Errorf("load: %w", err)
 	}
-	defer clear.clearStage(context.WithoutCancel(ctx))
-	err = s.e.Write(ctx, "", func(tx kbsql.Tx) (err error) {
-		done, err := ie.BulkBegin(ctx, tx)
-		if err != nil {
-			return err
-		}
-		defer func() {
-			if derr := done(context.WithoutCancel(ctx)); err == nil {
-				err = derr
-			}
-		}()
-		rebuild, err := ie.DeferUpkeep(ctx, tx, loadTables)
-		if err != nil {
-			return err
-		}
-		ld := &load{tx: tx, holder: holder, keys: newOwnKeys(), lease: leaseRenewal(tx, holder, renew)}
-		err = fn(func(ctx context.Context, spec kb.PackageSpec, next func() (kb.ImportRow, error)) (kb.ImportResult, error) {
+	defer s.clearStage(context.WithoutCancel(ctx))
+	err = s.inBulkTx(ctx, ie, holder, true, func(tx kbsql.Tx, lease func(context.Context) error) error {
+		ld := &load{tx: tx, holder: holder, keys: newOwnKeys(), lease: lease}
+		err := fn(func(ctx context.Context, spec kb.PackageSpec, next func() (kb.ImportRow, error)) (kb.ImportResult, error) {
 			ld.mu.Lock()
 			defer ld.mu.Unlock()
 			if ld.err != nil {
@@ -95,10 +80,7 @@ func (s *Importer) Load(ctx context.Context, fn func(kb.ImportFunc) error, each 
 		if err == nil {
 			err = ld.err // what one of its packages wrote is rolled back
 		}
-		if err != nil {
-			return err
-		}
-		return finishLoad(ctx, tx, rebuild, holder, renew)
+		return err
 	})
 	if err != nil {
 		return true, fmt.Errorf("load: %w", err)

@@ -13,7 +13,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kbserver/kbserver/internal/kb"
-	"github.com/kbserver/kbserver/internal/kbart"
 	"github.com/kbserver/kbserver/internal/realdata"
 )
 
@@ -123,7 +122,7 @@ func load(t *testing.T, open func(t *testing.T) (kb.Store, DB), indexes string, 
 		t.Fatalf("%d packages matched %d titles", len(res[0]), matched)
 	}
 	sameTables(t, sides, "the load", "load")
-	sameIndexes(t, sides, indexes, "the load")
+	sameIndexes(t, sides, indexes, "the load", "load")
 	for k, p := range []loadPackage{extra, update} {
 		var r [2]kb.ImportResult
 		for i, sd := range sides {
@@ -170,8 +169,9 @@ func loadSide(ctx context.Context, st kb.Store, asLoad bool, pkgs []loadPackage)
 	return res, one, err
 }
 
-// sameIndexes fails the test when the two stores' indexes differ.
-func sameIndexes(t *testing.T, sides [2]side, indexes, step string) {
+// sameIndexes fails the test when the two stores' indexes (the rows of
+// the query indexes) differ after step; the second imported by path.
+func sameIndexes(t *testing.T, sides [2]side, indexes, step, path string) {
 	t.Helper()
 	a, err := sides[0].db.Dump(indexes)
 	if err != nil {
@@ -185,7 +185,7 @@ func sameIndexes(t *testing.T, sides [2]side, indexes, step string) {
 		t.Fatalf("%s: found no index", indexes)
 	}
 	if diff := cmp.Diff(a, b); diff != "" {
-		t.Errorf("%s: the indexes differ (-one by one +load):\n%s", step, diff)
+		t.Errorf("%s: the indexes differ (-staged +%s):\n%s", step, path, diff)
 	}
 }
 
@@ -279,22 +279,7 @@ func realPackages(t *testing.T, n, perFile int) []loadPackage {
 		if total >= n {
 			break
 		}
-		r, err := openKBART(filepath.Join(dir, f))
-		if err != nil {
-			continue // a file the reader refuses as a whole
-		}
-		var rows []kb.ImportRow
-		for len(rows) < perFile {
-			row, err := r.Next()
-			var re *kbart.RowError
-			if errors.As(err, &re) {
-				continue
-			}
-			if err != nil {
-				break
-			}
-			rows = append(rows, kb.ImportRow{Line: len(rows) + 2, KBART: row.Values})
-		}
+		rows := fileRows(filepath.Join(dir, f), perFile)
 		if len(rows) == 0 {
 			continue
 		}
