@@ -95,10 +95,7 @@ func (imp *importer) runBulk(ctx context.Context, next func() (kb.ImportRow, err
 	err := imp.s.inBulkTx(ctx, imp.ie, imp.holder, imp.firstLoad, func(tx kbsql.Tx, lease func(context.Context) error) error {
 		return imp.bulkPackage(ctx, tx, next, lease)
 	})
-	if err != nil {
-		return imp.res, err
-	}
-	return imp.res, nil
+	return imp.res, err
 }
 
 // inBulkTx runs fn in the one transaction of a bulk load (runBulk's of

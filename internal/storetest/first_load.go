@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -79,24 +78,22 @@ func realRows(t *testing.T, n int) []kb.ImportRow {
 }
 
 // fileRows returns up to n of the rows of a corpus file that the reader
-// accepts, numbered from 2 as they are read: none from a file the reader
-// refuses as a whole.
+// accepts (KBARTRows), numbered from 2 as they are read: none from a file
+// the reader refuses as a whole.
 func fileRows(path string, n int) []kb.ImportRow {
 	r, err := openKBART(path)
 	if err != nil {
 		return nil
 	}
+	next := KBARTRows(r)
 	var rows []kb.ImportRow
 	for len(rows) < n {
-		row, err := r.Next()
-		var re *kbart.RowError
-		if errors.As(err, &re) {
-			continue
-		}
+		row, err := next()
 		if err != nil {
 			break
 		}
-		rows = append(rows, kb.ImportRow{Line: len(rows) + 2, KBART: row.Values})
+		row.Line = len(rows) + 2
+		rows = append(rows, row)
 	}
 	return rows
 }
